@@ -1,0 +1,281 @@
+//===- pcmap/Format.h - The pcmap binary format, version 1 ------*- C++ -*-===//
+//
+// The one definition of the pcmap binary format, shared by the LLVM pass
+// plugin (producer), the runtime and pcmap-report (consumers). It depends on
+// nothing but <stdint.h> and <stddef.h> so that the runtime can include it
+// without libc++. docs/FORMAT.md is the prose version of this file; keep the
+// two in step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_FORMAT_H
+#define PCMAP_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace pcmap {
+namespace format {
+
+//===----------------------------------------------------------------------===//
+// Sections, versions and callbacks
+//===----------------------------------------------------------------------===//
+
+/// Format version of this header. It occupies the low 16 bits of a section
+/// version; the high bits are flags.
+constexpr uint32_t kVersionBase = 1;
+/// Set in a section version when relative PCs are pointer-sized (medium and
+/// large code model); otherwise they are 32-bit. Same bit as upstream's
+/// SanitizerBinaryMetadata (LLVM PR #97848).
+constexpr uint32_t kVersionPtrSizeRel = 1u << 16;
+constexpr uint32_t kVersionBaseMask = 0xffff;
+
+constexpr uint32_t versionBase(uint32_t Version) {
+  return Version & kVersionBaseMask;
+}
+constexpr bool hasPtrSizedPCs(uint32_t Version) {
+  return (Version & kVersionPtrSizeRel) != 0;
+}
+/// Width in bytes of one relative PC for a section version.
+constexpr unsigned relativePCSize(uint32_t Version, unsigned PointerSize) {
+  return hasPtrSizedPCs(Version) ? PointerSize : 4;
+}
+
+/// Section base names; the ELF section is the base name followed by the
+/// decimal section version, e.g. "pcmap_atomics1" or "pcmap_atomics65537".
+constexpr const char kAtomicsSectionBase[] = "pcmap_atomics";
+constexpr const char kFunctionsSectionBase[] = "pcmap_functions";
+
+/// Registration callbacks, all with the signature
+///   void (uint32_t version, const char *start, const char *stop);
+/// called from each module's (executable's or DSO's) constructor and
+/// destructor with the __start_/__stop_ bounds of the section.
+constexpr const char kAtomicsAddCallback[] = "__pcmap_atomics_add";
+constexpr const char kAtomicsDelCallback[] = "__pcmap_atomics_del";
+constexpr const char kFunctionsAddCallback[] = "__pcmap_functions_add";
+constexpr const char kFunctionsDelCallback[] = "__pcmap_functions_del";
+
+/// Constructor priority of the registration constructors (same as upstream
+/// sanmd, so that both kinds of metadata arrive at the same point).
+constexpr int kCtorPriority = 2;
+
+//===----------------------------------------------------------------------===//
+// Atomic records
+//
+//   record := pc+ zero-word descriptor
+//   pc     := relative PC (4 or pointer-size bytes, little endian, signed):
+//             absolute PC = address of the field + value; never 0
+//   zero-word := as many zero bytes as one relative PC
+//   descriptor := ULEB128, see below
+//
+// The backend emits every PC that carries the same !pcsections node before the
+// node's constants, so one record lists all instructions of a function that
+// share a descriptor (including every instruction an atomic was lowered to).
+// A relative PC of 0 would point at the field itself, which is data, never
+// code; it therefore ends the run of PCs unambiguously.
+//===----------------------------------------------------------------------===//
+
+enum AtomicKind : uint32_t {
+  AK_Load = 0,
+  AK_Store = 1,
+  AK_RMW = 2,
+  AK_CmpXchg = 3,
+  AK_Fence = 4,
+  AK_LastKind = AK_Fence,
+};
+
+/// Memory orders; the values are LLVM's AtomicOrdering values, and 0 means
+/// the order is not known at compile time (a libatomic call whose order
+/// argument is not a constant).
+enum AtomicOrder : uint32_t {
+  AO_Unknown = 0,
+  AO_Unordered = 1,
+  AO_Relaxed = 2, // LLVM "monotonic"
+  AO_Reserved3 = 3,
+  AO_Acquire = 4,
+  AO_Release = 5,
+  AO_AcqRel = 6,
+  AO_SeqCst = 7,
+};
+
+/// Read-modify-write operations. The numbering is pcmap's own and stable; it
+/// is not LLVM's AtomicRMWInst::BinOp, which changes between releases.
+enum RMWOp : uint32_t {
+  RMW_Xchg = 0,
+  RMW_Add = 1,
+  RMW_Sub = 2,
+  RMW_And = 3,
+  RMW_Nand = 4,
+  RMW_Or = 5,
+  RMW_Xor = 6,
+  RMW_Max = 7,
+  RMW_Min = 8,
+  RMW_UMax = 9,
+  RMW_UMin = 10,
+  RMW_FAdd = 11,
+  RMW_FSub = 12,
+  RMW_FMax = 13,
+  RMW_FMin = 14,
+  RMW_UIncWrap = 15,
+  RMW_UDecWrap = 16,
+  RMW_USubCond = 17,
+  RMW_USubSat = 18,
+  RMW_FMaximum = 19,
+  RMW_FMinimum = 20,
+  RMW_LastKnown = RMW_FMinimum,
+  /// An operation this format version does not name (a newer LLVM).
+  RMW_Other = 63,
+};
+
+/// Descriptor bit layout (ULEB128-encoded):
+///   [2:0]   kind (AtomicKind)
+///   [5:3]   log2 of the access size in bytes (0..6 = 1..64 bytes);
+///           7 = another size (a generic libatomic call); 0 for fences
+///   [8:6]   memory order (AtomicOrder); for cmpxchg the success order
+///   [9]     volatile
+///   [10]    performed by a call into libatomic
+///   rmw:     [16:11] operation (RMWOp)
+///   cmpxchg: [13:11] failure order, [14] weak
+///   [20:17] reserved, zero in version 1; readers ignore bits they do not
+///           know, so that optional information can be added compatibly.
+/// Loads, stores and fences stay below 2^11 (2 ULEB bytes); every atomic
+/// stays below 2^21 (3 ULEB bytes).
+constexpr unsigned kKindShift = 0, kKindBits = 3;
+constexpr unsigned kSizeShift = 3, kSizeBits = 3;
+constexpr unsigned kOrderShift = 6, kOrderBits = 3;
+constexpr unsigned kVolatileShift = 9;
+constexpr unsigned kLibcallShift = 10;
+constexpr unsigned kRMWOpShift = 11, kRMWOpBits = 6;
+constexpr unsigned kFailureOrderShift = 11, kFailureOrderBits = 3;
+constexpr unsigned kWeakShift = 14;
+constexpr unsigned kSizeLog2Other = 7;
+constexpr unsigned kMaxSizeLog2 = 6;
+/// Descriptors of version 1 never exceed this (3 ULEB128 bytes).
+constexpr uint64_t kMaxDescriptor = (1u << 21) - 1;
+
+struct AtomicDescriptor {
+  AtomicKind Kind = AK_Load;
+  /// log2 of the access size, or kSizeLog2Other.
+  uint32_t SizeLog2 = 0;
+  AtomicOrder Order = AO_Unknown;
+  AtomicOrder FailureOrder = AO_Unknown; // cmpxchg only
+  RMWOp Op = RMW_Xchg;                   // rmw only
+  bool Volatile = false;
+  bool Weak = false; // cmpxchg only
+  bool Libcall = false;
+
+  /// Access size in bytes, or 0 when not a power of two up to 64.
+  constexpr uint32_t sizeInBytes() const {
+    return SizeLog2 <= kMaxSizeLog2 ? (1u << SizeLog2) : 0;
+  }
+};
+
+constexpr uint64_t field(uint64_t Value, unsigned Shift, unsigned Bits) {
+  return (Value >> Shift) & ((uint64_t(1) << Bits) - 1);
+}
+
+constexpr uint64_t encodeDescriptor(const AtomicDescriptor &D) {
+  uint64_t V = uint64_t(D.Kind) << kKindShift;
+  V |= uint64_t(D.Kind == AK_Fence ? 0 : D.SizeLog2) << kSizeShift;
+  V |= uint64_t(D.Order) << kOrderShift;
+  V |= uint64_t(D.Volatile) << kVolatileShift;
+  V |= uint64_t(D.Libcall) << kLibcallShift;
+  if (D.Kind == AK_RMW)
+    V |= uint64_t(D.Op) << kRMWOpShift;
+  if (D.Kind == AK_CmpXchg) {
+    V |= uint64_t(D.FailureOrder) << kFailureOrderShift;
+    V |= uint64_t(D.Weak) << kWeakShift;
+  }
+  return V;
+}
+
+/// Decodes a descriptor. Returns false for a value no version-1 producer
+/// emits (unknown kind or a value above kMaxDescriptor); unknown reserved bits
+/// below that are ignored.
+constexpr bool decodeDescriptor(uint64_t V, AtomicDescriptor &D) {
+  if (V > kMaxDescriptor)
+    return false;
+  uint32_t Kind = uint32_t(field(V, kKindShift, kKindBits));
+  if (Kind > AK_LastKind)
+    return false;
+  D = AtomicDescriptor();
+  D.Kind = AtomicKind(Kind);
+  D.SizeLog2 = uint32_t(field(V, kSizeShift, kSizeBits));
+  D.Order = AtomicOrder(field(V, kOrderShift, kOrderBits));
+  D.Volatile = field(V, kVolatileShift, 1);
+  D.Libcall = field(V, kLibcallShift, 1);
+  if (D.Kind == AK_RMW)
+    D.Op = RMWOp(field(V, kRMWOpShift, kRMWOpBits));
+  if (D.Kind == AK_CmpXchg) {
+    D.FailureOrder =
+        AtomicOrder(field(V, kFailureOrderShift, kFailureOrderBits));
+    D.Weak = field(V, kWeakShift, 1);
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Function entries
+//
+//   entry := pc size features
+//   pc       := relative PC of the function's first byte
+//   size     := ULEB128, bytes from the first byte to the end of the function
+//   features := ULEB128 bit set, kinds of metadata complete for the function
+//===----------------------------------------------------------------------===//
+
+/// Every atomic of the function is in the atomics table: a PC of this
+/// function that is not there is not an atomic.
+constexpr uint64_t kFeatureAtomics = 1u << 0;
+constexpr uint64_t kKnownFeatures = kFeatureAtomics;
+
+//===----------------------------------------------------------------------===//
+// ULEB128 and relative PCs, bounds-checked
+//===----------------------------------------------------------------------===//
+
+/// Longest ULEB128 encoding of a 64-bit value.
+constexpr unsigned kMaxULEB128Bytes = 10;
+
+/// Reads a ULEB128 value at P without reading at or past End. Returns the
+/// number of bytes consumed, or 0 if the value is truncated or does not fit in
+/// 64 bits.
+inline unsigned readULEB128(const uint8_t *P, const uint8_t *End,
+                            uint64_t &Value) {
+  uint64_t Result = 0;
+  unsigned Shift = 0;
+  for (unsigned N = 0; N < kMaxULEB128Bytes && P + N < End; ++N) {
+    uint64_t Byte = P[N];
+    uint64_t Slice = Byte & 0x7f;
+    if (Shift == 63 && Slice > 1)
+      return 0;
+    Result |= Slice << Shift;
+    if (!(Byte & 0x80)) {
+      Value = Result;
+      return N + 1;
+    }
+    Shift += 7;
+  }
+  return 0;
+}
+
+/// Number of bytes ULEB128 needs for Value.
+constexpr unsigned sizeOfULEB128(uint64_t Value) {
+  unsigned N = 1;
+  while (Value >>= 7)
+    ++N;
+  return N;
+}
+
+/// Reads a little-endian signed relative PC of Width (4 or 8) bytes.
+inline int64_t readRelativePC(const uint8_t *P, unsigned Width) {
+  uint64_t V = 0;
+  for (unsigned I = 0; I < Width; ++I)
+    V |= uint64_t(P[I]) << (8 * I);
+  if (Width == 4)
+    return int64_t(int32_t(uint32_t(V)));
+  return int64_t(V);
+}
+
+} // namespace format
+} // namespace pcmap
+
+#endif // PCMAP_FORMAT_H

@@ -1,0 +1,414 @@
+//===- PCMapPass.cpp - Attach pcmap !pcsections metadata ------------------===//
+//
+// For every instrumented function the pass attaches
+//   !pcsections !{!"pcmap_functions<V>!C", !{i64 <features>}}
+// and for every atomic instruction in it
+//   !pcsections !{!"pcmap_atomics<V>!C", !{[W x i8] zeroinitializer,
+//                                          i64 <descriptor>}}
+// The backend then emits, per function, one record per distinct descriptor:
+// the relative PCs of all instructions carrying the node, a zero word, and the
+// descriptor (include/pcmap/Format.h explains why the zero word is needed).
+//
+// The pass is idempotent: running it again (as the LTO link does after the
+// link-time optimisations) replaces its own metadata and keeps everyone
+// else's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PCMapPass.h"
+
+#include "AtomicClassifier.h"
+#include "pcmap/Format.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SpecialCaseList.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+using namespace pcmap::format;
+
+namespace pcmap {
+namespace {
+
+cl::opt<bool> ClAtomics("pcmap-atomics",
+                        cl::desc("pcmap: record atomic instructions"),
+                        cl::init(true));
+cl::opt<bool> ClFunctions("pcmap-functions",
+                          cl::desc("pcmap: record every instrumented function "
+                                   "(start, size, features)"),
+                          cl::init(true));
+cl::list<std::string>
+    ClIgnorelist("pcmap-ignorelist",
+                 cl::desc("pcmap: SpecialCaseList file of functions (fun:) "
+                          "and sources (src:) not to instrument"));
+cl::opt<bool> ClLTOPreLink(
+    "pcmap-lto-prelink",
+    cl::desc("pcmap: this compilation produces (Thin)LTO bitcode; mark the "
+             "functions to instrument and leave the work to the link"),
+    cl::init(false));
+
+/// Function attribute recording, before an LTO link, what to record for the
+/// function at link time. The value is a RequestBits set in decimal.
+constexpr char kRequestAttr[] = "pcmap-features";
+enum RequestBits : unsigned { RequestAtomics = 1, RequestFunctions = 2 };
+
+constexpr char kSectionPrefix[] = "pcmap_";
+
+unsigned requestOf(const PCMapOptions &Options) {
+  return (Options.Atomics ? RequestAtomics : 0) |
+         (Options.Functions ? RequestFunctions : 0);
+}
+
+bool isPCMapSectionName(const MDOperand &Op) {
+  const auto *S = dyn_cast<MDString>(Op);
+  return S && S->getString().starts_with(kSectionPrefix);
+}
+
+/// Returns the operands of an existing !pcsections node without the sections
+/// pcmap owns (a section name and the constant tuples that follow it).
+SmallVector<Metadata *, 8> foreignSections(const MDNode *Existing) {
+  SmallVector<Metadata *, 8> Ops;
+  if (!Existing)
+    return Ops;
+  bool Ours = false;
+  for (const MDOperand &Op : Existing->operands()) {
+    if (isa<MDString>(Op))
+      Ours = isPCMapSectionName(Op);
+    if (!Ours)
+      Ops.push_back(Op.get());
+  }
+  return Ops;
+}
+
+/// The features recorded in a function's existing pcmap function entry, if it
+/// has one: a function instrumented before (e.g. before an LTO link) is
+/// instrumented again with the same request.
+std::optional<unsigned> existingRequest(const Function &F) {
+  const MDNode *MD = F.getMetadata(LLVMContext::MD_pcsections);
+  if (!MD)
+    return std::nullopt;
+  for (unsigned I = 0, E = MD->getNumOperands(); I != E; ++I) {
+    const auto *S = dyn_cast<MDString>(MD->getOperand(I));
+    if (!S || !S->getString().starts_with(kFunctionsSectionBase))
+      continue;
+    unsigned Request = RequestFunctions;
+    if (I + 1 < E)
+      if (const auto *Aux = dyn_cast<MDNode>(MD->getOperand(I + 1)))
+        if (Aux->getNumOperands() == 1)
+          if (const auto *C =
+                  mdconst::dyn_extract<ConstantInt>(Aux->getOperand(0)))
+            if (C->getZExtValue() & kFeatureAtomics)
+              Request |= RequestAtomics;
+    return Request;
+  }
+  return std::nullopt;
+}
+
+/// A message from the plugin, reported through the context's diagnostic
+/// handler (clang prints it as "warning:"/"error:" and fails on errors).
+class PCMapDiagnostic : public DiagnosticInfo {
+public:
+  PCMapDiagnostic(const Twine &Message, DiagnosticSeverity Severity)
+      : DiagnosticInfo(kind(), Severity), Message(Message.str()) {}
+  void print(DiagnosticPrinter &DP) const override {
+    DP << "pcmap: " << Message;
+  }
+
+private:
+  static int kind() {
+    static const int Kind = getNextAvailablePluginDiagnosticKind();
+    return Kind;
+  }
+  std::string Message;
+};
+
+class ModuleInstrumenter {
+public:
+  ModuleInstrumenter(Module &M, const PCMapOptions &Options)
+      : M(M), Ctx(M.getContext()), Options(Options) {
+    std::optional<CodeModel::Model> CM = M.getCodeModel();
+    bool PtrSized = CM && (*CM == CodeModel::Medium || *CM == CodeModel::Large);
+    Version = kVersionBase | (PtrSized ? kVersionPtrSizeRel : 0);
+    PCWidth = relativePCSize(Version, M.getDataLayout().getPointerSize());
+    AtomicsSection = (Twine(kAtomicsSectionBase) + Twine(Version)).str();
+    FunctionsSection = (Twine(kFunctionsSectionBase) + Twine(Version)).str();
+  }
+
+  bool run(PCMapPhase Phase);
+
+private:
+  bool loadIgnorelist();
+  bool isIgnored(const Function &F) const;
+  unsigned requestFor(const Function &F, bool AttributeDriven) const;
+  void instrumentFunction(Function &F, unsigned Request);
+  MDNode *atomicNode(uint64_t Descriptor);
+  void setSections(GlobalObject &GO, Metadata *Section, Metadata *Aux);
+  void setSections(Instruction &I, MDNode *Ours);
+  void emitRegistration(StringRef Section, StringRef AddCallback,
+                        StringRef DelCallback);
+
+  Module &M;
+  LLVMContext &Ctx;
+  const PCMapOptions &Options;
+  uint32_t Version;
+  unsigned PCWidth;
+  std::string AtomicsSection, FunctionsSection;
+  std::unique_ptr<SpecialCaseList> Ignorelist;
+  DenseMap<uint64_t, MDNode *> AtomicNodes;
+  bool EmittedAtomics = false, EmittedFunctions = false;
+};
+
+bool ModuleInstrumenter::loadIgnorelist() {
+  if (Options.IgnorelistFiles.empty())
+    return true;
+  std::string Error;
+  Ignorelist = SpecialCaseList::create(Options.IgnorelistFiles,
+                                       *vfs::getRealFileSystem(), Error);
+  if (!Ignorelist) {
+    Ctx.diagnose(PCMapDiagnostic(Error, DS_Error));
+    return false;
+  }
+  return true;
+}
+
+bool ModuleInstrumenter::isIgnored(const Function &F) const {
+  if (!Ignorelist)
+    return false;
+  for (StringRef Section : {"pcmap", "metadata"})
+    if (Ignorelist->inSection(Section, "fun", F.getName()))
+      return true;
+  return false;
+}
+
+/// The RequestBits to instrument F with; 0 to leave it alone.
+unsigned ModuleInstrumenter::requestFor(const Function &F,
+                                        bool AttributeDriven) const {
+  if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
+      F.hasAvailableExternallyLinkage() ||
+      F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation) ||
+      isIgnored(F))
+    return 0;
+  if (std::optional<unsigned> Previous = existingRequest(F))
+    return *Previous;
+  if (!AttributeDriven)
+    return requestOf(Options);
+  unsigned Request = 0;
+  if (F.hasFnAttribute(kRequestAttr) && F.getFnAttribute(kRequestAttr)
+                                            .getValueAsString()
+                                            .getAsInteger(10, Request))
+    return 0;
+  return Request & (RequestAtomics | RequestFunctions);
+}
+
+MDNode *ModuleInstrumenter::atomicNode(uint64_t Descriptor) {
+  MDNode *&Node = AtomicNodes[Descriptor];
+  if (Node)
+    return Node;
+  Type *Int8 = Type::getInt8Ty(Ctx), *Int64 = Type::getInt64Ty(Ctx);
+  Metadata *Aux[] = {
+      // The zero word that ends the record's run of PCs.
+      ConstantAsMetadata::get(
+          ConstantAggregateZero::get(ArrayType::get(Int8, PCWidth))),
+      ConstantAsMetadata::get(ConstantInt::get(Int64, Descriptor))};
+  Metadata *Ops[] = {MDString::get(Ctx, AtomicsSection + "!C"),
+                     MDNode::get(Ctx, Aux)};
+  // Uniqued: all atomics of a function with the same descriptor share one
+  // record, so the zero word and the descriptor are paid once per function.
+  Node = MDNode::get(Ctx, Ops);
+  return Node;
+}
+
+void ModuleInstrumenter::setSections(Instruction &I, MDNode *Ours) {
+  SmallVector<Metadata *, 8> Ops =
+      foreignSections(I.getMetadata(LLVMContext::MD_pcsections));
+  if (Ops.empty()) {
+    I.setMetadata(LLVMContext::MD_pcsections, Ours);
+    return;
+  }
+  Ops.append(Ours->op_begin(), Ours->op_end());
+  I.setMetadata(LLVMContext::MD_pcsections, MDNode::get(Ctx, Ops));
+}
+
+void ModuleInstrumenter::setSections(GlobalObject &GO, Metadata *Section,
+                                     Metadata *Aux) {
+  SmallVector<Metadata *, 8> Ops =
+      foreignSections(GO.getMetadata(LLVMContext::MD_pcsections));
+  Ops.push_back(Section);
+  Ops.push_back(Aux);
+  GO.setMetadata(LLVMContext::MD_pcsections, MDNode::get(Ctx, Ops));
+}
+
+void ModuleInstrumenter::instrumentFunction(Function &F, unsigned Request) {
+  const DataLayout &DL = M.getDataLayout();
+  uint64_t Features = 0;
+  if (Request & RequestAtomics) {
+    for (Instruction &I : instructions(F)) {
+      if (std::optional<AtomicDescriptor> D = classifyAtomic(I, DL)) {
+        setSections(I, atomicNode(encodeDescriptor(*D)));
+        EmittedAtomics = true;
+      }
+    }
+    Features |= kFeatureAtomics;
+  }
+  Type *Int64 = Type::getInt64Ty(Ctx);
+  Metadata *Aux = MDNode::get(
+      Ctx, {ConstantAsMetadata::get(ConstantInt::get(Int64, Features))});
+  setSections(F, MDString::get(Ctx, FunctionsSection + "!C"), Aux);
+  EmittedFunctions = true;
+}
+
+/// Emits a hidden, comdat-deduplicated constructor and destructor that pass
+/// the section bounds to the runtime's (weak) callbacks, once per executable
+/// or shared object.
+void ModuleInstrumenter::emitRegistration(StringRef Section,
+                                          StringRef AddCallback,
+                                          StringRef DelCallback) {
+  std::string Prefix = ("__" + Section).str();
+  std::string CtorName = Prefix + ".module_ctor";
+  std::string DtorName = Prefix + ".module_dtor";
+  if (M.getFunction(CtorName))
+    return; // Already emitted by an earlier run.
+
+  Type *Int8 = Type::getInt8Ty(Ctx), *Int32 = Type::getInt32Ty(Ctx);
+  PointerType *Ptr = PointerType::getUnqual(Ctx);
+  auto Marker = [&](StringRef Name) {
+    // Weak: with --gc-sections every piece of the section may be discarded,
+    // and then the linker defines no __start_/__stop_ symbol.
+    auto *GV = cast<GlobalVariable>(M.getOrInsertGlobal(Name, Int8));
+    GV->setLinkage(GlobalValue::ExternalWeakLinkage);
+    GV->setVisibility(GlobalValue::HiddenVisibility);
+    return GV;
+  };
+  GlobalVariable *Start = Marker(("__start_" + Section).str());
+  GlobalVariable *Stop = Marker(("__stop_" + Section).str());
+  FunctionType *CallbackTy =
+      FunctionType::get(Type::getVoidTy(Ctx), {Int32, Ptr, Ptr}, false);
+  FunctionType *CtorTy = FunctionType::get(Type::getVoidTy(Ctx), false);
+
+  auto Build = [&](StringRef Name, StringRef Callback) {
+    FunctionCallee CB = M.getOrInsertFunction(Callback, CallbackTy);
+    if (auto *CBF = dyn_cast<Function>(CB.getCallee()))
+      if (CBF->isDeclaration())
+        // Weak, and called only when present: a program built with the flag
+        // but linked without the runtime still runs.
+        CBF->setLinkage(GlobalValue::ExternalWeakLinkage);
+    Function *F =
+        Function::Create(CtorTy, GlobalValue::ExternalLinkage, Name, M);
+    F->setVisibility(GlobalValue::HiddenVisibility);
+    F->setComdat(M.getOrInsertComdat(Name));
+    F->addFnAttr(Attribute::NoUnwind);
+    F->addFnAttr(Attribute::DisableSanitizerInstrumentation);
+    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
+    BasicBlock *Call = BasicBlock::Create(Ctx, "call", F);
+    BasicBlock *Ret = BasicBlock::Create(Ctx, "ret", F);
+    IRBuilder<> B(Entry);
+    Value *Present = B.CreateICmpNE(CB.getCallee(),
+                                    ConstantPointerNull::get(Ptr), "present");
+    B.CreateCondBr(Present, Call, Ret);
+    B.SetInsertPoint(Call);
+    B.CreateCall(CB, {B.getInt32(Version), Start, Stop});
+    B.CreateBr(Ret);
+    B.SetInsertPoint(Ret);
+    B.CreateRetVoid();
+    return F;
+  };
+  Function *Ctor = Build(CtorName, AddCallback);
+  Function *Dtor = Build(DtorName, DelCallback);
+  // Keyed on the comdat: when the linker drops a duplicate constructor, its
+  // init_array entry goes with it.
+  appendToGlobalCtors(M, Ctor, kCtorPriority, Ctor);
+  appendToGlobalDtors(M, Dtor, kCtorPriority, Dtor);
+}
+
+bool ModuleInstrumenter::run(PCMapPhase Phase) {
+  Triple TT(M.getTargetTriple());
+  if (!TT.isOSBinFormatELF()) {
+    Ctx.diagnose(PCMapDiagnostic("target '" + TT.str() +
+                                     "' does not use ELF; no pcmap metadata "
+                                     "emitted",
+                                 DS_Warning));
+    return false;
+  }
+  if (!loadIgnorelist())
+    return false;
+  if (Ignorelist)
+    for (StringRef Section : {"pcmap", "metadata"})
+      if (Ignorelist->inSection(Section, "src", M.getSourceFileName()))
+        return false;
+
+  if (Phase == PCMapPhase::LTOPreLink) {
+    std::string Value = utostr(requestOf(Options));
+    bool Changed = false;
+    for (Function &F : M) {
+      if (!requestFor(F, /*AttributeDriven=*/false))
+        continue;
+      F.addFnAttr(kRequestAttr, Value);
+      Changed = true;
+    }
+    return Changed;
+  }
+
+  // After an LTO link the module holds code from instrumented and plain
+  // translation units; only the former carry the request attribute.
+  bool AttributeDriven = any_of(
+      M, [](const Function &F) { return F.hasFnAttribute(kRequestAttr); });
+  SmallVector<std::pair<Function *, unsigned>, 64> Work;
+  for (Function &F : M)
+    if (unsigned Request = requestFor(F, AttributeDriven))
+      Work.emplace_back(&F, Request);
+  for (auto &[F, Request] : Work)
+    instrumentFunction(*F, Request);
+
+  if (EmittedAtomics)
+    emitRegistration(AtomicsSection, kAtomicsAddCallback, kAtomicsDelCallback);
+  if (EmittedFunctions)
+    emitRegistration(FunctionsSection, kFunctionsAddCallback,
+                     kFunctionsDelCallback);
+  return !Work.empty();
+}
+
+} // namespace
+
+PCMapOptions commandLineOptions() {
+  PCMapOptions O;
+  O.Atomics = ClAtomics;
+  O.Functions = ClFunctions;
+  O.IgnorelistFiles.assign(ClIgnorelist.begin(), ClIgnorelist.end());
+  return O;
+}
+
+bool commandLineSaysLTOPreLink() { return ClLTOPreLink; }
+
+PreservedAnalyses PCMapPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!Options.Atomics && !Options.Functions)
+    return PreservedAnalyses::all();
+  ModuleInstrumenter Instrumenter(M, Options);
+  return Instrumenter.run(Phase) ? PreservedAnalyses::none()
+                                 : PreservedAnalyses::all();
+}
+
+void PCMapPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  OS << "pcmap<";
+  ListSeparator LS(";");
+  if (Options.Atomics)
+    OS << LS << "atomics";
+  if (Options.Functions)
+    OS << LS << "functions";
+  if (Phase == PCMapPhase::LTOPreLink)
+    OS << LS << "lto-prelink";
+  OS << '>';
+}
+
+} // namespace pcmap

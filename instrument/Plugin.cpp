@@ -1,0 +1,106 @@
+//===- Plugin.cpp - pcmap pass plugin entry point
+//--------------------------===//
+//
+// Registers the pcmap pass with the new pass manager:
+//  * as "pcmap" (or "pcmap<atomics;functions;lto-prelink>") for
+//    opt -passes=...;
+//  * at OptimizerLastEP, after every IR optimisation of a compilation (and of
+//    each ThinLTO back end, which runs that extension point again);
+//  * at FullLinkTimeOptimizationLastEP, after the full LTO link's
+//    optimisations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PCMapPass.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Passes/PassBuilder.h"
+#if LLVM_VERSION_MAJOR >= 22
+#include "llvm/Plugins/PassPlugin.h"
+#else
+#include "llvm/Passes/PassPlugin.h"
+#endif
+#include "llvm/Support/Error.h"
+
+#ifndef PCMAP_VERSION_STRING
+#define PCMAP_VERSION_STRING "unknown"
+#endif
+
+using namespace llvm;
+using namespace pcmap;
+
+namespace {
+
+Expected<std::pair<PCMapOptions, PCMapPhase>> parseParams(StringRef Params) {
+  PCMapOptions Options = commandLineOptions();
+  PCMapPhase Phase = PCMapPhase::Final;
+  if (Params.empty())
+    return std::make_pair(Options, Phase);
+  Options.Atomics = Options.Functions = false;
+  while (!Params.empty()) {
+    StringRef Param;
+    std::tie(Param, Params) = Params.split(';');
+    if (Param == "atomics")
+      Options.Atomics = true;
+    else if (Param == "functions" || Param == "covered")
+      Options.Functions = true;
+    else if (Param == "lto-prelink")
+      Phase = PCMapPhase::LTOPreLink;
+    else
+      return make_error<StringError>(
+          "invalid pcmap pass parameter '" + Param +
+              "' (expected atomics, functions or lto-prelink)",
+          inconvertibleErrorCode());
+  }
+  return std::make_pair(Options, Phase);
+}
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (!PassBuilder::checkParametrizedPassName(Name, "pcmap"))
+          return false;
+        auto Parsed =
+            PassBuilder::parsePassParameters(parseParams, Name, "pcmap");
+        if (!Parsed) {
+          errs() << toString(Parsed.takeError()) << '\n';
+          return false;
+        }
+        MPM.addPass(PCMapPass(Parsed->first, Parsed->second));
+        return true;
+      });
+
+#if LLVM_VERSION_MAJOR >= 20
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                        OptimizationLevel,
+                                        ThinOrFullLTOPhase LTOPhase) {
+    bool PreLink = LTOPhase == ThinOrFullLTOPhase::ThinLTOPreLink ||
+                   LTOPhase == ThinOrFullLTOPhase::FullLTOPreLink ||
+                   commandLineSaysLTOPreLink();
+    MPM.addPass(PCMapPass(commandLineOptions(), PreLink ? PCMapPhase::LTOPreLink
+                                                        : PCMapPhase::Final));
+  });
+#else
+  // These releases do not tell the callback the LTO phase; pcmap-clang passes
+  // -pcmap-lto-prelink when it compiles for LTO.
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(PCMapPass(commandLineOptions(), commandLineSaysLTOPreLink()
+                                                        ? PCMapPhase::LTOPreLink
+                                                        : PCMapPhase::Final));
+      });
+#endif
+
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(PCMapPass(commandLineOptions(), PCMapPhase::Final));
+      });
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "pcmap", PCMAP_VERSION_STRING,
+          registerCallbacks};
+}

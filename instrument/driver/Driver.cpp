@@ -1,0 +1,178 @@
+//===- Driver.cpp - pcmap-clang and pcmap-clang++
+//--------------------------===//
+//
+// A compiler wrapper in the style of afl-clang-fast: it understands
+//   -fsanitize-metadata=<list>        atomics, functions (alias: covered), all
+//   -fno-sanitize-metadata=<list>
+//   -fsanitize-metadata-ignorelist=<file>
+// turns them into the arguments that load the pcmap plugin into clang (and,
+// for LTO, into the linker), and passes every other argument to the clang the
+// plugin was built for, unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#ifndef PCMAP_CLANG_PATH
+#error "PCMAP_CLANG_PATH must name the clang the plugin was built for"
+#endif
+#ifndef PCMAP_CLANGXX_PATH
+#error "PCMAP_CLANGXX_PATH must name the clang++ the plugin was built for"
+#endif
+#ifndef PCMAP_PLUGIN_RELATIVE_PATH
+#error "PCMAP_PLUGIN_RELATIVE_PATH must locate the plugin from bin/"
+#endif
+
+using namespace llvm;
+
+namespace {
+
+enum Feature : unsigned {
+  Atomics = 1,
+  Functions = 2,
+  All = Atomics | Functions
+};
+
+StringRef ToolName;
+
+[[noreturn]] void fail(const Twine &Message) {
+  errs() << ToolName << ": error: " << Message << '\n';
+  std::exit(1);
+}
+
+/// Parses "atomics,functions" for Option ("-fsanitize-metadata=").
+unsigned parseFeatures(StringRef List, StringRef Option) {
+  unsigned Result = 0;
+  SmallVector<StringRef, 4> Items;
+  List.split(Items, ',');
+  for (StringRef Item : Items) {
+    unsigned F = StringSwitch<unsigned>(Item)
+                     .Case("atomics", Atomics)
+                     .Cases("functions", "covered", Functions)
+                     .Case("all", All)
+                     .Default(0);
+    if (!F)
+      fail("unsupported argument '" + Item + "' to option '" + Option + "'");
+    Result |= F;
+  }
+  return Result;
+}
+
+std::string getEnv(const char *Name, StringRef Default) {
+  const char *V = std::getenv(Name);
+  return V && *V ? std::string(V) : Default.str();
+}
+
+/// The plugin next to this executable: <prefix>/bin/pcmap-clang ->
+/// <prefix>/lib/pcmap/pcmap-plugin.so, in the build tree and when installed.
+std::string findPlugin(const char *Argv0) {
+  if (const char *Env = std::getenv("PCMAP_PLUGIN"))
+    if (*Env)
+      return Env;
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  SmallString<256> Path(sys::path::parent_path(Exe));
+  sys::path::append(Path, PCMAP_PLUGIN_RELATIVE_PATH);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+bool isCXXDriver(StringRef Argv0) {
+  return sys::path::filename(Argv0).ends_with("++");
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  ToolName = sys::path::filename(Argv[0]);
+  bool CXX = isCXXDriver(Argv[0]);
+  std::string Clang = CXX ? getEnv("PCMAP_CLANGXX", PCMAP_CLANGXX_PATH)
+                          : getEnv("PCMAP_CLANG", PCMAP_CLANG_PATH);
+
+  unsigned Features = 0;
+  std::vector<std::string> Ignorelists;
+  std::vector<std::string> Passthrough;
+  bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
+  for (int I = 1; I < Argc; ++I) {
+    StringRef Arg = Argv[I];
+    if (Arg.consume_front("-fsanitize-metadata=")) {
+      Features |= parseFeatures(Arg, "-fsanitize-metadata=");
+      continue;
+    }
+    if (Arg.consume_front("-fno-sanitize-metadata=")) {
+      Features &= ~parseFeatures(Arg, "-fno-sanitize-metadata=");
+      continue;
+    }
+    if (Arg.consume_front("-fsanitize-metadata-ignorelist=")) {
+      if (!sys::fs::exists(Arg))
+        fail("ignorelist file '" + Arg + "' not found");
+      SmallString<256> Abs(Arg);
+      sys::fs::make_absolute(Abs);
+      Ignorelists.emplace_back(Abs.str());
+      continue;
+    }
+    if (Arg == "-flto" || Arg.starts_with("-flto="))
+      LTO = true;
+    else if (Arg == "-fno-lto")
+      LTO = false;
+    else if (Arg == "-c" || Arg == "-S" || Arg == "-E" ||
+             Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM")
+      Linking = false;
+    else if (Arg.starts_with("-fuse-ld="))
+      UseLdGiven = true;
+    else if (!Arg.starts_with("-"))
+      HasInput = true;
+    Passthrough.emplace_back(Argv[I]);
+  }
+
+  std::vector<std::string> Args{Clang};
+  if (Features) {
+    std::string Plugin = findPlugin(Argv[0]);
+    if (!sys::fs::exists(Plugin))
+      fail("cannot find the pcmap plugin at '" + Plugin +
+           "' (set PCMAP_PLUGIN)");
+    // -fplugin loads the library before -mllvm is parsed, so that the
+    // plugin's -pcmap-* options exist; -fpass-plugin registers the pass.
+    Args.push_back("-fplugin=" + Plugin);
+    Args.push_back("-fpass-plugin=" + Plugin);
+    auto Option = [&](const std::string &O) {
+      Args.push_back("-mllvm");
+      Args.push_back(O);
+    };
+    Option(std::string("-pcmap-atomics=") + (Features & Atomics ? "1" : "0"));
+    Option(std::string("-pcmap-functions=") +
+           (Features & Functions ? "1" : "0"));
+    for (const std::string &File : Ignorelists)
+      Option("-pcmap-ignorelist=" + File);
+    if (LTO) {
+      // Compile steps only mark the functions; the link instruments them
+      // after the link-time optimisations (see docs/Instrumentation.md).
+      Option("-pcmap-lto-prelink");
+      if (Linking && HasInput) {
+        if (!UseLdGiven)
+          Args.push_back("-fuse-ld=lld");
+        Args.push_back("-Wl,--load-pass-plugin=" + Plugin);
+      }
+    }
+  }
+  Args.insert(Args.end(), Passthrough.begin(), Passthrough.end());
+
+  std::vector<char *> CArgs;
+  for (std::string &A : Args)
+    CArgs.push_back(A.data());
+  CArgs.push_back(nullptr);
+  ::execv(Clang.c_str(), CArgs.data());
+  fail("cannot run '" + Clang + "': " + std::strerror(errno));
+}
