@@ -1,0 +1,41 @@
+# -*- Python -*-
+# lit configuration for pcmap. Tool paths come from lit.site.cfg.py, which
+# CMake generates for the LLVM the project was built against.
+
+import os
+import shutil
+
+import lit.formats
+import lit.util
+
+config.name = "pcmap"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "tools", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pcmap_obj_root, "test")
+
+# The matching LLVM's tools (FileCheck, not, llvm-objdump, ...) come first.
+path = os.path.pathsep.join(
+    [config.llvm_tools_dir, config.pcmap_bin_dir, config.environment.get("PATH", os.environ["PATH"])]
+)
+config.environment["PATH"] = path
+for var in ["PCMAP_CLANG", "PCMAP_CLANGXX", "PCMAP_PLUGIN", "PCMAP_OPTIONS"]:
+    config.environment.pop(var, None)
+
+plugin = config.pcmap_plugin
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%opt-pcmap", "opt -load-pass-plugin=%s" % plugin))
+config.substitutions.append(("%pcmap-clang\\+\\+", os.path.join(config.pcmap_bin_dir, "pcmap-clang++")))
+config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, "pcmap-clang")))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
+config.substitutions.append(("%llvm-version", config.llvm_version_major))
+
+config.available_features.add("llvm-%s" % config.llvm_version_major)
+if shutil.which("ld.bfd"):
+    config.available_features.add("gnu-ld")
+if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
+    config.available_features.add("lld")
