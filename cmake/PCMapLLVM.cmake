@@ -16,8 +16,9 @@ if(NOT PCMAP_CLANG OR NOT PCMAP_CLANGXX)
 endif()
 
 # lit ships in the LLVM build tree on Debian (llvm-NN-tools).
+# Debian ships lit as build/utils/lit/lit.py (LLVM 19) or bin/lit (LLVM 22).
 find_program(PCMAP_LIT NAMES lit.py lit
-  PATHS ${LLVM_LIBRARY_DIR}/../build/utils/lit /usr/lib/llvm-${LLVM_VERSION_MAJOR}/build/utils/lit
+  PATHS ${LLVM_LIBRARY_DIR}/../build/utils/lit ${LLVM_TOOLS_BINARY_DIR}
   NO_DEFAULT_PATH)
 find_program(PCMAP_LIT NAMES lit llvm-lit)
 

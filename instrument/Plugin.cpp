@@ -33,17 +33,20 @@ namespace {
 
 Expected<std::pair<PCMapOptions, PCMapPhase>> parseParams(StringRef Params) {
   PCMapOptions Options = commandLineOptions();
-  PCMapPhase Phase = PCMapPhase::Final;
+  PCMapPhase Phase =
+      commandLineSaysLTOPreLink() ? PCMapPhase::LTOPreLink : PCMapPhase::Final;
   if (Params.empty())
     return std::make_pair(Options, Phase);
-  Options.Atomics = Options.Functions = false;
+  // Naming any feature selects exactly the features named; naming none keeps
+  // the command line's selection.
+  bool Atomics = false, Functions = false;
   while (!Params.empty()) {
     StringRef Param;
     std::tie(Param, Params) = Params.split(';');
     if (Param == "atomics")
-      Options.Atomics = true;
+      Atomics = true;
     else if (Param == "functions" || Param == "covered")
-      Options.Functions = true;
+      Functions = true;
     else if (Param == "lto-prelink")
       Phase = PCMapPhase::LTOPreLink;
     else
@@ -51,6 +54,10 @@ Expected<std::pair<PCMapOptions, PCMapPhase>> parseParams(StringRef Params) {
           "invalid pcmap pass parameter '" + Param +
               "' (expected atomics, functions or lto-prelink)",
           inconvertibleErrorCode());
+  }
+  if (Atomics || Functions) {
+    Options.Atomics = Atomics;
+    Options.Functions = Functions;
   }
   return std::make_pair(Options, Phase);
 }

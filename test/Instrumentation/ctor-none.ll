@@ -1,0 +1,17 @@
+; No atomics: no atomics section, constructor or callback; no function
+; definitions at all: nothing.
+; RUN: %opt-pcmap -passes=pcmap -S %s | FileCheck %s
+; RUN: sed -e 's/^define.*//' -e 's/^  ret void//' -e 's/^}//' %s | %opt-pcmap -passes=pcmap -S | FileCheck %s --check-prefix=EMPTY
+
+target triple = "x86_64-unknown-linux-gnu"
+
+define void @f() {
+  ret void
+}
+
+; CHECK-NOT: pcmap_atomics
+; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 2, ptr @__pcmap_functions1.module_ctor, ptr @__pcmap_functions1.module_ctor }]
+; CHECK-NOT: pcmap_atomics
+
+; EMPTY-NOT: pcmap
+; EMPTY-NOT: global_ctors
