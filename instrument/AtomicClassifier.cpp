@@ -2,12 +2,9 @@
 
 #include "AtomicClassifier.h"
 
-#include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
-#include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -35,28 +32,6 @@ AtomicOrder toOrder(AtomicOrdering O) {
     return AO_SeqCst;
   }
   return AO_Unknown;
-}
-
-/// Orders as passed to libatomic (the C11 memory_order values).
-AtomicOrder toOrder(const Value *CABIOrder) {
-  const auto *C = dyn_cast_or_null<ConstantInt>(CABIOrder);
-  if (!C)
-    return AO_Unknown;
-  switch (C->getZExtValue()) {
-  case 0:
-    return AO_Relaxed;
-  case 1: // consume is strengthened to acquire, as LLVM does
-  case 2:
-    return AO_Acquire;
-  case 3:
-    return AO_Release;
-  case 4:
-    return AO_AcqRel;
-  case 5:
-    return AO_SeqCst;
-  default:
-    return AO_Unknown;
-  }
 }
 
 RMWOp toRMWOp(AtomicRMWInst::BinOp Op) {
@@ -113,106 +88,17 @@ RMWOp toRMWOp(AtomicRMWInst::BinOp Op) {
   }
 }
 
-uint32_t sizeLog2(uint64_t Bytes) {
+uint32_t sizeLog2(Type *Ty, const DataLayout &DL) {
+  uint64_t Bytes = DL.getTypeStoreSize(Ty).getFixedValue();
   if (Bytes == 0 || !isPowerOf2_64(Bytes) || Log2_64(Bytes) > kMaxSizeLog2)
     return kSizeLog2Other;
   return Log2_64(Bytes);
-}
-
-uint32_t sizeLog2(Type *Ty, const DataLayout &DL) {
-  return sizeLog2(DL.getTypeStoreSize(Ty).getFixedValue());
-}
-
-/// Parses a libatomic entry point name: "__atomic_<op>" (generic, size in
-/// the first argument) or "__atomic_<op>_<N>".
-std::optional<AtomicDescriptor> classifyLibatomicCall(const CallBase &CB) {
-  const Function *Callee = CB.getCalledFunction();
-  if (!Callee || Callee->isIntrinsic())
-    return std::nullopt;
-  StringRef Name = Callee->getName();
-  if (!Name.consume_front("__atomic_"))
-    return std::nullopt;
-
-  // Split a trailing "_N" size suffix, if any.
-  std::optional<uint64_t> SizedBytes;
-  size_t Underscore = Name.rfind('_');
-  if (Underscore != StringRef::npos) {
-    uint64_t N;
-    if (!Name.substr(Underscore + 1).getAsInteger(10, N) &&
-        (N == 1 || N == 2 || N == 4 || N == 8 || N == 16)) {
-      SizedBytes = N;
-      Name = Name.substr(0, Underscore);
-    }
-  }
-
-  AtomicDescriptor D;
-  D.Libcall = true;
-  // Argument positions of the order(s) differ by entry point; the generic
-  // forms take the size first.
-  unsigned OrderArg, FailureArg = ~0u;
-  bool Generic = !SizedBytes;
-  if (Name == "load") {
-    D.Kind = AK_Load;
-    OrderArg = Generic ? 3 : 1;
-  } else if (Name == "store") {
-    D.Kind = AK_Store;
-    OrderArg = Generic ? 3 : 2;
-  } else if (Name == "exchange") {
-    D.Kind = AK_RMW;
-    D.Op = RMW_Xchg;
-    OrderArg = Generic ? 4 : 2;
-  } else if (Name == "compare_exchange") {
-    D.Kind = AK_CmpXchg;
-    OrderArg = Generic ? 4 : 3;
-    FailureArg = OrderArg + 1;
-  } else if (SizedBytes) {
-    // __atomic_fetch_<op>_N and __atomic_<op>_fetch_N.
-    StringRef Op = Name;
-    if (!Op.consume_front("fetch_") && !Op.consume_back("_fetch"))
-      return std::nullopt;
-    std::optional<RMWOp> R = StringSwitch<std::optional<RMWOp>>(Op)
-                                 .Case("add", RMW_Add)
-                                 .Case("sub", RMW_Sub)
-                                 .Case("and", RMW_And)
-                                 .Case("or", RMW_Or)
-                                 .Case("xor", RMW_Xor)
-                                 .Case("nand", RMW_Nand)
-                                 .Case("max", RMW_Max)
-                                 .Case("min", RMW_Min)
-                                 .Case("umax", RMW_UMax)
-                                 .Case("umin", RMW_UMin)
-                                 .Default(std::nullopt);
-    if (!R)
-      return std::nullopt;
-    D.Kind = AK_RMW;
-    D.Op = *R;
-    OrderArg = 2;
-  } else {
-    return std::nullopt;
-  }
-
-  if (OrderArg >= CB.arg_size() ||
-      (FailureArg != ~0u && FailureArg >= CB.arg_size()))
-    return std::nullopt;
-  D.Order = toOrder(CB.getArgOperand(OrderArg));
-  if (FailureArg != ~0u)
-    D.FailureOrder = toOrder(CB.getArgOperand(FailureArg));
-  if (SizedBytes) {
-    D.SizeLog2 = sizeLog2(*SizedBytes);
-  } else {
-    const auto *Size = dyn_cast<ConstantInt>(CB.getArgOperand(0));
-    D.SizeLog2 = Size ? sizeLog2(Size->getZExtValue()) : kSizeLog2Other;
-  }
-  return D;
 }
 
 } // namespace
 
 std::optional<AtomicDescriptor> classifyAtomic(const Instruction &I,
                                                const DataLayout &DL) {
-  if (const auto *CB = dyn_cast<CallBase>(&I))
-    return classifyLibatomicCall(*CB);
-
   if (!I.isAtomic())
     return std::nullopt;
   std::optional<SyncScope::ID> Scope = getAtomicSyncScopeID(&I);

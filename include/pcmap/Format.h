@@ -84,9 +84,8 @@ enum AtomicKind : uint32_t {
   AK_LastKind = AK_Fence,
 };
 
-/// Memory orders; the values are LLVM's AtomicOrdering values, and 0 means
-/// the order is not known at compile time (a libatomic call whose order
-/// argument is not a constant).
+/// Memory orders; the values are LLVM's AtomicOrdering values. Version-1
+/// producers never emit 0 or 3; readers show them as unknown.
 enum AtomicOrder : uint32_t {
   AO_Unknown = 0,
   AO_Unordered = 1,
@@ -130,21 +129,21 @@ enum RMWOp : uint32_t {
 /// Descriptor bit layout (ULEB128-encoded):
 ///   [2:0]   kind (AtomicKind)
 ///   [5:3]   log2 of the access size in bytes (0..6 = 1..64 bytes);
-///           7 = another size (a generic libatomic call); 0 for fences
+///           7 = larger; 0 for fences
 ///   [8:6]   memory order (AtomicOrder); for cmpxchg the success order
 ///   [9]     volatile
-///   [10]    performed by a call into libatomic
+///   [10]    reserved
 ///   rmw:     [16:11] operation (RMWOp)
 ///   cmpxchg: [13:11] failure order, [14] weak
-///   [20:17] reserved, zero in version 1; readers ignore bits they do not
-///           know, so that optional information can be added compatibly.
+///   [20:17] reserved
+/// Reserved bits are zero in version 1; readers ignore bits they do not know,
+/// so that optional information can be added compatibly.
 /// Loads, stores and fences stay below 2^11 (2 ULEB bytes); every atomic
 /// stays below 2^21 (3 ULEB bytes).
 constexpr unsigned kKindShift = 0, kKindBits = 3;
 constexpr unsigned kSizeShift = 3, kSizeBits = 3;
 constexpr unsigned kOrderShift = 6, kOrderBits = 3;
 constexpr unsigned kVolatileShift = 9;
-constexpr unsigned kLibcallShift = 10;
 constexpr unsigned kRMWOpShift = 11, kRMWOpBits = 6;
 constexpr unsigned kFailureOrderShift = 11, kFailureOrderBits = 3;
 constexpr unsigned kWeakShift = 14;
@@ -162,9 +161,8 @@ struct AtomicDescriptor {
   RMWOp Op = RMW_Xchg;                   // rmw only
   bool Volatile = false;
   bool Weak = false; // cmpxchg only
-  bool Libcall = false;
 
-  /// Access size in bytes, or 0 when not a power of two up to 64.
+  /// Access size in bytes, or 0 when larger than 64.
   constexpr uint32_t sizeInBytes() const {
     return SizeLog2 <= kMaxSizeLog2 ? (1u << SizeLog2) : 0;
   }
@@ -179,7 +177,6 @@ constexpr uint64_t encodeDescriptor(const AtomicDescriptor &D) {
   V |= uint64_t(D.Kind == AK_Fence ? 0 : D.SizeLog2) << kSizeShift;
   V |= uint64_t(D.Order) << kOrderShift;
   V |= uint64_t(D.Volatile) << kVolatileShift;
-  V |= uint64_t(D.Libcall) << kLibcallShift;
   if (D.Kind == AK_RMW)
     V |= uint64_t(D.Op) << kRMWOpShift;
   if (D.Kind == AK_CmpXchg) {
@@ -203,7 +200,6 @@ constexpr bool decodeDescriptor(uint64_t V, AtomicDescriptor &D) {
   D.SizeLog2 = uint32_t(field(V, kSizeShift, kSizeBits));
   D.Order = AtomicOrder(field(V, kOrderShift, kOrderBits));
   D.Volatile = field(V, kVolatileShift, 1);
-  D.Libcall = field(V, kLibcallShift, 1);
   if (D.Kind == AK_RMW)
     D.Op = RMWOp(field(V, kRMWOpShift, kRMWOpBits));
   if (D.Kind == AK_CmpXchg) {
