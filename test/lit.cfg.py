@@ -11,7 +11,7 @@ import lit.util
 config.name = "pcmap"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "tools", "CMakeLists.txt", "lit.cfg.py"]
+config.excludes = ["Inputs", "tools", "Unit", "CMakeLists.txt", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pcmap_obj_root, "test")
 
@@ -33,6 +33,7 @@ config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clan
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
 config.substitutions.append(("%llvm-version", config.llvm_version_major))
+config.substitutions.append(("%pcmap-obj-root", config.pcmap_obj_root))
 
 config.available_features.add("llvm-%s" % config.llvm_version_major)
 if shutil.which("ld.bfd"):

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what pcmap needs to build and test on Debian 12, if missing.
+# Usage: scripts/install-deps.sh [19] [22]   (default: 19 and 22)
+set -euo pipefail
+
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(19 22)
+
+pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev)
+for v in "${versions[@]}"; do
+  pkgs+=("clang-$v" "llvm-$v-dev" "llvm-$v-tools" "lld-$v" "libclang-rt-$v-dev")
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,146 @@
+//===- FormatTest.cpp - Tests of include/pcmap/Format.h --------------------===//
+
+#include "pcmap/Format.h"
+
+#include "gtest/gtest.h"
+
+#include <vector>
+
+using namespace pcmap::format;
+
+namespace {
+
+std::vector<uint8_t> uleb(uint64_t V) {
+  std::vector<uint8_t> Out;
+  do {
+    uint8_t Byte = V & 0x7f;
+    V >>= 7;
+    Out.push_back(Byte | (V ? 0x80 : 0));
+  } while (V);
+  return Out;
+}
+
+AtomicDescriptor make(AtomicKind Kind, uint32_t SizeLog2, AtomicOrder Order) {
+  AtomicDescriptor D;
+  D.Kind = Kind;
+  D.SizeLog2 = SizeLog2;
+  D.Order = Order;
+  return D;
+}
+
+TEST(FormatTest, VersionBits) {
+  EXPECT_EQ(versionBase(1), 1u);
+  EXPECT_EQ(versionBase(65537), 1u);
+  EXPECT_FALSE(hasPtrSizedPCs(1));
+  EXPECT_TRUE(hasPtrSizedPCs(65537));
+  EXPECT_EQ(relativePCSize(1, 8), 4u);
+  EXPECT_EQ(relativePCSize(65537, 8), 8u);
+}
+
+TEST(FormatTest, KnownDescriptorValues) {
+  // The values the IR tests check, computed from the documented layout.
+  EXPECT_EQ(encodeDescriptor(make(AK_Load, 2, AO_Acquire)), 272u);
+  EXPECT_EQ(encodeDescriptor(make(AK_Store, 3, AO_SeqCst)), 473u);
+  AtomicDescriptor Nand = make(AK_RMW, 2, AO_SeqCst);
+  Nand.Op = RMW_Nand;
+  EXPECT_EQ(encodeDescriptor(Nand), 8658u);
+  AtomicDescriptor CX = make(AK_CmpXchg, 4, AO_SeqCst);
+  CX.FailureOrder = AO_Acquire;
+  EXPECT_EQ(encodeDescriptor(CX), 8675u);
+  // Fences carry no size, whatever the caller passed.
+  EXPECT_EQ(encodeDescriptor(make(AK_Fence, 3, AO_SeqCst)), 452u);
+}
+
+TEST(FormatTest, LoadsAndStoresFitInTwoBytesEverythingInThree) {
+  for (AtomicKind K : {AK_Load, AK_Store, AK_Fence})
+    for (uint32_t S = 0; S <= kSizeLog2Other; ++S)
+      for (uint32_t O = 0; O < 8; ++O)
+        for (bool V : {false, true}) {
+          AtomicDescriptor D = make(K, S, AtomicOrder(O));
+          D.Volatile = V;
+          EXPECT_LE(sizeOfULEB128(encodeDescriptor(D)), 2u);
+        }
+  for (uint32_t Op = 0; Op <= RMW_Other; ++Op) {
+    AtomicDescriptor D = make(AK_RMW, 4, AO_SeqCst);
+    D.Op = RMWOp(Op);
+    D.Volatile = true;
+    EXPECT_LE(encodeDescriptor(D), kMaxDescriptor);
+    EXPECT_LE(sizeOfULEB128(encodeDescriptor(D)), 3u);
+  }
+  AtomicDescriptor CX = make(AK_CmpXchg, 4, AO_SeqCst);
+  CX.FailureOrder = AO_SeqCst;
+  CX.Weak = CX.Volatile = true;
+  EXPECT_LE(sizeOfULEB128(encodeDescriptor(CX)), 3u);
+}
+
+TEST(FormatTest, DescriptorRoundTrip) {
+  for (uint32_t K = 0; K <= AK_LastKind; ++K)
+    for (uint32_t S = 0; S <= kSizeLog2Other; ++S)
+      for (uint32_t O = 0; O < 8; ++O) {
+        AtomicDescriptor D = make(AtomicKind(K), S, AtomicOrder(O));
+        if (D.Kind == AK_Fence)
+          D.SizeLog2 = 0;
+        D.Volatile = (S + O) & 1;
+        if (D.Kind == AK_RMW)
+          D.Op = RMWOp((S * 8 + O) % (RMW_LastKnown + 1));
+        if (D.Kind == AK_CmpXchg) {
+          D.FailureOrder = AtomicOrder(7 - O);
+          D.Weak = S & 1;
+        }
+        AtomicDescriptor Back;
+        ASSERT_TRUE(decodeDescriptor(encodeDescriptor(D), Back));
+        EXPECT_EQ(Back.Kind, D.Kind);
+        EXPECT_EQ(Back.SizeLog2, D.SizeLog2);
+        EXPECT_EQ(Back.Order, D.Order);
+        EXPECT_EQ(Back.FailureOrder, D.FailureOrder);
+        EXPECT_EQ(Back.Op, D.Op);
+        EXPECT_EQ(Back.Volatile, D.Volatile);
+        EXPECT_EQ(Back.Weak, D.Weak);
+      }
+}
+
+TEST(FormatTest, DecodeRejectsInvalidAndIgnoresReservedBits) {
+  AtomicDescriptor D;
+  EXPECT_FALSE(decodeDescriptor(5, D)); // kind 5
+  EXPECT_FALSE(decodeDescriptor(7, D)); // kind 7
+  EXPECT_FALSE(decodeDescriptor(kMaxDescriptor + 1, D));
+  // A reserved bit (17) set by a newer producer is ignored.
+  ASSERT_TRUE(decodeDescriptor(272 | (1u << 17), D));
+  EXPECT_EQ(D.Kind, AK_Load);
+  EXPECT_EQ(D.Order, AO_Acquire);
+  EXPECT_EQ(D.sizeInBytes(), 4u);
+}
+
+TEST(FormatTest, ULEB128Bounds) {
+  for (uint64_t V : {0ull, 1ull, 127ull, 128ull, 16383ull, 16384ull,
+                     (1ull << 63), ~0ull}) {
+    std::vector<uint8_t> B = uleb(V);
+    uint64_t Out = 0;
+    EXPECT_EQ(readULEB128(B.data(), B.data() + B.size(), Out), B.size());
+    EXPECT_EQ(Out, V);
+    EXPECT_EQ(sizeOfULEB128(V), B.size());
+    // Truncated: every shorter prefix fails without reading past it.
+    for (size_t N = 0; N < B.size(); ++N)
+      EXPECT_EQ(readULEB128(B.data(), B.data() + N, Out), 0u);
+  }
+  // More than 64 bits: 10th byte above 1, or an 11th byte.
+  std::vector<uint8_t> TooBig(9, 0xff);
+  TooBig.push_back(0x02);
+  uint64_t Out;
+  EXPECT_EQ(readULEB128(TooBig.data(), TooBig.data() + TooBig.size(), Out), 0u);
+  std::vector<uint8_t> TooLong(10, 0x80);
+  TooLong.push_back(0x00);
+  EXPECT_EQ(readULEB128(TooLong.data(), TooLong.data() + TooLong.size(), Out),
+            0u);
+}
+
+TEST(FormatTest, RelativePCs) {
+  const uint8_t Minus4[] = {0xfc, 0xff, 0xff, 0xff};
+  EXPECT_EQ(readRelativePC(Minus4, 4), -4);
+  const uint8_t Plus[] = {0x10, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+  EXPECT_EQ(readRelativePC(Plus, 8), 0x2010);
+  const uint8_t Big[] = {0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x00, 0x00};
+  EXPECT_EQ(readRelativePC(Big, 8), 0x180000000ll);
+}
+
+} // namespace

@@ -1,0 +1,9 @@
+# -*- Python -*-
+# GoogleTest unit tests, run by lit so that they count with the rest.
+import os
+import lit.formats
+
+config.name = "pcmap-unit"
+config.test_format = lit.formats.GoogleTest(".", "Tests")
+config.test_source_root = os.path.join(config.pcmap_obj_root, "test", "Unit")
+config.test_exec_root = config.test_source_root
