@@ -390,12 +390,16 @@ PCMapOptions commandLineOptions() {
 
 bool commandLineSaysLTOPreLink() { return ClLTOPreLink; }
 
-PreservedAnalyses PCMapPass::run(Module &M, ModuleAnalysisManager &) {
+bool instrumentModule(Module &M, const PCMapOptions &Options,
+                      PCMapPhase Phase) {
   if (!Options.Atomics && !Options.Functions)
-    return PreservedAnalyses::all();
-  ModuleInstrumenter Instrumenter(M, Options);
-  return Instrumenter.run(Phase) ? PreservedAnalyses::none()
-                                 : PreservedAnalyses::all();
+    return false;
+  return ModuleInstrumenter(M, Options).run(Phase);
+}
+
+PreservedAnalyses PCMapPass::run(Module &M, ModuleAnalysisManager &) {
+  return instrumentModule(M, Options, Phase) ? PreservedAnalyses::none()
+                                             : PreservedAnalyses::all();
 }
 
 void PCMapPass::printPipeline(

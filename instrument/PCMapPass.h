@@ -52,6 +52,10 @@ private:
   PCMapPhase Phase;
 };
 
+/// Instruments M (the work of PCMapPass). Returns true if M changed.
+bool instrumentModule(llvm::Module &M, const PCMapOptions &Options,
+                      PCMapPhase Phase);
+
 /// Options given on the command line (-pcmap-*), for pass instances created
 /// by the pipeline extension points.
 PCMapOptions commandLineOptions();

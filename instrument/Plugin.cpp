@@ -20,7 +20,12 @@
 #else
 #include "llvm/Passes/PassPlugin.h"
 #endif
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
 
 #ifndef PCMAP_VERSION_STRING
 #define PCMAP_VERSION_STRING "unknown"
@@ -62,7 +67,44 @@ Expected<std::pair<PCMapOptions, PCMapPhase>> parseParams(StringRef Params) {
   return std::make_pair(Options, Phase);
 }
 
+void addPCMapPass(ModulePassManager &MPM, bool PreLink,
+                  std::optional<PCMapOptions> &FinalOptions) {
+  PCMapOptions Options = commandLineOptions();
+  if (!PreLink)
+    FinalOptions = Options;
+  MPM.addPass(PCMapPass(std::move(Options),
+                        PreLink ? PCMapPhase::LTOPreLink : PCMapPhase::Final));
+}
+
+/// Upstream's SanitizerBinaryMetadataPass (-fexperimental-sanitize-metadata)
+/// runs at the same extension point, after pcmap (clang registers it after
+/// the plugins), and replaces every !pcsections it writes. When it has run in
+/// a pipeline where pcmap instrumented, pcmap's metadata is put back next to
+/// upstream's; the pass keeps the other producer's sections.
+void reinstrumentAfterUpstream(
+    PassBuilder &PB,
+    std::shared_ptr<std::optional<PCMapOptions>> FinalOptions) {
+  PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks();
+  if (!PIC)
+    return;
+  PIC->registerAfterPassCallback(
+      [FinalOptions](StringRef PassID, Any IR, const PreservedAnalyses &) {
+        if (PassID != "SanitizerBinaryMetadataPass" || !*FinalOptions)
+          return;
+        if (const auto *M = any_cast<const Module *>(&IR))
+          // The pass manager is between passes and holds no reference into
+          // the module; the callback only has a const view of it.
+          instrumentModule(const_cast<Module &>(**M), **FinalOptions,
+                           PCMapPhase::Final);
+      });
+}
+
 void registerCallbacks(PassBuilder &PB) {
+  // The options of the pcmap pass this PassBuilder's pipeline runs in its
+  // final (instrumenting) phase, if any.
+  auto FinalOptions = std::make_shared<std::optional<PCMapOptions>>();
+  reinstrumentAfterUpstream(PB, FinalOptions);
+
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
@@ -79,29 +121,26 @@ void registerCallbacks(PassBuilder &PB) {
       });
 
 #if LLVM_VERSION_MAJOR >= 20
-  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
-                                        OptimizationLevel,
-                                        ThinOrFullLTOPhase LTOPhase) {
-    bool PreLink = LTOPhase == ThinOrFullLTOPhase::ThinLTOPreLink ||
-                   LTOPhase == ThinOrFullLTOPhase::FullLTOPreLink ||
-                   commandLineSaysLTOPreLink();
-    MPM.addPass(PCMapPass(commandLineOptions(), PreLink ? PCMapPhase::LTOPreLink
-                                                        : PCMapPhase::Final));
-  });
+  PB.registerOptimizerLastEPCallback(
+      [FinalOptions](ModulePassManager &MPM, OptimizationLevel,
+                     ThinOrFullLTOPhase LTOPhase) {
+        bool PreLink = LTOPhase == ThinOrFullLTOPhase::ThinLTOPreLink ||
+                       LTOPhase == ThinOrFullLTOPhase::FullLTOPreLink ||
+                       commandLineSaysLTOPreLink();
+        addPCMapPass(MPM, PreLink, *FinalOptions);
+      });
 #else
   // These releases do not tell the callback the LTO phase; pcmap-clang passes
   // -pcmap-lto-prelink when it compiles for LTO.
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(PCMapPass(commandLineOptions(), commandLineSaysLTOPreLink()
-                                                        ? PCMapPhase::LTOPreLink
-                                                        : PCMapPhase::Final));
+      [FinalOptions](ModulePassManager &MPM, OptimizationLevel) {
+        addPCMapPass(MPM, commandLineSaysLTOPreLink(), *FinalOptions);
       });
 #endif
 
   PB.registerFullLinkTimeOptimizationLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(PCMapPass(commandLineOptions(), PCMapPhase::Final));
+      [FinalOptions](ModulePassManager &MPM, OptimizationLevel) {
+        addPCMapPass(MPM, /*PreLink=*/false, *FinalOptions);
       });
 }
 
