@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -89,6 +90,28 @@ std::string findPlugin(const char *Argv0) {
   return std::string(Path);
 }
 
+/// Options whose value is the next argument, so that it is not taken for an
+/// input file.
+bool takesSeparateValue(StringRef Arg) {
+  return StringSwitch<bool>(Arg)
+      .Cases("-o", "-x", "-I", "-D", "-U", "-include", "-imacros", true)
+      .Cases("-isystem", "-idirafter", "-iquote", "-isysroot", "-iprefix", true)
+      .Cases("-MF", "-MT", "-MQ", "-L", "-Xclang", "-Xlinker", "-mllvm", true)
+      .Cases("-Xassembler", "-Xpreprocessor", "-target", "-arch", "-T", true)
+      .Cases("-u", "-z", "-e", true)
+      .Default(false);
+}
+
+/// True for inputs the link consumes as they are; any other input (a source
+/// file, or a name pcmap does not recognise) may be compiled.
+bool isLinkerInput(StringRef Path) {
+  StringRef Name = sys::path::filename(Path);
+  if (Name.ends_with(".o") || Name.ends_with(".obj") || Name.ends_with(".a") ||
+      Name.ends_with(".lo") || Name.ends_with(".so"))
+    return true;
+  return Name.contains(".so."); // libfoo.so.1
+}
+
 bool isCXXDriver(StringRef Argv0) {
   return sys::path::filename(Argv0).ends_with("++");
 }
@@ -105,8 +128,16 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> Ignorelists;
   std::vector<std::string> Passthrough;
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
+  bool CompilesSource = false, LanguageGiven = false;
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
+    if (takesSeparateValue(Arg) && I + 1 < Argc) {
+      if (Arg == "-x")
+        LanguageGiven = StringRef(Argv[I + 1]) != "none";
+      Passthrough.emplace_back(Argv[I]);
+      Passthrough.emplace_back(Argv[++I]);
+      continue;
+    }
     if (Arg.consume_front("-fsanitize-metadata=")) {
       Features |= parseFeatures(Arg, "-fsanitize-metadata=");
       continue;
@@ -132,34 +163,42 @@ int main(int Argc, char **Argv) {
       Linking = false;
     else if (Arg.starts_with("-fuse-ld="))
       UseLdGiven = true;
-    else if (!Arg.starts_with("-"))
+    else if (Arg.starts_with("-x"))
+      LanguageGiven = Arg != "-xnone";
+    else if (Arg == "-" || !Arg.starts_with("-")) {
       HasInput = true;
+      if (LanguageGiven || Arg == "-" || !isLinkerInput(Arg))
+        CompilesSource = true;
+    }
     Passthrough.emplace_back(Argv[I]);
   }
 
   std::vector<std::string> Args{Clang};
-  if (Features) {
+  if (Features && (CompilesSource || (LTO && Linking && HasInput))) {
     std::string Plugin = findPlugin(Argv[0]);
     if (!sys::fs::exists(Plugin))
       fail("cannot find the pcmap plugin at '" + Plugin +
            "' (set PCMAP_PLUGIN)");
-    // -fplugin loads the library before -mllvm is parsed, so that the
-    // plugin's -pcmap-* options exist; -fpass-plugin registers the pass.
-    Args.push_back("-fplugin=" + Plugin);
-    Args.push_back("-fpass-plugin=" + Plugin);
     auto Option = [&](const std::string &O) {
       Args.push_back("-mllvm");
       Args.push_back(O);
     };
-    Option(std::string("-pcmap-atomics=") + (Features & Atomics ? "1" : "0"));
-    Option(std::string("-pcmap-functions=") +
-           (Features & Functions ? "1" : "0"));
-    for (const std::string &File : Ignorelists)
-      Option("-pcmap-ignorelist=" + File);
+    if (CompilesSource) {
+      // -fplugin loads the library before -mllvm is parsed, so that the
+      // plugin's -pcmap-* options exist; -fpass-plugin registers the pass.
+      Args.push_back("-fplugin=" + Plugin);
+      Args.push_back("-fpass-plugin=" + Plugin);
+      Option(std::string("-pcmap-atomics=") + (Features & Atomics ? "1" : "0"));
+      Option(std::string("-pcmap-functions=") +
+             (Features & Functions ? "1" : "0"));
+      for (const std::string &File : Ignorelists)
+        Option("-pcmap-ignorelist=" + File);
+      // With LTO, compile steps only mark the functions; the link instruments
+      // them after the link-time optimisations (docs/Instrumentation.md).
+      if (LTO)
+        Option("-pcmap-lto-prelink");
+    }
     if (LTO) {
-      // Compile steps only mark the functions; the link instruments them
-      // after the link-time optimisations (see docs/Instrumentation.md).
-      Option("-pcmap-lto-prelink");
       if (Linking && HasInput) {
         if (!UseLdGiven)
           Args.push_back("-fuse-ld=lld");

@@ -38,6 +38,14 @@
 // LTO: "{{.*}}ld.lld"
 // LTO-SAME: "--load-pass-plugin={{.*}}pcmap-plugin.so"
 
+// A link of objects compiles nothing: no plugin, no unused-argument warnings.
+// A source read from stdin, or named with -x, is compiled.
+// RUN: %pcmap-clang -### -fsanitize-metadata=all %t/x.o libfoo.a libbar.so.1 -o %t/a.out 2>&1 | FileCheck %s --check-prefix=LINKONLY
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -x c - -c -o %t/x.o 2>&1 | FileCheck %s --check-prefix=ALL
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -x c %t/x.o -c -o %t/y.o 2>&1 | FileCheck %s --check-prefix=ALL
+// LINKONLY-NOT: pcmap
+// LINKONLY-NOT: warning
+
 // The environment can point at another plugin or compiler.
 // RUN: not env PCMAP_PLUGIN=%t/nowhere.so %pcmap-clang -fsanitize-metadata=all -c %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 // NOPLUGIN: pcmap-clang: error: cannot find the pcmap plugin at '{{.*}}nowhere.so' (set PCMAP_PLUGIN)
