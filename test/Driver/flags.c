@@ -40,7 +40,8 @@
 
 // A link of objects compiles nothing: no plugin, no unused-argument warnings.
 // A source read from stdin, or named with -x, is compiled.
-// RUN: %pcmap-clang -### -fsanitize-metadata=all %t/x.o libfoo.a libbar.so.1 -o %t/a.out 2>&1 | FileCheck %s --check-prefix=LINKONLY
+// RUN: touch %t/x.o %t/libfoo.a %t/libbar.so.1
+// RUN: %pcmap-clang -### -fsanitize-metadata=all %t/x.o %t/libfoo.a %t/libbar.so.1 -o %t/a.out 2>&1 | FileCheck %s --check-prefix=LINKONLY
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -x c - -c -o %t/x.o 2>&1 | FileCheck %s --check-prefix=ALL
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -x c %t/x.o -c -o %t/y.o 2>&1 | FileCheck %s --check-prefix=ALL
 // LINKONLY-NOT: pcmap
