@@ -91,6 +91,12 @@ SmallVector<Metadata *, 8> foreignSections(const MDNode *Existing) {
   return Ops;
 }
 
+/// True for modules that clang prepared for a (Thin)LTO link: they carry these
+/// flags from the pre-link compilation into the link's back ends.
+bool isLTOBitcode(const Module &M) {
+  return M.getModuleFlag("EnableSplitLTOUnit") || M.getModuleFlag("ThinLTO");
+}
+
 /// The features recorded in a function's existing pcmap function entry, if it
 /// has one: a function instrumented before (e.g. before an LTO link) is
 /// instrumented again with the same request.
@@ -347,6 +353,16 @@ bool ModuleInstrumenter::run(PCMapPhase Phase) {
       if (Ignorelist->inSection(Section, "src", M.getSourceFileName()))
         return false;
 
+  // Functions marked before an LTO link. A module of LTO bitcode without them
+  // is left alone: in a link's back end it comes from a translation unit
+  // built without pcmap; in a pre-link compilation whose extension point did
+  // not say so (LLVM 19 without -pcmap-lto-prelink) the link could not
+  // instrument it completely. Either way its code stays unknown to pcmap.
+  bool AttributeDriven = any_of(
+      M, [](const Function &F) { return F.hasFnAttribute(kRequestAttr); });
+  if (Phase == PCMapPhase::Final && !AttributeDriven && isLTOBitcode(M))
+    return false;
+
   if (Phase == PCMapPhase::LTOPreLink) {
     std::string Value = utostr(requestOf(Options));
     bool Changed = false;
@@ -356,13 +372,20 @@ bool ModuleInstrumenter::run(PCMapPhase Phase) {
       F.addFnAttr(kRequestAttr, Value);
       Changed = true;
     }
+    // The constructors are made now, not by the link: the linker resolves
+    // COMDATs among bitcode symbols, but lld does not deduplicate COMDATs in
+    // the objects ThinLTO back ends produce, so constructors created there
+    // would be defined once per back end.
+    if (Changed) {
+      if (Options.Atomics)
+        emitRegistration(AtomicsSection, kAtomicsAddCallback,
+                         kAtomicsDelCallback);
+      emitRegistration(FunctionsSection, kFunctionsAddCallback,
+                       kFunctionsDelCallback);
+    }
     return Changed;
   }
 
-  // After an LTO link the module holds code from instrumented and plain
-  // translation units; only the former carry the request attribute.
-  bool AttributeDriven = any_of(
-      M, [](const Function &F) { return F.hasFnAttribute(kRequestAttr); });
   SmallVector<std::pair<Function *, unsigned>, 64> Work;
   for (Function &F : M)
     if (unsigned Request = requestFor(F, AttributeDriven))

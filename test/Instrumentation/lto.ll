@@ -1,6 +1,8 @@
 ; Before an LTO link the pass only marks the functions to instrument (the
-; "pcmap-features" attribute: 1 atomics, 2 functions); the link-time run
-; instruments exactly those functions, after the link-time optimisations.
+; "pcmap-features" attribute: 1 atomics, 2 functions) and makes the
+; registration constructors (in bitcode, so that the linker deduplicates
+; their COMDATs); the link-time run instruments exactly the marked functions,
+; after the link-time optimisations.
 ; RUN: %opt-pcmap -passes='pcmap<lto-prelink>' -S %s -o %t.pre.ll
 ; RUN: FileCheck %s --check-prefix=PRE < %t.pre.ll
 ; The options' equivalent, for LLVM 19 whose extension points do not say
@@ -24,11 +26,17 @@ define void @plain(ptr %p) {
 }
 
 ; PRE-NOT: !pcsections
-; PRE-NOT: module_ctor
 ; PRE: define void @f(ptr %p) #[[A:[0-9]+]] {
+; PRE-NOT: !pcsections
+; PRE: define hidden void @__pcmap_atomics1.module_ctor() {{.*}} comdat {
+; PRE: define hidden void @__pcmap_functions1.module_ctor() {{.*}} comdat {
+; PRE-NOT: !pcsections
 ; PRE: attributes #[[A]] = { "pcmap-features"="3" }
+; PRE-FUNCS-NOT: pcmap_atomics1.module_ctor
+; PRE-FUNCS: @__pcmap_functions1.module_ctor()
 ; PRE-FUNCS: attributes #{{[0-9]+}} = { "pcmap-features"="2" }
 
+; LINK-NOT: @__pcmap_atomics1.module_ctor.{{[0-9]+}}
 ; LINK: define void @f(ptr %p) #{{[0-9]+}} !pcsections
 ; LINK-NEXT: store atomic i32 1, ptr %p release, align 4, !pcsections
 ; LINK: define void @plain_from_other_tu(ptr %p) {

@@ -1,0 +1,425 @@
+#!/usr/bin/env python3
+"""End-to-end checks of pcmap metadata, built on pcmap_elf.py.
+
+  check_pcmap.py disasm BINARY [--objdump PATH]
+      Compares the metadata of a linked executable or DSO with its
+      disassembly: every locked instruction (and xchg with memory) in a
+      function with an atomics-complete entry is an atomic PC; every atomic
+      PC starts an instruction of such a function; every function entry
+      matches its FUNC symbol.
+
+  check_pcmap.py upstream PCMAP_BINARY UPSTREAM_BINARY
+      The same source built with pcmap (-fsanitize-metadata=all) and with
+      clang -fexperimental-sanitize-metadata=atomics: every offset of
+      upstream's sanmd_atomics table is an atomic PC offset of pcmap in the
+      function of the same name.
+
+  check_pcmap.py invariance OBJ_A OBJ_B
+      Two relocatable objects of the same source, with and without
+      -fsanitize-metadata: every function has the same bytes and the same
+      relocations in both (the __pcmap_* registration functions aside).
+
+Each prints one "OK: ..." line and exits 0, or prints every violation and
+exits 1. Unreadable input exits 2.
+"""
+
+import argparse
+import bisect
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pcmap_elf  # noqa: E402
+
+# Instruction prefixes llvm-objdump may print on a line of their own; the
+# instruction that follows starts at the prefix's address.
+PREFIXES = {"lock", "rep", "repe", "repz", "repne", "repnz", "xacquire",
+            "xrelease", "data16", "data32", "addr32", "addr16", "notrack",
+            "cs", "ds", "es", "ss", "fs", "gs", "bnd", "rex", "rex64",
+            "rex.w", "rex.b", "rex.r", "rex.x", "{vex}", "{vex2}", "{vex3}",
+            "{evex}"}
+
+_INSN_RE = re.compile(r"^\s+([0-9a-fA-F]+):\s*(.*)$")
+_RAW_BYTES_RE = re.compile(r"^((?:[0-9a-f]{2} )+)\s*")
+
+
+class Checker:
+    def __init__(self):
+        self.violations = []
+
+    def fail(self, message):
+        self.violations.append(message)
+
+    def finish(self, ok_line):
+        if self.violations:
+            for v in self.violations:
+                print("FAIL: " + v)
+            print("%d violation(s)" % len(self.violations))
+            return 1
+        print("OK: " + ok_line)
+        return 0
+
+
+def _load(path):
+    elf, md = pcmap_elf.load(path)
+    if md.errors:
+        raise pcmap_elf.ElfError("; ".join(md.errors))
+    return elf, md
+
+
+# --------------------------------------------------------------------------
+# disasm
+# --------------------------------------------------------------------------
+
+
+class Instruction:
+    __slots__ = ("addr", "text", "mnemonic", "operands", "prefixes")
+
+    def __repr__(self):
+        return "%#x: %s" % (self.addr, self.text)
+
+
+def disassemble(objdump, binary):
+    """Instructions of the executable sections, as (addr, text) with
+    standalone prefix lines merged into the instruction they prefix."""
+    cmd = [objdump, "-d", "--no-show-raw-insn", binary]
+    try:
+        out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        err = getattr(e, "stderr", "") or str(e)
+        raise pcmap_elf.ElfError("'%s' failed: %s" % (" ".join(cmd),
+                                                      err.strip()))
+    insns = []
+    pending = None  # (addr, [prefix, ...]) awaiting the prefixed insn
+    for line in out.splitlines():
+        m = _INSN_RE.match(line)
+        if not m:
+            # Section and symbol headers, blank lines, "...": a pending
+            # prefix cannot span them.
+            if line.strip() and pending:
+                insns.append(_insn(pending[0], " ".join(pending[1])))
+                pending = None
+            continue
+        addr = int(m.group(1), 16)
+        text = m.group(2)
+        # Tolerate raw bytes, in case the flags were not honoured.
+        rb = _RAW_BYTES_RE.match(text)
+        if rb and "\t" in text:
+            text = text[rb.end():]
+        text = " ".join(text.split("#", 1)[0].split())
+        if not text:
+            continue
+        if text.lower() in PREFIXES:
+            if pending:
+                pending[1].append(text.lower())
+            else:
+                pending = (addr, [text.lower()])
+            continue
+        if pending:
+            insns.append(_insn(pending[0], " ".join(pending[1] + [text])))
+            pending = None
+        else:
+            insns.append(_insn(addr, text))
+    if pending:
+        insns.append(_insn(pending[0], " ".join(pending[1])))
+    return insns
+
+
+def _insn(addr, text):
+    i = Instruction()
+    i.addr = addr
+    i.text = text
+    tokens = text.split(None)
+    prefixes = []
+    while tokens and tokens[0].lower() in PREFIXES and len(tokens) > 1:
+        prefixes.append(tokens.pop(0).lower())
+    i.prefixes = prefixes
+    if tokens and tokens[0].lower() in PREFIXES:  # a lone prefix
+        prefixes.append(tokens.pop(0).lower())
+    i.mnemonic = tokens[0].lower() if tokens else ""
+    i.operands = " ".join(tokens[1:])
+    return i
+
+
+def is_locked(insn):
+    """A lock-prefixed instruction, or xchg with a memory operand (which is
+    locked implicitly)."""
+    if "lock" in insn.prefixes or insn.mnemonic == "lock":
+        return True
+    return insn.mnemonic.startswith("xchg") and "(" in insn.operands
+
+
+class FunctionTable:
+    """pcmap function entries, searchable by PC."""
+
+    def __init__(self, entries):
+        self.entries = sorted(entries, key=lambda e: e.pc)
+        self.starts = [e.pc for e in self.entries]
+
+    def find(self, pc):
+        i = bisect.bisect_right(self.starts, pc)
+        # Entries do not overlap in a sane binary; look back a little in
+        # case they do, and take the innermost.
+        for j in range(i - 1, max(i - 8, 0) - 1, -1):
+            e = self.entries[j]
+            if e.pc <= pc < e.pc + e.size:
+                return e
+        return None
+
+
+def cmd_disasm(args):
+    ck = Checker()
+    elf, md = _load(args.binary)
+    objdump = args.objdump or shutil.which("llvm-objdump") or "objdump"
+    insns = disassemble(objdump, args.binary)
+    starts = {i.addr: i for i in insns}
+    table = FunctionTable(md.functions)
+
+    if not md.functions:
+        ck.fail("%s: no pcmap function entries" % args.binary)
+
+    # Function entries overlap nothing and match their symbols.
+    for a, b in zip(table.entries, table.entries[1:]):
+        if a.pc + a.size > b.pc:
+            ck.fail("function entries overlap: %#x+%d (%s) and %#x (%s)"
+                    % (a.pc, a.size, a.name, b.pc, b.name))
+    without_symbol = 0
+    for e in table.entries:
+        syms = elf.symbols_at(e.pc)
+        if not syms:
+            without_symbol += 1
+            continue
+        if not any(s.size == e.size for s in syms):
+            ck.fail("function entry %#x size %d does not match symbol %s"
+                    % (e.pc, e.size, ", ".join("%s (size %d)" % (s.name,
+                                                                s.size)
+                                               for s in syms)))
+        if e.pc not in starts:
+            ck.fail("function entry %#x (%s) is not an instruction start"
+                    % (e.pc, e.name))
+        if e.name and e.name.startswith("__pcmap_"):
+            ck.fail("registration function %s has a function entry"
+                    % e.name)
+
+    # (b) every atomic PC starts an instruction of a covered function.
+    # A PC may repeat when a zero-size pseudo-instruction (KILL,
+    # IMPLICIT_DEF at -O0) of an atomic's region gets a label at the address
+    # of the next instruction. With the same descriptor that is harmless
+    # (counted); with two different descriptors the PC is ambiguous.
+    pcs = {}
+    duplicates = 0
+    for r in md.records:
+        for pc in r.pcs:
+            if pc in pcs:
+                if pcs[pc].value != r.descriptor.value:
+                    ck.fail("atomic PC %#x (%s) has two descriptors: %s and "
+                            "%s" % (pc, elf.describe(pc), pcs[pc].text(),
+                                    r.descriptor.text()))
+                duplicates += 1
+                continue
+            pcs[pc] = r.descriptor
+            e = table.find(pc)
+            if e is None:
+                ck.fail("atomic PC %#x (%s, %s) lies in no pcmap function"
+                        % (pc, elf.describe(pc), r.descriptor.text()))
+            elif not e.features & pcmap_elf.FEATURE_ATOMICS:
+                ck.fail("atomic PC %#x (%s) lies in function %#x (%s) whose "
+                        "entry lacks the atomics feature"
+                        % (pc, elf.describe(pc), e.pc, e.name))
+            if pc not in starts:
+                ck.fail("atomic PC %#x (%s, %s) is not the start of an "
+                        "instruction" % (pc, elf.describe(pc),
+                                         r.descriptor.text()))
+
+    # (a) every locked instruction of an atomics-complete function is an
+    # atomic PC.
+    checked = 0
+    for i in insns:
+        if not is_locked(i):
+            continue
+        e = table.find(i.addr)
+        if e is None or not e.features & pcmap_elf.FEATURE_ATOMICS:
+            continue
+        checked += 1
+        if i.addr not in pcs:
+            ck.fail("locked instruction at %#x (%s) is not in the atomics "
+                    "table: %s" % (i.addr, elf.describe(i.addr), i.text))
+
+    return ck.finish("%d functions (%d without symbol), %d atomic PCs (%d "
+                     "repeated), %d lock/xchg instructions checked"
+                     % (len(md.functions), without_symbol, len(pcs),
+                        duplicates, checked))
+
+
+# --------------------------------------------------------------------------
+# upstream
+# --------------------------------------------------------------------------
+
+
+def _offsets_by_function(elf, pcs, ck, what):
+    result = collections.defaultdict(set)
+    for pc in pcs:
+        s = elf.function_at(pc)
+        if s is None:
+            ck.fail("%s atomic PC %#x lies in no FUNC symbol" % (what, pc))
+            continue
+        result[s.name].add(pc - s.value)
+    return result
+
+
+def cmd_upstream(args):
+    ck = Checker()
+    pelf, pmd = _load(args.pcmap_binary)
+    uelf, umd = _load(args.upstream_binary)
+    if not any(k == "sanmd_atomics" for _, k, _, _ in umd.sections):
+        ck.fail("%s has no sanmd_atomics section" % args.upstream_binary)
+    if not any(k == "pcmap_atomics" for _, k, _, _ in pmd.sections):
+        ck.fail("%s has no pcmap_atomics section" % args.pcmap_binary)
+    # Unique PCs: both backends may list a PC twice (zero-size
+    # pseudo-instructions of an atomic's region).
+    ppcs = sorted(set(pmd.atomic_pcs))
+    upcs = sorted(set(umd.sanmd_atomics))
+    pfun = _offsets_by_function(pelf, ppcs, ck, "pcmap")
+    ufun = _offsets_by_function(uelf, upcs, ck, "upstream")
+
+    def size_of(elf, name):
+        sizes = {s.size for s in elf.function_symbols() if s.name == name}
+        return ",".join(str(x) for x in sorted(sizes)) or "?"
+
+    for name in sorted(ufun):
+        missing = sorted(ufun[name] - pfun.get(name, set()))
+        if missing:
+            ck.fail("%s: upstream atomic offsets %s missing from pcmap "
+                    "(pcmap has %s; function size pcmap %s, upstream %s)"
+                    % (name, ", ".join("%#x" % o for o in missing),
+                       ", ".join("%#x" % o for o in
+                                 sorted(pfun.get(name, ()))) or "none",
+                       size_of(pelf, name), size_of(uelf, name)))
+    return ck.finish("upstream has %d atomic PCs in %d functions, pcmap has "
+                     "%d in %d functions; none missing"
+                     % (len(upcs), len(ufun), len(ppcs), len(pfun)))
+
+
+# --------------------------------------------------------------------------
+# invariance
+# --------------------------------------------------------------------------
+
+
+def _functions_of_object(elf):
+    """{key: (symbol, section)} of the defined FUNC symbols of an ET_REL
+    object, minus the pcmap registration functions. The key is the name,
+    numbered when a name repeats (local symbols)."""
+    out = {}
+    seen = collections.Counter()
+    for s in elf.function_symbols(".symtab"):
+        if s.name.startswith("__pcmap_"):
+            continue
+        seen[s.name] += 1
+        key = s.name if seen[s.name] == 1 else "%s#%d" % (s.name,
+                                                          seen[s.name])
+        out[key] = (s, elf.sections[s.shndx])
+    return out
+
+
+def _function_relocs(elf, sym, sec, cache):
+    if sec.index not in cache:
+        cache[sec.index] = elf.relocations(sec)
+    out = []
+    for r in cache[sec.index]:
+        if sym.value <= r.offset < sym.value + sym.size:
+            out.append((r.offset - sym.value, r.type,
+                        elf.symbol_display_name(r.symbol), r.addend))
+    return sorted(out)
+
+
+def cmd_invariance(args):
+    ck = Checker()
+    ea = pcmap_elf.ElfFile(args.obj_a)
+    eb = pcmap_elf.ElfFile(args.obj_b)
+    for e in (ea, eb):
+        if not e.is_relocatable:
+            raise pcmap_elf.ElfError("%s is not a relocatable object"
+                                     % e.path)
+    fa, fb = _functions_of_object(ea), _functions_of_object(eb)
+    for key in sorted(set(fa) - set(fb)):
+        ck.fail("function %s is only in %s" % (key, args.obj_a))
+    for key in sorted(set(fb) - set(fa)):
+        ck.fail("function %s is only in %s" % (key, args.obj_b))
+    ca, cb = {}, {}
+    nrelocs = nbytes = 0
+    for key in sorted(set(fa) & set(fb)):
+        (sa, seca), (sb, secb) = fa[key], fb[key]
+        if seca.name != secb.name:
+            ck.fail("%s: in section %s vs %s" % (key, seca.name, secb.name))
+        if sa.size != sb.size:
+            ck.fail("%s: size %d vs %d" % (key, sa.size, sb.size))
+            continue
+
+        def body(elf, s, sec):
+            if sec.type == pcmap_elf.SHT_NOBITS:
+                return b""
+            data = elf.section_data(sec)
+            if s.value + s.size > len(data):
+                raise pcmap_elf.ElfError("%s: %s overruns section %s"
+                                         % (elf.path, s.name, sec.name))
+            return data[s.value:s.value + s.size]
+
+        ba, bb = body(ea, sa, seca), body(eb, sb, secb)
+        nbytes += len(ba)
+        if ba != bb:
+            diff = next(i for i in range(len(ba)) if ba[i] != bb[i])
+            ck.fail("%s: code differs first at offset %#x (%s vs %s)"
+                    % (key, diff, ba[diff:diff + 8].hex(),
+                       bb[diff:diff + 8].hex()))
+        ra = _function_relocs(ea, sa, seca, ca)
+        rb = _function_relocs(eb, sb, secb, cb)
+        nrelocs += len(ra)
+        if ra != rb:
+            only_a = sorted(set(ra) - set(rb))
+            only_b = sorted(set(rb) - set(ra))
+
+            def fmt(rs):
+                return "; ".join("+%#x type %d %s%+d" % (o, t, n, a or 0)
+                                 for o, t, n, a in rs[:6]) or "none"
+            ck.fail("%s: relocations differ: only in A: %s; only in B: %s"
+                    % (key, fmt(only_a), fmt(only_b)))
+
+    def metadata_sections(elf):
+        c = collections.Counter(s.name for s in elf.sections
+                                if pcmap_elf.parse_section_name(s.name))
+        return ",".join("%s*%d" % (n, c[n]) for n in sorted(c)) or "none"
+    return ck.finish("%d functions, %d code bytes, %d relocations identical "
+                     "(metadata sections: A %s; B %s)"
+                     % (len(set(fa) & set(fb)), nbytes, nrelocs,
+                        metadata_sections(ea), metadata_sections(eb)))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("disasm")
+    d.add_argument("binary")
+    d.add_argument("--objdump", default=None)
+    u = sub.add_parser("upstream")
+    u.add_argument("pcmap_binary")
+    u.add_argument("upstream_binary")
+    i = sub.add_parser("invariance")
+    i.add_argument("obj_a")
+    i.add_argument("obj_b")
+    args = ap.parse_args(argv)
+    try:
+        return {"disasm": cmd_disasm, "upstream": cmd_upstream,
+                "invariance": cmd_invariance}[args.command](args)
+    except pcmap_elf.ElfError as e:
+        print("check_pcmap: error: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
