@@ -34,6 +34,11 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
 config.substitutions.append(("%llvm-version", config.llvm_version_major))
 config.substitutions.append(("%pcmap-obj-root", config.pcmap_obj_root))
+# The runtime, for tests that link it by hand.
+libdir = os.path.join(config.pcmap_obj_root, "lib")
+config.substitutions.append(("%pcmap-rt-a", os.path.join(libdir, "libpcmap_rt.a")))
+config.substitutions.append(("%pcmap-rt-so", os.path.join(libdir, "libpcmap_rt.so")))
+config.substitutions.append(("%pcmap-include", os.path.join(config.pcmap_src_root, "include")))
 
 config.available_features.add("llvm-%s" % config.llvm_version_major)
 if shutil.which("ld.bfd"):

@@ -1,0 +1,194 @@
+/*===- pcmap/pcmap.h - The pcmap runtime's C interface --------------------===*
+ *
+ * What the compiler knew about a program counter: is it an atomic operation,
+ * which one, in which function. The runtime collects the tables that modules
+ * (the executable and every shared object) register at start-up and on
+ * dlopen, and answers queries from any context.
+ *
+ * Async-signal safety: every query below (pcmap_is_atomic_pc,
+ * pcmap_lookup_atomic, pcmap_lookup_atomic_before, pcmap_lookup_function,
+ * pcmap_module_at, pcmap_function_at, pcmap_get_stats) is async-signal-safe
+ * and may run in any thread at any time, including in signal handlers and
+ * concurrently with dlopen and dlclose: it takes no lock, makes no system
+ * call, allocates nothing, writes no shared memory and never waits. An update
+ * in progress never makes a query answer "unknown"; once dlclose has
+ * returned, no query answers with the unloaded module's entries.
+ *
+ * The registration callbacks (__pcmap_*_add/_del and upstream's
+ * __sanitizer_metadata_*_add/_del) are called by module constructors and
+ * destructors; they are not async-signal-safe.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef PCMAP_PCMAP_H
+#define PCMAP_PCMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Answers of pcmap_is_atomic_pc. */
+#define PCMAP_YES 1
+#define PCMAP_NO 0
+#define PCMAP_UNKNOWN (-1)
+
+/* Kinds of atomics. UNKNOWN: an upstream (sanmd) atomic, whose kind the
+ * upstream format does not record. */
+enum pcmap_kind {
+  PCMAP_KIND_LOAD = 0,
+  PCMAP_KIND_STORE = 1,
+  PCMAP_KIND_RMW = 2,
+  PCMAP_KIND_CMPXCHG = 3,
+  PCMAP_KIND_FENCE = 4,
+  PCMAP_KIND_UNKNOWN = 15
+};
+
+/* Memory orders (LLVM's AtomicOrdering values). */
+enum pcmap_order {
+  PCMAP_ORDER_UNKNOWN = 0,
+  PCMAP_ORDER_UNORDERED = 1,
+  PCMAP_ORDER_RELAXED = 2,
+  PCMAP_ORDER_ACQUIRE = 4,
+  PCMAP_ORDER_RELEASE = 5,
+  PCMAP_ORDER_ACQ_REL = 6,
+  PCMAP_ORDER_SEQ_CST = 7
+};
+
+/* Read-modify-write operations (docs/FORMAT.md). */
+enum pcmap_rmw_op {
+  PCMAP_RMW_XCHG = 0,
+  PCMAP_RMW_ADD = 1,
+  PCMAP_RMW_SUB = 2,
+  PCMAP_RMW_AND = 3,
+  PCMAP_RMW_NAND = 4,
+  PCMAP_RMW_OR = 5,
+  PCMAP_RMW_XOR = 6,
+  PCMAP_RMW_MAX = 7,
+  PCMAP_RMW_MIN = 8,
+  PCMAP_RMW_UMAX = 9,
+  PCMAP_RMW_UMIN = 10,
+  PCMAP_RMW_FADD = 11,
+  PCMAP_RMW_FSUB = 12,
+  PCMAP_RMW_FMAX = 13,
+  PCMAP_RMW_FMIN = 14,
+  PCMAP_RMW_UINC_WRAP = 15,
+  PCMAP_RMW_UDEC_WRAP = 16,
+  PCMAP_RMW_USUB_COND = 17,
+  PCMAP_RMW_USUB_SAT = 18,
+  PCMAP_RMW_FMAXIMUM = 19,
+  PCMAP_RMW_FMINIMUM = 20,
+  PCMAP_RMW_OTHER = 63
+};
+
+/* pcmap_atomic.flags */
+#define PCMAP_ATOMIC_VOLATILE 0x1u
+#define PCMAP_ATOMIC_WEAK 0x2u     /* cmpxchg */
+#define PCMAP_ATOMIC_UPSTREAM 0x4u /* from sanmd_atomics: PC only */
+
+/* pcmap_function.features */
+#define PCMAP_FEATURE_ATOMICS 0x1u /* the atomics table is complete */
+
+/* pcmap_function.source */
+#define PCMAP_SOURCE_PCMAP 0x1u    /* a pcmap_functions entry */
+#define PCMAP_SOURCE_UPSTREAM 0x2u /* a sanmd_covered entry */
+
+struct pcmap_function {
+  uintptr_t start;       /* first byte */
+  uintptr_t size;        /* bytes */
+  uint32_t features;     /* PCMAP_FEATURE_* */
+  uint32_t num_atomics;  /* atomic PCs in [start, start + size) */
+  uint32_t source;       /* PCMAP_SOURCE_* */
+  uint32_t upstream_features;   /* sanmd feature bits (source & UPSTREAM) */
+  uint64_t upstream_stack_args; /* sanmd UAR stack-arguments size, or 0 */
+  const char *module_path; /* valid until the module is unloaded */
+  uintptr_t module_bias;   /* load bias of the module */
+};
+
+struct pcmap_atomic {
+  uintptr_t pc;           /* first byte of the instruction */
+  uint32_t kind;          /* enum pcmap_kind */
+  uint32_t size;          /* access size in bytes; 0 for fences/unknown */
+  uint32_t order;         /* enum pcmap_order; success order for cmpxchg */
+  uint32_t failure_order; /* cmpxchg */
+  uint32_t rmw_op;        /* enum pcmap_rmw_op, for rmw */
+  uint32_t flags;         /* PCMAP_ATOMIC_* */
+  struct pcmap_function function; /* the function holding pc, if covered */
+  int has_function;               /* 1 if function is filled */
+};
+
+struct pcmap_module {
+  const char *path; /* "" for the main executable on some systems */
+  uintptr_t bias;
+  uintptr_t text_start, text_end; /* executable range the tables cover */
+  size_t num_functions;
+  size_t num_atomics;
+};
+
+struct pcmap_stats {
+  size_t modules;
+  size_t functions;
+  size_t atomics;
+  size_t table_bytes;       /* memory of the decoded tables and indexes */
+  size_t sections;          /* sections registered and accepted */
+  size_t sections_rejected; /* malformed sections (rejected whole) */
+  size_t entries_rejected;  /* entries in rejected sections */
+  size_t generation;        /* changes on every update */
+};
+
+/* PCMAP_YES if pc is (one of the instructions of) an atomic; PCMAP_NO if pc
+ * is in a function whose atomics are all recorded and pc is not one;
+ * PCMAP_UNKNOWN otherwise. Async-signal-safe. */
+int pcmap_is_atomic_pc(uintptr_t pc);
+
+/* The atomic at exactly pc. Returns 1 and fills *out, or 0. Async-signal-safe.
+ */
+int pcmap_lookup_atomic(uintptr_t pc, struct pcmap_atomic *out);
+
+/* The atomic nearest to pc that starts in [pc - max_bytes, pc) in the same
+ * function as pc - 1: for watchpoint traps, which report the PC after the
+ * access, and for sampling skid. Returns 1 and fills *out, or 0.
+ * Async-signal-safe. */
+int pcmap_lookup_atomic_before(uintptr_t pc, unsigned max_bytes,
+                               struct pcmap_atomic *out);
+
+/* The covered function holding pc. Returns 1 and fills *out, or 0.
+ * Async-signal-safe. */
+int pcmap_lookup_function(uintptr_t pc, struct pcmap_function *out);
+
+/* Iteration: the index-th module with tables, and the index-th function of
+ * the module holding pc (in address order). Return 1 and fill *out, or 0 past
+ * the end. Async-signal-safe; a concurrent dlopen or dlclose may shift
+ * indexes between calls. */
+int pcmap_module_at(size_t index, struct pcmap_module *out);
+int pcmap_function_at(uintptr_t module_text_start, size_t index,
+                      struct pcmap_function *out);
+
+/* Counters. Async-signal-safe. */
+void pcmap_get_stats(struct pcmap_stats *out);
+
+/* Registration (called by the constructors the compiler emits). */
+void __pcmap_atomics_add(uint32_t version, const char *start,
+                         const char *stop);
+void __pcmap_atomics_del(uint32_t version, const char *start,
+                         const char *stop);
+void __pcmap_functions_add(uint32_t version, const char *start,
+                           const char *stop);
+void __pcmap_functions_del(uint32_t version, const char *start,
+                           const char *stop);
+void __sanitizer_metadata_atomics_add(uint32_t version, const char *start,
+                                      const char *stop);
+void __sanitizer_metadata_atomics_del(uint32_t version, const char *start,
+                                      const char *stop);
+void __sanitizer_metadata_covered_add(uint32_t version, const char *start,
+                                      const char *stop);
+void __sanitizer_metadata_covered_del(uint32_t version, const char *start,
+                                      const char *stop);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PCMAP_PCMAP_H */

@@ -1,0 +1,37 @@
+/*===- pcmap/pcmap_testing.h - Hooks for tests, fuzzers and benchmarks ----===*
+ *
+ * Not for production use. Lets a test register tables that do not live in a
+ * loaded object: sections in [section_start, section_end) are taken to belong
+ * to a fake module whose executable code is [text_start, text_end) (which
+ * need not be mapped: the runtime never reads code). Everything else is the
+ * real registration path: the sections are passed to the usual callbacks.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef PCMAP_PCMAP_TESTING_H
+#define PCMAP_PCMAP_TESTING_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Returns 1 on success, 0 if the table of fake modules is full. */
+int __pcmap_testing_add_fake_module(const void *section_start,
+                                    const void *section_end,
+                                    uintptr_t text_start, uintptr_t text_end,
+                                    const char *name);
+/* Forgets the fake module that holds section_start (after its sections have
+ * been deleted). */
+void __pcmap_testing_remove_fake_module(const void *section_start);
+
+/* Verbosity of the runtime's own diagnostics (0: silent, 1: rejected
+ * sections, 2: every registration). Defaults to 1, or PCMAP_VERBOSITY. */
+void __pcmap_testing_set_verbosity(int level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PCMAP_PCMAP_TESTING_H */
