@@ -35,7 +35,7 @@ config.substitutions.append(("%tools", os.path.join(config.test_source_root, "to
 config.substitutions.append(("%llvm-version", config.llvm_version_major))
 config.substitutions.append(("%pcmap-obj-root", config.pcmap_obj_root))
 # The runtime, for tests that link it by hand.
-libdir = os.path.join(config.pcmap_obj_root, "lib")
+libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap")
 config.substitutions.append(("%pcmap-rt-a", os.path.join(libdir, "libpcmap_rt.a")))
 config.substitutions.append(("%pcmap-rt-so", os.path.join(libdir, "libpcmap_rt.so")))
 config.substitutions.append(("%pcmap-include", os.path.join(config.pcmap_src_root, "include")))

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -61,7 +62,8 @@ unsigned parseFeatures(StringRef List, StringRef Option) {
   for (StringRef Item : Items) {
     unsigned F = StringSwitch<unsigned>(Item)
                      .Case("atomics", Atomics)
-                     .Cases("functions", "covered", Functions)
+                     .Case("functions", Functions)
+                     .Case("covered", Functions)
                      .Case("all", All)
                      .Default(0);
     if (!F)
@@ -76,30 +78,39 @@ std::string getEnv(const char *Name, StringRef Default) {
   return V && *V ? std::string(V) : Default.str();
 }
 
-/// The plugin next to this executable: <prefix>/bin/pcmap-clang ->
-/// <prefix>/lib/pcmap/pcmap-plugin.so, in the build tree and when installed.
-std::string findPlugin(const char *Argv0) {
-  if (const char *Env = std::getenv("PCMAP_PLUGIN"))
-    if (*Env)
-      return Env;
+/// The directory of the plugin and the runtime, next to this executable:
+/// <prefix>/bin/pcmap-clang -> <prefix>/lib/pcmap, in the build tree and
+/// when installed.
+std::string libraryDir(const char *Argv0) {
   static int Anchor;
   std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
   SmallString<256> Path(sys::path::parent_path(Exe));
   sys::path::append(Path, PCMAP_PLUGIN_RELATIVE_PATH);
   sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return std::string(Path);
+  return std::string(sys::path::parent_path(Path));
+}
+
+std::string findPlugin(const char *Argv0) {
+  if (const char *Env = std::getenv("PCMAP_PLUGIN"))
+    if (*Env)
+      return Env;
+  return libraryDir(Argv0) + "/pcmap-plugin.so";
 }
 
 /// Options whose value is the next argument, so that it is not taken for an
 /// input file.
 bool takesSeparateValue(StringRef Arg) {
-  return StringSwitch<bool>(Arg)
-      .Cases("-o", "-x", "-I", "-D", "-U", "-include", "-imacros", true)
-      .Cases("-isystem", "-idirafter", "-iquote", "-isysroot", "-iprefix", true)
-      .Cases("-MF", "-MT", "-MQ", "-L", "-Xclang", "-Xlinker", "-mllvm", true)
-      .Cases("-Xassembler", "-Xpreprocessor", "-target", "-arch", "-T", true)
-      .Cases("-u", "-z", "-e", true)
-      .Default(false);
+  static const char *const Options[] = {
+      "-o",       "-x",          "-I",
+      "-D",       "-U",          "-include",
+      "-imacros", "-isystem",    "-idirafter",
+      "-iquote",  "-isysroot",   "-iprefix",
+      "-MF",      "-MT",         "-MQ",
+      "-L",       "-Xclang",     "-Xlinker",
+      "-mllvm",   "-Xassembler", "-Xpreprocessor",
+      "-target",  "-arch",       "-T",
+      "-u",       "-z",          "-e"};
+  return is_contained(Options, Arg);
 }
 
 /// True for inputs the link consumes as they are; any other input (a source
@@ -129,6 +140,9 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> Passthrough;
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
   bool CompilesSource = false, LanguageGiven = false;
+  // Whether the link gets the runtime, and which one.
+  bool UpstreamMetadata = false, SharedRuntime = false, SharedOutput = false,
+       NoRuntime = false;
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
     if (takesSeparateValue(Arg) && I + 1 < Argc) {
@@ -154,6 +168,22 @@ int main(int Argc, char **Argv) {
       Ignorelists.emplace_back(Abs.str());
       continue;
     }
+    if (Arg == "-shared-libpcmap") {
+      SharedRuntime = true;
+      continue;
+    }
+    if (Arg == "-static-libpcmap") {
+      SharedRuntime = false;
+      continue;
+    }
+    if (Arg.starts_with("-fexperimental-sanitize-metadata="))
+      UpstreamMetadata = true;
+    else if (Arg.starts_with("-fno-experimental-sanitize-metadata="))
+      UpstreamMetadata = false;
+    else if (Arg == "-shared")
+      SharedOutput = true;
+    else if (Arg == "-r" || Arg == "-nostdlib" || Arg == "-nodefaultlibs")
+      NoRuntime = true;
     if (Arg == "-flto" || Arg.starts_with("-flto="))
       LTO = true;
     else if (Arg == "-fno-lto")
@@ -207,6 +237,23 @@ int main(int Argc, char **Argv) {
     }
   }
   Args.insert(Args.end(), Passthrough.begin(), Passthrough.end());
+
+  // The runtime goes into executables, as -fsanitize=address puts ASan's:
+  // shared objects register with the executable's runtime, which exports
+  // its interface to them.
+  if ((Features || UpstreamMetadata) && Linking && HasInput && !SharedOutput &&
+      !NoRuntime) {
+    std::string Dir = libraryDir(Argv[0]);
+    if (SharedRuntime) {
+      Args.push_back(Dir + "/libpcmap_rt.so");
+      Args.push_back("-Wl,-rpath," + Dir);
+    } else {
+      Args.push_back("-Wl,--whole-archive");
+      Args.push_back(Dir + "/libpcmap_rt.a");
+      Args.push_back("-Wl,--no-whole-archive");
+      Args.push_back("-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms");
+    }
+  }
 
   std::vector<char *> CArgs;
   for (std::string &A : Args)

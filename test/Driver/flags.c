@@ -44,7 +44,8 @@
 // RUN: %pcmap-clang -### -fsanitize-metadata=all %t/x.o %t/libfoo.a %t/libbar.so.1 -o %t/a.out 2>&1 | FileCheck %s --check-prefix=LINKONLY
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -x c - -c -o %t/x.o 2>&1 | FileCheck %s --check-prefix=ALL
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -x c %t/x.o -c -o %t/y.o 2>&1 | FileCheck %s --check-prefix=ALL
-// LINKONLY-NOT: pcmap
+// LINKONLY-NOT: pcmap-plugin
+// LINKONLY-NOT: -pcmap-
 // LINKONLY-NOT: warning
 
 // The environment can point at another plugin or compiler.

@@ -1,0 +1,234 @@
+//===- api.cpp - The C interface (include/pcmap/pcmap.h)
+//-------------------===//
+//
+// Queries: find the module, then the function and the atomic through the
+// module's bucket indexes, all inside readConsistently (registry.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcmap/pcmap.h"
+
+#include "log.h"
+#include "pcmap/Format.h"
+#include "pcmap/pcmap_testing.h"
+#include "registry.h"
+#include "table.h"
+
+using namespace pcmap::rt;
+using namespace pcmap::format;
+
+namespace {
+
+struct Located {
+  bool Found = false;
+  TableView View;
+  uint32_t Offset = 0; // PC - TextLo
+};
+
+Located locate(const IndexCopy &Copy, uintptr_t PC) {
+  Located L;
+  ArenaOffset Table = findModuleTable(Copy, PC);
+  if (!Table)
+    return L;
+  readTableView(Table, L.View);
+  if (PC < L.View.TextLo || PC - L.View.TextLo >= L.View.TextHi - L.View.TextLo)
+    return L;
+  L.Offset = uint32_t(PC - L.View.TextLo);
+  L.Found = true;
+  return L;
+}
+
+/// The function holding Offset, if any.
+bool functionAt(const TableView &V, uint32_t Offset, FunctionRecord &R) {
+  int64_t I = lastFunctionAtOrBefore(V, Offset);
+  if (I < 0)
+    return false;
+  R = loadFunction(V, uint64_t(I));
+  return Offset - R.Start < R.Size;
+}
+
+void fillFunction(const TableView &V, const FunctionRecord &R,
+                  pcmap_function &Out) {
+  Out.start = uintptr_t(V.TextLo + R.Start);
+  Out.size = R.Size;
+  Out.features = R.Features & kKnownFeatures;
+  Out.num_atomics =
+      R.AtomicsEnd >= R.AtomicsBegin ? R.AtomicsEnd - R.AtomicsBegin : 0;
+  Out.source = R.Source;
+  Out.upstream_features = R.UpstreamFeatures;
+  Out.upstream_stack_args = R.UpstreamStackArgs;
+  Out.module_path = static_cast<const char *>(arenaPointer(V.Path));
+  Out.module_bias = uintptr_t(V.Bias);
+}
+
+void fillAtomic(const TableView &V, uint64_t I, pcmap_atomic &Out) {
+  uint32_t Offset = loadAtomicOffset(V, I);
+  uint32_t Desc = loadAtomicDescriptor(V, I);
+  Out = pcmap_atomic();
+  Out.pc = uintptr_t(V.TextLo + Offset);
+  AtomicDescriptor D;
+  if (Desc == kUpstreamDescriptor || !decodeDescriptor(Desc, D)) {
+    Out.kind = PCMAP_KIND_UNKNOWN;
+    Out.flags = PCMAP_ATOMIC_UPSTREAM;
+  } else {
+    Out.kind = D.Kind;
+    Out.size = D.Kind == AK_Fence ? 0 : D.sizeInBytes();
+    Out.order = D.Order;
+    Out.failure_order = D.FailureOrder;
+    Out.rmw_op = D.Kind == AK_RMW ? D.Op : 0;
+    Out.flags = (D.Volatile ? PCMAP_ATOMIC_VOLATILE : 0) |
+                (D.Weak ? PCMAP_ATOMIC_WEAK : 0);
+  }
+  FunctionRecord R;
+  Out.has_function = functionAt(V, Offset, R);
+  if (Out.has_function)
+    fillFunction(V, R, Out.function);
+}
+
+} // namespace
+
+// The interface is what the library exports; everything else is hidden.
+#pragma GCC visibility push(default)
+extern "C" {
+
+int pcmap_is_atomic_pc(uintptr_t PC) {
+  return readConsistently([PC](const IndexCopy &Copy) {
+    Located L = locate(Copy, PC);
+    if (!L.Found)
+      return PCMAP_UNKNOWN;
+    int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
+    if (A >= 0 && loadAtomicOffset(L.View, uint64_t(A)) == L.Offset)
+      return PCMAP_YES;
+    FunctionRecord R;
+    if (functionAt(L.View, L.Offset, R) && (R.Features & kFeatureAtomics))
+      return PCMAP_NO;
+    return PCMAP_UNKNOWN;
+  });
+}
+
+int pcmap_lookup_atomic(uintptr_t PC, struct pcmap_atomic *Out) {
+  if (!Out)
+    return 0;
+  return readConsistently([PC, Out](const IndexCopy &Copy) {
+    Located L = locate(Copy, PC);
+    if (!L.Found)
+      return 0;
+    int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
+    if (A < 0 || loadAtomicOffset(L.View, uint64_t(A)) != L.Offset)
+      return 0;
+    fillAtomic(L.View, uint64_t(A), *Out);
+    return 1;
+  });
+}
+
+int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
+                               struct pcmap_atomic *Out) {
+  if (!Out || !MaxBytes || !PC)
+    return 0;
+  return readConsistently([PC, MaxBytes, Out](const IndexCopy &Copy) {
+    // The instruction before PC ends at PC: look from PC - 1 backwards, in
+    // the function that holds PC - 1.
+    Located L = locate(Copy, PC - 1);
+    if (!L.Found)
+      return 0;
+    FunctionRecord R;
+    if (!functionAt(L.View, L.Offset, R))
+      return 0;
+    int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
+    if (A < 0)
+      return 0;
+    uint32_t Offset = loadAtomicOffset(L.View, uint64_t(A));
+    // Offset <= PC - 1; within MaxBytes of PC and inside the function.
+    if (uint64_t(L.Offset) + 1 - Offset > MaxBytes || Offset < R.Start)
+      return 0;
+    fillAtomic(L.View, uint64_t(A), *Out);
+    return 1;
+  });
+}
+
+int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
+  if (!Out)
+    return 0;
+  return readConsistently([PC, Out](const IndexCopy &Copy) {
+    Located L = locate(Copy, PC);
+    FunctionRecord R;
+    if (!L.Found || !functionAt(L.View, L.Offset, R))
+      return 0;
+    fillFunction(L.View, R, *Out);
+    return 1;
+  });
+}
+
+int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
+  if (!Out)
+    return 0;
+  return readConsistently([Index, Out](const IndexCopy &Copy) {
+    uint64_t N = loadRelaxed(&Copy.Count);
+    if (Index >= N || Index >= kMaxModules)
+      return 0;
+    TableView V;
+    readTableView(loadRelaxed(&Copy.Modules[Index].Table), V);
+    Out->path = static_cast<const char *>(arenaPointer(V.Path));
+    Out->bias = uintptr_t(V.Bias);
+    Out->text_start = uintptr_t(V.TextLo);
+    Out->text_end = uintptr_t(V.TextHi);
+    Out->num_functions = size_t(V.NumFunctions);
+    Out->num_atomics = size_t(V.NumAtomics);
+    return 1;
+  });
+}
+
+int pcmap_function_at(uintptr_t ModuleTextStart, size_t Index,
+                      struct pcmap_function *Out) {
+  if (!Out)
+    return 0;
+  return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
+    Located L = locate(Copy, ModuleTextStart);
+    if (!L.Found || L.View.TextLo != ModuleTextStart ||
+        Index >= L.View.NumFunctions)
+      return 0;
+    fillFunction(L.View, loadFunction(L.View, Index), *Out);
+    return 1;
+  });
+}
+
+void pcmap_get_stats(struct pcmap_stats *Out) {
+  if (!Out)
+    return;
+  Out->modules = size_t(loadRelaxed(&Stats.Modules));
+  Out->functions = size_t(loadRelaxed(&Stats.Functions));
+  Out->atomics = size_t(loadRelaxed(&Stats.Atomics));
+  Out->table_bytes = size_t(loadRelaxed(&Stats.TableBytes));
+  Out->sections = size_t(loadRelaxed(&Stats.Sections));
+  Out->sections_rejected = size_t(loadRelaxed(&Stats.SectionsRejected));
+  Out->entries_rejected = size_t(loadRelaxed(&Stats.EntriesRejected));
+  Out->generation = size_t(__atomic_load_n(&Generation, __ATOMIC_ACQUIRE));
+}
+
+#define PCMAP_CALLBACKS(Name, AddKind)                                         \
+  void Name##_add(uint32_t V, const char *Start, const char *Stop) {           \
+    addSection(AddKind, V, Start, Stop);                                       \
+  }                                                                            \
+  void Name##_del(uint32_t V, const char *Start, const char *Stop) {           \
+    removeSection(AddKind, V, Start, Stop);                                    \
+  }
+PCMAP_CALLBACKS(__pcmap_atomics, SectionKind::PCMapAtomics)
+PCMAP_CALLBACKS(__pcmap_functions, SectionKind::PCMapFunctions)
+PCMAP_CALLBACKS(__sanitizer_metadata_atomics, SectionKind::SanmdAtomics)
+PCMAP_CALLBACKS(__sanitizer_metadata_covered, SectionKind::SanmdCovered)
+#undef PCMAP_CALLBACKS
+
+int __pcmap_testing_add_fake_module(const void *SectionStart,
+                                    const void *SectionEnd, uintptr_t TextStart,
+                                    uintptr_t TextEnd, const char *Name) {
+  return addFakeModule(SectionStart, SectionEnd, TextStart, TextEnd, Name);
+}
+
+void __pcmap_testing_remove_fake_module(const void *SectionStart) {
+  removeFakeModule(SectionStart);
+}
+
+void __pcmap_testing_set_verbosity(int Level) { Verbosity = Level; }
+
+} // extern "C"
+#pragma GCC visibility pop

@@ -1,0 +1,69 @@
+//===- arena.h - Memory the runtime's tables live in ------------*- C++ -*-===//
+//
+// All tables live in one reserved region that is never unmapped. Blocks are
+// named by their offset in the region; readers turn an offset into a pointer
+// with a mask, so that a reader holding a stale offset (its view has been
+// replaced and the block reused) reads garbage but never faults; the
+// generation check of the registry then discards what it read.
+//
+// Allocation (writers only, under the writer lock): power-of-two size
+// classes with free lists; freed blocks are reused, large ones have their
+// pages returned to the system.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_ARENA_H
+#define PCMAP_RT_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace pcmap {
+namespace rt {
+
+/// Offset of a block in the arena. 0 is never a valid block.
+using ArenaOffset = uint64_t;
+
+struct ArenaState {
+  char *Base;
+  uint64_t Mask; // region size - 1; the region size is a power of two
+};
+extern ArenaState Arena;
+
+/// Async-signal-safe: a pointer for any offset, inside the region.
+inline const void *arenaPointer(ArenaOffset Offset) {
+  return Arena.Base + (Offset & Arena.Mask);
+}
+
+/// Relaxed atomic accesses to memory a stale reader may read concurrently;
+/// they compile to plain loads and stores.
+template <class T> inline T loadRelaxed(const T *P) {
+  return __atomic_load_n(P, __ATOMIC_RELAXED);
+}
+template <class T> inline void storeRelaxed(T *P, T V) {
+  __atomic_store_n(P, V, __ATOMIC_RELAXED);
+}
+
+/// Element I of an array of T at Offset, as a reader sees it.
+template <class T> inline T arenaLoad(ArenaOffset Offset, uint64_t I) {
+  return loadRelaxed(
+      static_cast<const T *>(arenaPointer(Offset + I * sizeof(T))));
+}
+
+/// Writers: initialise the arena (idempotent); allocate a block of at least
+/// Size bytes (its contents are unspecified); free it. Size class 0 on
+/// failure.
+bool arenaInit();
+ArenaOffset arenaAllocate(uint64_t Size);
+void arenaFree(ArenaOffset Offset, uint64_t Size);
+/// A writable pointer to a block a writer owns.
+inline void *arenaWritable(ArenaOffset Offset) {
+  return Arena.Base + (Offset & Arena.Mask);
+}
+/// Bytes of blocks currently allocated.
+uint64_t arenaBytesInUse();
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_ARENA_H

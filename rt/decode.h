@@ -1,0 +1,99 @@
+//===- decode.h - Decoding and validating PC sections -----------*- C++ -*-===//
+//
+// Turns one registered section (pcmap_atomics/functions, or upstream's
+// sanmd_atomics/covered) into sorted arrays in the arena. A section that is
+// malformed in any way (truncated values, a ULEB128 value that overflows, a
+// PC outside the executable code of its module, a function that overruns
+// it, an unknown version) is rejected whole: nothing of it is used.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_DECODE_H
+#define PCMAP_RT_DECODE_H
+
+#include "arena.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace pcmap {
+namespace rt {
+
+enum class SectionKind : uint8_t {
+  PCMapAtomics,
+  PCMapFunctions,
+  SanmdAtomics,
+  SanmdCovered,
+};
+const char *sectionKindName(SectionKind K);
+
+/// The executable code of a module: offsets below are relative to TextLo.
+struct CodeRanges {
+  static constexpr unsigned kMaxRanges = 16;
+  uintptr_t TextLo = 0, TextHi = 0; // hull of the ranges
+  uintptr_t Begin[kMaxRanges], End[kMaxRanges];
+  unsigned NumRanges = 0;
+
+  /// True if [PC, PC + Size) lies in one range (Size 0: PC itself).
+  bool contains(uintptr_t PC, uint64_t Size) const;
+};
+
+/// Sections of one module (all kinds, versions and code models together).
+constexpr unsigned kMaxSectionsPerModule = 32;
+
+/// Descriptor stored for upstream atomics, which carry none.
+constexpr uint32_t kUpstreamDescriptor = 0xffffffffu;
+
+/// Function record, as decoded and as kept in module tables.
+struct FunctionRecord {
+  uint32_t Start; // offset from TextLo
+  uint32_t Size;
+  uint32_t Features;         // pcmap features (kFeatureAtomics, ...)
+  uint32_t Source;           // PCMAP_SOURCE_* bits
+  uint32_t UpstreamFeatures; // sanmd feature bits
+  uint32_t AtomicsBegin;     // module tables: atomics in [Begin, End)
+  uint32_t AtomicsEnd;
+  uint32_t Reserved;
+  uint64_t UpstreamStackArgs;
+};
+static_assert(sizeof(FunctionRecord) == 40, "FunctionRecord layout");
+
+/// Decoded atomics: Offsets (uint32_t, from TextLo) sorted and unique, and
+/// Descriptors (uint32_t) in the same order.
+struct DecodedAtomics {
+  ArenaOffset Offsets = 0, Descriptors = 0;
+  uint32_t Count = 0;
+};
+/// Decoded functions, sorted by Start.
+struct DecodedFunctions {
+  ArenaOffset Records = 0;
+  uint32_t Count = 0;
+  uint32_t Capacity = 0; // records allocated
+};
+
+struct DecodeError {
+  const char *What = nullptr; // null: no error
+  uint64_t Offset = 0;        // in the section
+  uint64_t EntriesSeen = 0;   // entries decoded before the error
+};
+
+/// Decodes an atomics section (pcmap or sanmd) of the given version.
+DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
+                          const uint8_t *Start, const uint8_t *Stop,
+                          const CodeRanges &Code, DecodedAtomics &Out);
+/// Decodes a functions section (pcmap functions or sanmd covered).
+DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
+                            const uint8_t *Start, const uint8_t *Stop,
+                            const CodeRanges &Code, DecodedFunctions &Out);
+
+void freeDecoded(DecodedAtomics &A);
+void freeDecoded(DecodedFunctions &F);
+
+/// Sorts N 64-bit items by their high 32 bits (stable); Scratch has room for
+/// N items. Fast when the input is already sorted.
+void sortByHighWord(uint64_t *Items, uint64_t *Scratch, size_t N);
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_DECODE_H

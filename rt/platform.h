@@ -1,0 +1,54 @@
+//===- platform.h - The only place the runtime calls the OS ---*- C++ -*-===//
+//
+// Everything here is for writers (registration) except where noted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_PLATFORM_H
+#define PCMAP_RT_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace pcmap {
+namespace rt {
+
+/// Reserves Size bytes of zero-filled, readable and writable address space
+/// that is only backed by memory once written. Returns null on failure.
+void *reserveAddressSpace(size_t Size);
+/// Gives the pages of [Begin, Begin + Size) back to the system; they read as
+/// zero afterwards and stay mapped.
+void releasePages(void *Begin, size_t Size);
+
+/// Writes to file descriptor 2, retrying on EINTR and short writes.
+/// Async-signal-safe.
+void writeStderr(const char *Data, size_t Size);
+
+/// Value of an environment variable, or null. Not for signal handlers.
+const char *getEnv(const char *Name);
+
+/// Writer-side mutual exclusion (a pthread mutex, statically initialised so
+/// that it works before any constructor has run).
+void lockWriters();
+void unlockWriters();
+
+/// A loaded object as the dynamic loader describes it.
+struct LoadedObject {
+  static constexpr unsigned kMaxSegments = 16;
+  uintptr_t Bias = 0;
+  /// Executable PT_LOAD segments, [Begin, End).
+  uintptr_t SegmentBegin[kMaxSegments];
+  uintptr_t SegmentEnd[kMaxSegments];
+  unsigned NumSegments = 0;
+  /// The object's first mapped address: identifies it while it is loaded.
+  uintptr_t Key = 0;
+  char Path[512];
+};
+
+/// Finds the loaded object one of whose PT_LOAD segments contains Address.
+bool findLoadedObject(uintptr_t Address, LoadedObject &Out);
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_PLATFORM_H

@@ -1,0 +1,393 @@
+//===- registry.cpp - Loaded modules and the published index --------------===//
+
+#include "registry.h"
+
+#include "log.h"
+#include "platform.h"
+#include "table.h"
+
+#include <string.h>
+
+namespace pcmap {
+namespace rt {
+
+IndexCopy IndexCopies[2];
+uint64_t Generation;
+Counters Stats;
+
+namespace {
+
+struct SectionRecord {
+  SectionKind Kind;
+  uint32_t Version;
+  const uint8_t *Start, *Stop;
+  DecodedAtomics Atomics;
+  DecodedFunctions Functions;
+};
+
+/// A module as the writers know it (never read by readers).
+struct ModuleRecord {
+  uintptr_t Key;
+  uintptr_t Bias;
+  CodeRanges Code;
+  char Path[512];
+  SectionRecord Sections[kMaxSectionsPerModule];
+  unsigned NumSections;
+  ArenaOffset Table;
+};
+
+ModuleRecord *Modules[kMaxModules];
+unsigned NumModules;
+
+struct FakeModule {
+  const void *SectionStart, *SectionEnd;
+  uintptr_t TextStart, TextEnd;
+  char Name[128];
+};
+constexpr unsigned kMaxFakeModules = 64;
+FakeModule FakeModules[kMaxFakeModules];
+unsigned NumFakeModules;
+
+bool Initialized;
+
+bool ensureInitialized() {
+  if (Initialized)
+    return true;
+  if (!arenaInit())
+    return false;
+  if (const char *V = getEnv("PCMAP_VERBOSITY"))
+    if (*V >= '0' && *V <= '9')
+      Verbosity = *V - '0';
+  Initialized = true;
+  return true;
+}
+
+bool describeObject(const void *Address, LoadedObject &Out) {
+  for (unsigned I = 0; I < NumFakeModules; ++I) {
+    const FakeModule &F = FakeModules[I];
+    if (Address >= F.SectionStart && Address < F.SectionEnd) {
+      Out.Bias = 0;
+      Out.Key = F.TextStart;
+      Out.NumSegments = 1;
+      Out.SegmentBegin[0] = F.TextStart;
+      Out.SegmentEnd[0] = F.TextEnd;
+      strncpy(Out.Path, F.Name, sizeof(Out.Path) - 1);
+      Out.Path[sizeof(Out.Path) - 1] = '\0';
+      return true;
+    }
+  }
+  return findLoadedObject(uintptr_t(Address), Out);
+}
+
+void report(const char *What, SectionKind Kind, uint32_t Version,
+            const char *Start, const char *Stop, const char *Module,
+            const DecodeError *E) {
+  if (Verbosity < 1)
+    return;
+  Message M;
+  M << "rejected section " << sectionKindName(Kind)
+    << uint64_t(Version & 0xffff) << " (version " << uint64_t(Version) << ", "
+    << uint64_t(Stop - Start) << " bytes at ";
+  M.hex(uintptr_t(Start)) << ")";
+  if (Module)
+    M << " of " << Module;
+  M << ": " << What;
+  if (E)
+    M << " at byte " << E->Offset;
+  M.emit();
+}
+
+/// Index copies are rebuilt from the module records, sorted by TextLo.
+void publish() {
+  uint64_t G = Generation;
+  IndexCopy &Next = IndexCopies[(G + 1) & 1];
+  uint64_t Count = 0;
+  for (unsigned I = 0; I < NumModules; ++I) {
+    ModuleRecord *M = Modules[I];
+    if (!M->Table)
+      continue;
+    // Insertion into sorted position; the number of modules is small.
+    uint64_t J = Count;
+    while (J && loadRelaxed(&Next.Modules[J - 1].TextLo) > M->Code.TextLo) {
+      storeRelaxed(&Next.Modules[J].TextLo, Next.Modules[J - 1].TextLo);
+      storeRelaxed(&Next.Modules[J].TextHi, Next.Modules[J - 1].TextHi);
+      storeRelaxed(&Next.Modules[J].Table, Next.Modules[J - 1].Table);
+      --J;
+    }
+    storeRelaxed(&Next.Modules[J].TextLo, uint64_t(M->Code.TextLo));
+    storeRelaxed(&Next.Modules[J].TextHi, uint64_t(M->Code.TextHi));
+    storeRelaxed(&Next.Modules[J].Table, M->Table);
+    ++Count;
+  }
+  storeRelaxed(&Next.Count, Count);
+  __atomic_store_n(&Generation, G + 1, __ATOMIC_RELEASE);
+}
+
+void updateStats() {
+  uint64_t Functions = 0, Atomics = 0, Bytes = 0, Sections = 0, Mods = 0;
+  for (unsigned I = 0; I < NumModules; ++I) {
+    ModuleRecord *M = Modules[I];
+    Sections += M->NumSections;
+    if (!M->Table)
+      continue;
+    ++Mods;
+    const ModuleTable *T =
+        static_cast<const ModuleTable *>(arenaPointer(M->Table));
+    Functions += T->NumFunctions;
+    Atomics += T->NumAtomics;
+    Bytes += T->Bytes;
+  }
+  storeRelaxed(&Stats.Modules, Mods);
+  storeRelaxed(&Stats.Functions, Functions);
+  storeRelaxed(&Stats.Atomics, Atomics);
+  storeRelaxed(&Stats.TableBytes, Bytes);
+  storeRelaxed(&Stats.Sections, Sections);
+}
+
+/// Rebuilds M's table from its sections and publishes it; the old table is
+/// freed after publication.
+void rebuild(ModuleRecord *M) {
+  DecodedAtomics Atomics[kMaxSectionsPerModule];
+  DecodedFunctions Functions[kMaxSectionsPerModule];
+  unsigned NA = 0, NF = 0;
+  for (unsigned I = 0; I < M->NumSections; ++I) {
+    const SectionRecord &S = M->Sections[I];
+    if (S.Kind == SectionKind::PCMapAtomics ||
+        S.Kind == SectionKind::SanmdAtomics)
+      Atomics[NA++] = S.Atomics;
+    else
+      Functions[NF++] = S.Functions;
+  }
+  ArenaOffset Old = M->Table;
+  M->Table = M->NumSections ? buildModuleTable(M->Code, M->Bias, M->Path,
+                                               Atomics, NA, Functions, NF)
+                            : 0;
+  if (M->NumSections && !M->Table) {
+    Message Msg;
+    Msg << "out of memory building the tables of " << M->Path;
+    Msg.emit();
+  }
+  publish();
+  freeModuleTable(Old);
+  updateStats();
+}
+
+ModuleRecord *findRecordByKey(uintptr_t Key) {
+  for (unsigned I = 0; I < NumModules; ++I)
+    if (Modules[I]->Key == Key)
+      return Modules[I];
+  return nullptr;
+}
+
+ModuleRecord *createRecord(const LoadedObject &O) {
+  if (NumModules == kMaxModules)
+    return nullptr;
+  ArenaOffset Off = arenaAllocate(sizeof(ModuleRecord));
+  if (!Off)
+    return nullptr;
+  auto *M = static_cast<ModuleRecord *>(arenaWritable(Off));
+  memset(M, 0, sizeof(*M));
+  M->Key = O.Key;
+  M->Bias = O.Bias;
+  memcpy(M->Path, O.Path, sizeof(M->Path));
+  CodeRanges &C = M->Code;
+  C.NumRanges = 0;
+  C.TextLo = ~uintptr_t(0);
+  C.TextHi = 0;
+  for (unsigned I = 0; I < O.NumSegments && I < CodeRanges::kMaxRanges; ++I) {
+    C.Begin[C.NumRanges] = O.SegmentBegin[I];
+    C.End[C.NumRanges] = O.SegmentEnd[I];
+    if (O.SegmentBegin[I] < C.TextLo)
+      C.TextLo = O.SegmentBegin[I];
+    if (O.SegmentEnd[I] > C.TextHi)
+      C.TextHi = O.SegmentEnd[I];
+    ++C.NumRanges;
+  }
+  if (!C.NumRanges)
+    C.TextLo = C.TextHi = 0;
+  Modules[NumModules++] = M;
+  return M;
+}
+
+void destroyRecord(ModuleRecord *M) {
+  for (unsigned I = 0; I < NumModules; ++I) {
+    if (Modules[I] != M)
+      continue;
+    Modules[I] = Modules[--NumModules];
+    break;
+  }
+  arenaFree(uint64_t(reinterpret_cast<char *>(M) - Arena.Base),
+            sizeof(ModuleRecord));
+}
+
+void bump(uint64_t &Counter, uint64_t N = 1) {
+  storeRelaxed(&Counter, Counter + N);
+}
+
+class WriterLock {
+public:
+  WriterLock() { lockWriters(); }
+  ~WriterLock() { unlockWriters(); }
+};
+
+} // namespace
+
+ArenaOffset findModuleTable(const IndexCopy &Copy, uintptr_t PC) {
+  uint64_t N = loadRelaxed(&Copy.Count);
+  if (N > kMaxModules)
+    N = kMaxModules;
+  // The last module whose code starts at or before PC.
+  uint64_t Lo = 0, Hi = N;
+  while (Lo < Hi) {
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    if (loadRelaxed(&Copy.Modules[Mid].TextLo) <= PC)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  if (!Lo)
+    return 0;
+  const PublishedModule &M = Copy.Modules[Lo - 1];
+  if (PC >= loadRelaxed(&M.TextHi))
+    return 0;
+  return loadRelaxed(&M.Table);
+}
+
+void addSection(SectionKind Kind, uint32_t Version, const char *Start,
+                const char *Stop) {
+  // Null or empty bounds: the linker discarded every piece of the section
+  // (--gc-sections); nothing to register.
+  if (!Start || !Stop || Stop <= Start)
+    return;
+  WriterLock Lock;
+  if (!ensureInitialized())
+    return;
+  LoadedObject O;
+  if (!describeObject(Start, O)) {
+    report("not inside any loaded object", Kind, Version, Start, Stop, nullptr,
+           nullptr);
+    bump(Stats.SectionsRejected);
+    return;
+  }
+  ModuleRecord *M = findRecordByKey(O.Key);
+  if (M) {
+    for (unsigned I = 0; I < M->NumSections; ++I) {
+      const SectionRecord &S = M->Sections[I];
+      if (S.Kind == Kind && S.Version == Version &&
+          S.Start == reinterpret_cast<const uint8_t *>(Start) &&
+          S.Stop == reinterpret_cast<const uint8_t *>(Stop))
+        return; // registered before: counts once
+    }
+    if (M->NumSections == kMaxSectionsPerModule) {
+      report("too many sections in one module", Kind, Version, Start, Stop,
+             M->Path, nullptr);
+      bump(Stats.SectionsRejected);
+      return;
+    }
+  } else {
+    if (!O.NumSegments) {
+      report("the object has no executable segment", Kind, Version, Start, Stop,
+             O.Path, nullptr);
+      bump(Stats.SectionsRejected);
+      return;
+    }
+    M = createRecord(O);
+    if (!M) {
+      report("too many modules", Kind, Version, Start, Stop, O.Path, nullptr);
+      bump(Stats.SectionsRejected);
+      return;
+    }
+    if (M->Code.TextHi - M->Code.TextLo > 0xffffffffu) {
+      report("executable code spans more than 4 GiB", Kind, Version, Start,
+             Stop, O.Path, nullptr);
+      bump(Stats.SectionsRejected);
+      destroyRecord(M);
+      return;
+    }
+  }
+
+  SectionRecord S;
+  memset(&S, 0, sizeof(S));
+  S.Kind = Kind;
+  S.Version = Version;
+  S.Start = reinterpret_cast<const uint8_t *>(Start);
+  S.Stop = reinterpret_cast<const uint8_t *>(Stop);
+  DecodeError E =
+      (Kind == SectionKind::PCMapAtomics || Kind == SectionKind::SanmdAtomics)
+          ? decodeAtomics(Kind, Version, S.Start, S.Stop, M->Code, S.Atomics)
+          : decodeFunctions(Kind, Version, S.Start, S.Stop, M->Code,
+                            S.Functions);
+  if (E.What) {
+    report(E.What, Kind, Version, Start, Stop, M->Path, &E);
+    bump(Stats.SectionsRejected);
+    bump(Stats.EntriesRejected, E.EntriesSeen);
+    if (!M->NumSections)
+      destroyRecord(M);
+    return;
+  }
+  M->Sections[M->NumSections++] = S;
+  if (Verbosity >= 2) {
+    Message Msg;
+    Msg << "registered " << sectionKindName(Kind) << uint64_t(Version & 0xffff)
+        << " of " << M->Path << ": "
+        << uint64_t(S.Atomics.Count + S.Functions.Count) << " entries";
+    Msg.emit();
+  }
+  rebuild(M);
+}
+
+void removeSection(SectionKind Kind, uint32_t Version, const char *Start,
+                   const char *Stop) {
+  if (!Start || !Stop || Stop <= Start)
+    return;
+  WriterLock Lock;
+  if (!Initialized)
+    return;
+  for (unsigned I = 0; I < NumModules; ++I) {
+    ModuleRecord *M = Modules[I];
+    for (unsigned J = 0; J < M->NumSections; ++J) {
+      SectionRecord &S = M->Sections[J];
+      if (S.Kind != Kind || S.Version != Version ||
+          S.Start != reinterpret_cast<const uint8_t *>(Start) ||
+          S.Stop != reinterpret_cast<const uint8_t *>(Stop))
+        continue;
+      SectionRecord Removed = S;
+      M->Sections[J] = M->Sections[--M->NumSections];
+      // Publish the module without the section before freeing its arrays:
+      // the module's previous table may refer to them.
+      rebuild(M);
+      freeDecoded(Removed.Atomics);
+      freeDecoded(Removed.Functions);
+      if (!M->NumSections)
+        destroyRecord(M);
+      return;
+    }
+  }
+}
+
+bool addFakeModule(const void *SectionStart, const void *SectionEnd,
+                   uintptr_t TextStart, uintptr_t TextEnd, const char *Name) {
+  WriterLock Lock;
+  if (NumFakeModules == kMaxFakeModules)
+    return false;
+  FakeModule &F = FakeModules[NumFakeModules++];
+  F.SectionStart = SectionStart;
+  F.SectionEnd = SectionEnd;
+  F.TextStart = TextStart;
+  F.TextEnd = TextEnd;
+  strncpy(F.Name, Name ? Name : "", sizeof(F.Name) - 1);
+  F.Name[sizeof(F.Name) - 1] = '\0';
+  return true;
+}
+
+void removeFakeModule(const void *SectionStart) {
+  WriterLock Lock;
+  for (unsigned I = 0; I < NumFakeModules; ++I)
+    if (FakeModules[I].SectionStart == SectionStart) {
+      FakeModules[I] = FakeModules[--NumFakeModules];
+      return;
+    }
+}
+
+} // namespace rt
+} // namespace pcmap

@@ -1,0 +1,80 @@
+//===- registry.h - Loaded modules and the published index ------*- C++ -*-===//
+//
+// Writers (the registration callbacks, serialised by the writer lock) keep a
+// record per module with its sections; after every change they build the
+// module's table and publish a new index of all modules.
+//
+// Publication follows glibc's _dl_find_object: two copies of the index and a
+// generation counter. A writer fills the copy readers are not directed to,
+// then increments the generation, which directs them to it. A reader loads
+// the generation, searches copy[generation & 1], and accepts its answer only
+// if the generation is unchanged afterwards; otherwise a writer published
+// during the read (the copy or a table may have been reused) and it reads
+// again. Readers never wait, never write, and never see a half-built index.
+// Replaced tables return to the arena; a reader that still looks at one
+// reads stale but mapped memory and retries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_REGISTRY_H
+#define PCMAP_RT_REGISTRY_H
+
+#include "arena.h"
+#include "decode.h"
+#include "pcmap/pcmap.h"
+
+namespace pcmap {
+namespace rt {
+
+constexpr unsigned kMaxModules = 4096;
+
+struct PublishedModule {
+  uint64_t TextLo, TextHi;
+  ArenaOffset Table;
+};
+struct IndexCopy {
+  uint64_t Count;
+  PublishedModule Modules[kMaxModules]; // sorted by TextLo
+};
+
+extern IndexCopy IndexCopies[2];
+extern uint64_t Generation;
+
+/// Runs Read(const IndexCopy &) until it ran on a copy that no writer
+/// changed meanwhile, and returns its result. Async-signal-safe.
+template <class ReadFn> inline auto readConsistently(ReadFn Read) {
+  for (;;) {
+    uint64_t G = __atomic_load_n(&Generation, __ATOMIC_ACQUIRE);
+    auto Result = Read(IndexCopies[G & 1]);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&Generation, __ATOMIC_RELAXED) == G)
+      return Result;
+  }
+}
+
+/// The table of the module whose code holds PC in Copy, or 0.
+/// Async-signal-safe.
+ArenaOffset findModuleTable(const IndexCopy &Copy, uintptr_t PC);
+
+/// Writers.
+void addSection(SectionKind Kind, uint32_t Version, const char *Start,
+                const char *Stop);
+void removeSection(SectionKind Kind, uint32_t Version, const char *Start,
+                   const char *Stop);
+
+/// Counters, read with relaxed loads by pcmap_get_stats.
+struct Counters {
+  uint64_t Modules, Functions, Atomics, TableBytes, Sections, SectionsRejected,
+      EntriesRejected;
+};
+extern Counters Stats;
+
+/// Fake modules for tests (pcmap_testing.h).
+bool addFakeModule(const void *SectionStart, const void *SectionEnd,
+                   uintptr_t TextStart, uintptr_t TextEnd, const char *Name);
+void removeFakeModule(const void *SectionStart);
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_REGISTRY_H

@@ -1,0 +1,49 @@
+// At link time the drivers add the runtime to executables, as
+// -fsanitize=address adds ASan: static by default, whole-archive (the
+// registration calls are weak references, which pull nothing out of an
+// archive) with its interface exported to shared objects; -shared-libpcmap
+// links the shared runtime. Shared objects, relocatable links and compile
+// steps get no runtime.
+// RUN: rm -rf %t && mkdir -p %t && touch %t/a.o
+// RUN: %pcmap-clang -### -fsanitize-metadata=all %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=STATIC
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -static-libpcmap %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=STATIC
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -shared-libpcmap %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: %pcmap-clang -### -fexperimental-sanitize-metadata=atomics,covered %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=STATIC
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -shared %t/a.o -o %t/a.so 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -r %t/a.o -o %t/b.o 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -c %s -o %t/c.o 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %pcmap-clang -### %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=NONE
+
+// STATIC: "--whole-archive" "{{.*}}libpcmap_rt.a" "--no-whole-archive" "--dynamic-list={{.*}}libpcmap_rt.syms"
+// SHARED: "{{.*}}libpcmap_rt.so" "-rpath" "{{.*}}"
+// NONE-NOT: libpcmap_rt
+
+// And the result runs, with the metadata registered.
+// RUN: %pcmap-clang -fsanitize-metadata=all -I%pcmap-include %s -o %t/run
+// RUN: %t/run | FileCheck %s --check-prefix=OUT
+// RUN: %pcmap-clang -fsanitize-metadata=all -shared-libpcmap -I%pcmap-include %s -o %t/run-shared
+// RUN: %t/run-shared | FileCheck %s --check-prefix=OUT
+// RUN: llvm-readelf -d %t/run-shared | FileCheck %s --check-prefix=NEEDED
+// RUN: %clang -fexperimental-sanitize-metadata=atomics,covered -c -I%pcmap-include %s -o %t/up.o
+// RUN: %pcmap-clang -fexperimental-sanitize-metadata=atomics,covered %t/up.o -o %t/run-upstream
+// RUN: %t/run-upstream | FileCheck %s --check-prefix=OUT
+// RUN: %pcmap-clang -fsanitize-metadata=all -static -I%pcmap-include %s -o %t/run-static
+// RUN: %t/run-static | FileCheck %s --check-prefix=OUT
+
+// OUT: registered: yes
+// NEEDED: (NEEDED) Shared library: [libpcmap_rt.so]
+
+#include <pcmap/pcmap.h>
+#include <stdio.h>
+
+__attribute__((noinline)) int f(int *p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+int main(void) {
+  struct pcmap_function fn;
+  int x = 0;
+  printf("registered: %s\n",
+         pcmap_lookup_function((uintptr_t)f, &fn) ? "yes" : "no");
+  return f(&x);
+}
