@@ -1,0 +1,605 @@
+//===- RuntimeTest.cpp - The runtime through its registration path
+//---------===//
+//
+// Each test encodes sections by hand (the real format, through Format.h),
+// places them in a fake module whose code is a reserved, unmapped address
+// range, registers them with the real callbacks and queries the public API.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcmap/Format.h"
+#include "pcmap/pcmap.h"
+#include "pcmap/pcmap_testing.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <sys/mman.h>
+#include <vector>
+
+using namespace pcmap::format;
+
+namespace {
+
+/// A fake module: TextSize bytes of reserved address space for PCs, and
+/// room for sections.
+class FakeModule {
+public:
+  // Sections and code in one reservation, so that 32-bit relative PCs reach.
+  explicit FakeModule(uint64_t TextSize = 1 << 20) : TextSize(TextSize) {
+    void *P = mmap(nullptr, kSectionBytes + TextSize, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    EXPECT_NE(P, MAP_FAILED);
+    EXPECT_EQ(mprotect(P, kSectionBytes, PROT_READ | PROT_WRITE), 0);
+    Sections = static_cast<uint8_t *>(P);
+    Text = reinterpret_cast<uintptr_t>(P) + kSectionBytes;
+    EXPECT_TRUE(
+        __pcmap_testing_add_fake_module(Sections, Sections + kSectionBytes,
+                                        Text, Text + TextSize, "fake-module"));
+  }
+  ~FakeModule() {
+    for (auto &[Kind, Version, Begin, End] : Registered)
+      callback(Kind, /*Add=*/false, Version, Begin, End);
+    __pcmap_testing_remove_fake_module(Sections);
+    munmap(Sections, kSectionBytes + TextSize);
+  }
+
+  uintptr_t pc(uint64_t Offset) const { return Text + Offset; }
+
+  /// Section builder: bytes are placed at their final address, because
+  /// relative PCs depend on it.
+  class Section {
+  public:
+    Section(FakeModule &M, uint32_t Version) : M(M), Version(Version) {
+      Begin = M.Sections + M.Used;
+      Pos = Begin;
+    }
+    unsigned width() const { return relativePCSize(Version, sizeof(void *)); }
+    Section &pcField(uintptr_t PC) {
+      int64_t Rel = int64_t(PC) - int64_t(reinterpret_cast<uintptr_t>(Pos));
+      std::memcpy(Pos, &Rel, width()); // little endian: low bytes first
+      Pos += width();
+      return *this;
+    }
+    Section &zeroWord() {
+      std::memset(Pos, 0, width());
+      Pos += width();
+      return *this;
+    }
+    Section &uleb(uint64_t V) {
+      do {
+        uint8_t B = V & 0x7f;
+        V >>= 7;
+        *Pos++ = B | (V ? 0x80 : 0);
+      } while (V);
+      return *this;
+    }
+    Section &u32(uint32_t V) {
+      std::memcpy(Pos, &V, 4);
+      Pos += 4;
+      return *this;
+    }
+    Section &bytes(std::initializer_list<uint8_t> B) {
+      for (uint8_t X : B)
+        *Pos++ = X;
+      return *this;
+    }
+    Section &record(std::initializer_list<uintptr_t> PCs, uint64_t Desc) {
+      for (uintptr_t PC : PCs)
+        pcField(PC);
+      return zeroWord().uleb(Desc);
+    }
+    Section &function(uintptr_t PC, uint64_t Size, uint64_t Features) {
+      return pcField(PC).uleb(Size).uleb(Features);
+    }
+    /// Registers the section; the module unregisters it at the end.
+    void add(int Kind) {
+      M.Used = size_t(Pos - M.Sections);
+      M.callback(Kind, true, Version, reinterpret_cast<const char *>(Begin),
+                 reinterpret_cast<const char *>(Pos));
+      M.Registered.push_back({Kind, Version,
+                              reinterpret_cast<const char *>(Begin),
+                              reinterpret_cast<const char *>(Pos)});
+    }
+    const char *begin() const { return reinterpret_cast<const char *>(Begin); }
+    const char *end() const { return reinterpret_cast<const char *>(Pos); }
+
+  private:
+    FakeModule &M;
+    uint32_t Version;
+    uint8_t *Begin, *Pos;
+  };
+
+  enum Kind { Atomics, Functions, SanmdAtomics, SanmdCovered };
+  Section section(uint32_t Version = 1) { return Section(*this, Version); }
+
+  static void callback(int Kind, bool Add, uint32_t Version, const char *B,
+                       const char *E) {
+    switch (Kind) {
+    case Atomics:
+      return Add ? __pcmap_atomics_add(Version, B, E)
+                 : __pcmap_atomics_del(Version, B, E);
+    case Functions:
+      return Add ? __pcmap_functions_add(Version, B, E)
+                 : __pcmap_functions_del(Version, B, E);
+    case SanmdAtomics:
+      return Add ? __sanitizer_metadata_atomics_add(Version, B, E)
+                 : __sanitizer_metadata_atomics_del(Version, B, E);
+    default:
+      return Add ? __sanitizer_metadata_covered_add(Version, B, E)
+                 : __sanitizer_metadata_covered_del(Version, B, E);
+    }
+  }
+
+private:
+  static constexpr uint64_t kSectionBytes = 1 << 16;
+  uint64_t TextSize;
+  uintptr_t Text;
+  uint8_t *Sections;
+  size_t Used = 0;
+  struct Reg {
+    int Kind;
+    uint32_t Version;
+    const char *Begin, *End;
+  };
+  std::vector<Reg> Registered;
+};
+
+uint64_t desc(AtomicKind K, uint32_t SizeLog2, AtomicOrder O) {
+  AtomicDescriptor D;
+  D.Kind = K;
+  D.SizeLog2 = SizeLog2;
+  D.Order = O;
+  return encodeDescriptor(D);
+}
+
+pcmap_stats stats() {
+  pcmap_stats S;
+  pcmap_get_stats(&S);
+  return S;
+}
+
+class RuntimeTest : public ::testing::Test {
+protected:
+  void SetUp() override { __pcmap_testing_set_verbosity(0); }
+};
+
+TEST_F(RuntimeTest, AnswersYesNoUnknown) {
+  FakeModule M;
+  M.section().function(M.pc(0x100), 0x40, kFeatureAtomics).add(M.Functions);
+  M.section()
+      .record({M.pc(0x110)}, desc(AK_Load, 2, AO_Acquire))
+      .add(M.Atomics);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x110)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x111)), PCMAP_NO);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x100)), PCMAP_NO);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x13f)), PCMAP_NO);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x140)), PCMAP_UNKNOWN); // past the end
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0xff)), PCMAP_UNKNOWN);
+  EXPECT_EQ(pcmap_is_atomic_pc(reinterpret_cast<uintptr_t>(&stats)),
+            PCMAP_UNKNOWN);
+}
+
+TEST_F(RuntimeTest, FunctionWithoutAtomicsFeatureIsUnknown) {
+  FakeModule M;
+  M.section().function(M.pc(0x100), 0x40, 0).add(M.Functions);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x110)), PCMAP_UNKNOWN);
+  pcmap_function F;
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x110), &F));
+  EXPECT_EQ(F.features, 0u);
+}
+
+TEST_F(RuntimeTest, DescriptorFields) {
+  FakeModule M;
+  AtomicDescriptor CX;
+  CX.Kind = AK_CmpXchg;
+  CX.SizeLog2 = 3;
+  CX.Order = AO_SeqCst;
+  CX.FailureOrder = AO_Acquire;
+  CX.Weak = true;
+  CX.Volatile = true;
+  AtomicDescriptor RMW;
+  RMW.Kind = AK_RMW;
+  RMW.SizeLog2 = 0;
+  RMW.Order = AO_AcqRel;
+  RMW.Op = RMW_UMin;
+  M.section().function(M.pc(0), 0x100, kFeatureAtomics).add(M.Functions);
+  M.section()
+      .record({M.pc(0x10)}, encodeDescriptor(CX))
+      .record({M.pc(0x20)}, encodeDescriptor(RMW))
+      .record({M.pc(0x30)}, desc(AK_Fence, 0, AO_SeqCst))
+      .record({M.pc(0x40)}, desc(AK_Store, 4, AO_Release))
+      .add(M.Atomics);
+  pcmap_atomic A;
+  ASSERT_TRUE(pcmap_lookup_atomic(M.pc(0x10), &A));
+  EXPECT_EQ(A.pc, M.pc(0x10));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_CMPXCHG));
+  EXPECT_EQ(A.size, 8u);
+  EXPECT_EQ(A.order, unsigned(PCMAP_ORDER_SEQ_CST));
+  EXPECT_EQ(A.failure_order, unsigned(PCMAP_ORDER_ACQUIRE));
+  EXPECT_EQ(A.flags, PCMAP_ATOMIC_WEAK | PCMAP_ATOMIC_VOLATILE);
+  ASSERT_TRUE(A.has_function);
+  EXPECT_EQ(A.function.start, M.pc(0));
+  EXPECT_EQ(A.function.num_atomics, 4u);
+  ASSERT_TRUE(pcmap_lookup_atomic(M.pc(0x20), &A));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_RMW));
+  EXPECT_EQ(A.size, 1u);
+  EXPECT_EQ(A.rmw_op, unsigned(PCMAP_RMW_UMIN));
+  EXPECT_EQ(A.order, unsigned(PCMAP_ORDER_ACQ_REL));
+  ASSERT_TRUE(pcmap_lookup_atomic(M.pc(0x30), &A));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_FENCE));
+  EXPECT_EQ(A.size, 0u);
+  ASSERT_TRUE(pcmap_lookup_atomic(M.pc(0x40), &A));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_STORE));
+  EXPECT_EQ(A.size, 16u);
+  EXPECT_FALSE(pcmap_lookup_atomic(M.pc(0x41), &A));
+}
+
+TEST_F(RuntimeTest, RecordsWithSeveralPCsAndDuplicates) {
+  FakeModule M;
+  M.section().function(M.pc(0), 0x100, kFeatureAtomics).add(M.Functions);
+  uint64_t Nand = desc(AK_RMW, 2, AO_SeqCst) | (uint64_t(RMW_Nand) << 11);
+  // An expanded loop: five PCs; one listed twice (a zero-size instruction).
+  M.section()
+      .record({M.pc(0x10), M.pc(0x13), M.pc(0x15), M.pc(0x15), M.pc(0x17),
+               M.pc(0x1c)},
+              Nand)
+      .add(M.Atomics);
+  for (uint64_t O : {0x10, 0x13, 0x15, 0x17, 0x1c}) {
+    pcmap_atomic A;
+    ASSERT_TRUE(pcmap_lookup_atomic(M.pc(O), &A)) << O;
+    EXPECT_EQ(A.rmw_op, unsigned(PCMAP_RMW_NAND));
+  }
+  pcmap_function F;
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x10), &F));
+  EXPECT_EQ(F.num_atomics, 5u);
+}
+
+TEST_F(RuntimeTest, UnsortedInput) {
+  FakeModule M;
+  auto Functions = M.section();
+  // Functions and records in reverse and interleaved order, as
+  // -ffunction-sections and .text.hot / .text.unlikely reordering produce.
+  for (int I = 199; I >= 0; --I)
+    Functions.function(M.pc(I * 0x100), 0x80, kFeatureAtomics);
+  Functions.add(M.Functions);
+  auto Atomics = M.section();
+  for (int I = 0; I < 200; ++I) {
+    int J = (I * 73) % 200;
+    Atomics.record({M.pc(J * 0x100 + 0x40), M.pc(J * 0x100 + 0x10)},
+                   desc(AK_Load, 3, AO_Relaxed));
+  }
+  Atomics.add(M.Atomics);
+  for (int I = 0; I < 200; ++I) {
+    EXPECT_EQ(pcmap_is_atomic_pc(M.pc(I * 0x100 + 0x10)), PCMAP_YES);
+    EXPECT_EQ(pcmap_is_atomic_pc(M.pc(I * 0x100 + 0x40)), PCMAP_YES);
+    EXPECT_EQ(pcmap_is_atomic_pc(M.pc(I * 0x100 + 0x20)), PCMAP_NO);
+    EXPECT_EQ(pcmap_is_atomic_pc(M.pc(I * 0x100 + 0x90)), PCMAP_UNKNOWN);
+    pcmap_function F;
+    ASSERT_TRUE(pcmap_lookup_function(M.pc(I * 0x100 + 0x7f), &F));
+    EXPECT_EQ(F.start, M.pc(I * 0x100));
+    EXPECT_EQ(F.num_atomics, 2u);
+  }
+}
+
+TEST_F(RuntimeTest, IndexBoundaries) {
+  // Atomics on both sides of every sub-bucket (256 B) and bucket (4 KiB)
+  // edge, and on the first and last byte of the module and the function.
+  const uint64_t Size = 3 * 4096;
+  FakeModule M(Size);
+  M.section().function(M.pc(0), Size, kFeatureAtomics).add(M.Functions);
+  std::vector<uint64_t> Offsets = {0,    1,    255,  256,  257,  4094,
+                                   4095, 4096, 4097, 8191, 8192, Size - 1};
+  auto S = M.section();
+  for (uint64_t O : Offsets)
+    S.record({M.pc(O)}, desc(AK_Load, 0, AO_Relaxed));
+  S.add(M.Atomics);
+  for (uint64_t O = 0; O < Size; ++O) {
+    bool Expected =
+        std::find(Offsets.begin(), Offsets.end(), O) != Offsets.end();
+    ASSERT_EQ(pcmap_is_atomic_pc(M.pc(O)), Expected ? PCMAP_YES : PCMAP_NO)
+        << "offset " << O;
+  }
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(Size)), PCMAP_UNKNOWN);
+}
+
+TEST_F(RuntimeTest, AtomicBefore) {
+  FakeModule M;
+  M.section()
+      .function(M.pc(0x100), 0x20, kFeatureAtomics)
+      .function(M.pc(0x120), 0x20, kFeatureAtomics)
+      .add(M.Functions);
+  M.section()
+      .record({M.pc(0x104)}, desc(AK_Store, 2, AO_Release))
+      .record({M.pc(0x11c)}, desc(AK_Load, 2, AO_Acquire))
+      .add(M.Atomics);
+  pcmap_atomic A;
+  // A watchpoint reports the PC after the store (0x104, 3 bytes long).
+  ASSERT_TRUE(pcmap_lookup_atomic_before(M.pc(0x107), 15, &A));
+  EXPECT_EQ(A.pc, M.pc(0x104));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_STORE));
+  // Strictly before pc; within max_bytes.
+  EXPECT_FALSE(pcmap_lookup_atomic_before(M.pc(0x104), 15, &A));
+  EXPECT_FALSE(pcmap_lookup_atomic_before(M.pc(0x110), 4, &A));
+  ASSERT_TRUE(pcmap_lookup_atomic_before(M.pc(0x110), 12, &A));
+  // The load ends exactly at the function's end: PC 0x120 is the next
+  // function, but PC - 1 is in the load's function.
+  ASSERT_TRUE(pcmap_lookup_atomic_before(M.pc(0x120), 15, &A));
+  EXPECT_EQ(A.pc, M.pc(0x11c));
+  // Not across functions: 0x124's function starts at 0x120.
+  EXPECT_FALSE(pcmap_lookup_atomic_before(M.pc(0x124), 15, &A));
+}
+
+TEST_F(RuntimeTest, PointerSizedPCs) {
+  FakeModule M;
+  M.section(1 | kVersionPtrSizeRel)
+      .function(M.pc(0x200), 0x10, kFeatureAtomics)
+      .add(M.Functions);
+  M.section(1 | kVersionPtrSizeRel)
+      .record({M.pc(0x204)}, desc(AK_Load, 3, AO_SeqCst))
+      .add(M.Atomics);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x204)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x205)), PCMAP_NO);
+}
+
+TEST_F(RuntimeTest, MixedCodeModelsAndSourcesInOneModule) {
+  FakeModule M;
+  M.section().function(M.pc(0x100), 0x10, kFeatureAtomics).add(M.Functions);
+  M.section()
+      .record({M.pc(0x104)}, desc(AK_Load, 2, AO_Acquire))
+      .add(M.Atomics);
+  M.section(1 | kVersionPtrSizeRel)
+      .function(M.pc(0x200), 0x10, kFeatureAtomics)
+      .add(M.Functions);
+  M.section(1 | kVersionPtrSizeRel)
+      .record({M.pc(0x208)}, desc(AK_Store, 2, AO_Release))
+      .add(M.Atomics);
+  // Upstream covers the first function too, and lists the same atomic.
+  M.section(2).pcField(M.pc(0x100)).uleb(0x10).uleb(1).add(M.SanmdCovered);
+  M.section(2).pcField(M.pc(0x104)).add(M.SanmdAtomics);
+  pcmap_atomic A;
+  ASSERT_TRUE(pcmap_lookup_atomic(M.pc(0x104), &A));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_LOAD)); // pcmap's descriptor wins
+  ASSERT_TRUE(pcmap_lookup_atomic(M.pc(0x208), &A));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_STORE));
+  pcmap_function F;
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x100), &F));
+  EXPECT_EQ(F.source, PCMAP_SOURCE_PCMAP | PCMAP_SOURCE_UPSTREAM);
+  EXPECT_EQ(F.num_atomics, 1u);
+}
+
+TEST_F(RuntimeTest, UpstreamV2WithAndWithoutUARSize) {
+  FakeModule M;
+  M.section(2)
+      .pcField(M.pc(0x100))
+      .uleb(0x20)
+      .uleb(1) // atomics
+      .pcField(M.pc(0x200))
+      .uleb(0x20)
+      .uleb(2) // UAR, no size
+      .pcField(M.pc(0x300))
+      .uleb(0x20)
+      .uleb(6)
+      .uleb(144) // UAR + size
+      .add(M.SanmdCovered);
+  M.section(2).pcField(M.pc(0x108)).add(M.SanmdAtomics);
+  pcmap_function F;
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x100), &F));
+  EXPECT_EQ(F.source, PCMAP_SOURCE_UPSTREAM);
+  EXPECT_EQ(F.upstream_features, 1u);
+  EXPECT_EQ(F.features, PCMAP_FEATURE_ATOMICS);
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x300), &F));
+  EXPECT_EQ(F.upstream_features, 6u);
+  EXPECT_EQ(F.upstream_stack_args, 144u);
+  EXPECT_EQ(F.features, 0u);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x109)), PCMAP_NO);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x208)), PCMAP_UNKNOWN); // not complete
+  pcmap_atomic A;
+  ASSERT_TRUE(pcmap_lookup_atomic(M.pc(0x108), &A));
+  EXPECT_EQ(A.kind, unsigned(PCMAP_KIND_UNKNOWN));
+  EXPECT_EQ(A.flags, PCMAP_ATOMIC_UPSTREAM);
+}
+
+TEST_F(RuntimeTest, UpstreamV1) {
+  FakeModule M;
+  // Version 1: 32-bit size and features; stack args iff features & 2.
+  M.section(1)
+      .pcField(M.pc(0x100))
+      .u32(0x20)
+      .u32(3)
+      .u32(16)
+      .add(M.SanmdCovered);
+  M.section(1 | kVersionPtrSizeRel)
+      .pcField(M.pc(0x200))
+      .u32(0x20)
+      .u32(1)
+      .add(M.SanmdCovered);
+  pcmap_function F;
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x110), &F));
+  EXPECT_EQ(F.upstream_features, 3u);
+  EXPECT_EQ(F.upstream_stack_args, 16u);
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x210), &F));
+  EXPECT_EQ(F.size, 0x20u);
+}
+
+TEST_F(RuntimeTest, SameSectionTwiceCountsOnce) {
+  FakeModule M;
+  auto S = M.section();
+  S.function(M.pc(0x100), 0x10, kFeatureAtomics).add(M.Functions);
+  pcmap_stats Before = stats();
+  __pcmap_functions_add(1, S.begin(), S.end());
+  pcmap_stats After = stats();
+  EXPECT_EQ(After.sections, Before.sections);
+  EXPECT_EQ(After.functions, Before.functions);
+  EXPECT_EQ(After.generation, Before.generation);
+}
+
+TEST_F(RuntimeTest, EmptyAndInvertedRangesAreIgnored) {
+  pcmap_stats Before = stats();
+  __pcmap_atomics_add(1, nullptr, nullptr);
+  char X[4];
+  __pcmap_atomics_add(1, X + 4, X);
+  __pcmap_functions_add(1, X, X);
+  __pcmap_atomics_del(1, nullptr, nullptr);
+  pcmap_stats After = stats();
+  EXPECT_EQ(After.sections, Before.sections);
+  EXPECT_EQ(After.sections_rejected, Before.sections_rejected);
+}
+
+struct BadSection {
+  const char *Name;
+  void (*Build)(FakeModule &, FakeModule::Section &);
+  int Kind;
+  uint32_t Version;
+};
+
+class RejectionTest : public RuntimeTest,
+                      public ::testing::WithParamInterface<BadSection> {};
+
+TEST_P(RejectionTest, RejectsWholeSection) {
+  FakeModule M;
+  M.section().function(M.pc(0x100), 0x40, kFeatureAtomics).add(M.Functions);
+  pcmap_stats Before = stats();
+  auto S = M.section(GetParam().Version);
+  GetParam().Build(M, S);
+  S.add(GetParam().Kind);
+  pcmap_stats After = stats();
+  EXPECT_EQ(After.sections_rejected, Before.sections_rejected + 1);
+  EXPECT_EQ(After.atomics, Before.atomics);
+  EXPECT_EQ(After.sections, Before.sections);
+  // Nothing of it is used, not even its valid first entries.
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x104)), PCMAP_NO);
+}
+
+const BadSection BadSections[] = {
+    {"TruncatedPC",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.record({M.pc(0x104)}, 272).bytes({1, 2});
+     },
+     FakeModule::Atomics, 1},
+    {"TruncatedDescriptor",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.record({M.pc(0x104)}, 272)
+           .pcField(M.pc(0x108))
+           .zeroWord()
+           .bytes({0x90});
+     },
+     FakeModule::Atomics, 1},
+    {"OverlongULEB",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.record({M.pc(0x104)}, 272)
+           .pcField(M.pc(0x108))
+           .zeroWord()
+           .bytes({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                   0x01});
+     },
+     FakeModule::Atomics, 1},
+    {"InvalidKind",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.record({M.pc(0x104)}, 272).record({M.pc(0x108)}, 7);
+     },
+     FakeModule::Atomics, 1},
+    {"RecordWithoutPCs",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.record({M.pc(0x104)}, 272).zeroWord().uleb(272);
+     },
+     FakeModule::Atomics, 1},
+    {"PCOutsideModule",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.record({M.pc(0x104)}, 272).record({M.pc(0) - 16}, 272);
+     },
+     FakeModule::Atomics, 1},
+    {"UnknownVersion",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.record({M.pc(0x104)}, 272);
+     },
+     FakeModule::Atomics, 2},
+    {"FunctionOverrunsModule",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.function(M.pc(0x1000), 1 << 30, 1);
+     },
+     FakeModule::Functions, 1},
+    {"UpstreamZeroPC",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.pcField(M.pc(0x104)).zeroWord();
+     },
+     FakeModule::SanmdAtomics, 2},
+    {"UpstreamUnknownVersion",
+     [](FakeModule &M, FakeModule::Section &S) {
+       S.pcField(M.pc(0x100)).uleb(0x10).uleb(0);
+     },
+     FakeModule::SanmdCovered, 3},
+};
+
+INSTANTIATE_TEST_SUITE_P(Malformed, RejectionTest,
+                         ::testing::ValuesIn(BadSections),
+                         [](const ::testing::TestParamInfo<BadSection> &I) {
+                           return I.param.Name;
+                         });
+
+TEST_F(RuntimeTest, RemovingSectionsRemovesTheirEntries) {
+  pcmap_stats Before = stats();
+  uintptr_t PC;
+  {
+    FakeModule M;
+    M.section().function(M.pc(0x100), 0x40, kFeatureAtomics).add(M.Functions);
+    M.section().record({M.pc(0x104)}, 272).add(M.Atomics);
+    PC = M.pc(0x104);
+    EXPECT_EQ(pcmap_is_atomic_pc(PC), PCMAP_YES);
+    EXPECT_EQ(stats().modules, Before.modules + 1);
+  } // unregisters both sections
+  EXPECT_EQ(pcmap_is_atomic_pc(PC), PCMAP_UNKNOWN);
+  pcmap_stats After = stats();
+  EXPECT_EQ(After.modules, Before.modules);
+  EXPECT_EQ(After.atomics, Before.atomics);
+  EXPECT_EQ(After.table_bytes, Before.table_bytes);
+}
+
+TEST_F(RuntimeTest, IterationOverModulesAndFunctions) {
+  FakeModule M;
+  M.section()
+      .function(M.pc(0x300), 0x10, kFeatureAtomics)
+      .function(M.pc(0x100), 0x10, kFeatureAtomics)
+      .add(M.Functions);
+  bool Found = false;
+  pcmap_module Mod;
+  for (size_t I = 0; pcmap_module_at(I, &Mod); ++I) {
+    if (std::strcmp(Mod.path, "fake-module"))
+      continue;
+    Found = true;
+    EXPECT_EQ(Mod.num_functions, 2u);
+    pcmap_function F;
+    ASSERT_TRUE(pcmap_function_at(Mod.text_start, 0, &F));
+    EXPECT_EQ(F.start, M.pc(0x100));
+    ASSERT_TRUE(pcmap_function_at(Mod.text_start, 1, &F));
+    EXPECT_EQ(F.start, M.pc(0x300));
+    EXPECT_FALSE(pcmap_function_at(Mod.text_start, 2, &F));
+  }
+  EXPECT_TRUE(Found);
+}
+
+TEST_F(RuntimeTest, MemoryIsReusedAcrossRegistrations) {
+  // Registering and removing the same tables over and over must not grow
+  // the table memory.
+  size_t FirstBytes = 0;
+  for (int Round = 0; Round < 50; ++Round) {
+    FakeModule M(1 << 22);
+    auto F = M.section();
+    auto A = M.section();
+    for (int I = 0; I < 500; ++I)
+      F.function(M.pc(I * 0x1000), 0x800, kFeatureAtomics);
+    F.add(M.Functions);
+    for (int I = 0; I < 500; ++I)
+      A.record({M.pc(I * 0x1000 + 8)}, 272);
+    A.add(M.Atomics);
+    size_t Bytes = stats().table_bytes;
+    if (Round == 0)
+      FirstBytes = Bytes;
+    EXPECT_EQ(Bytes, FirstBytes);
+  }
+}
+
+} // namespace
