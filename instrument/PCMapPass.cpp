@@ -263,6 +263,7 @@ void ModuleInstrumenter::instrumentFunction(Function &F, unsigned Request) {
       if (std::optional<AtomicDescriptor> D = classifyAtomic(I, DL)) {
         setSections(I, atomicNode(encodeDescriptor(*D)));
         EmittedAtomics = true;
+        Features |= kFeatureHasAtomics;
       }
     }
     Features |= kFeatureAtomics;

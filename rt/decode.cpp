@@ -38,8 +38,7 @@ namespace {
 
 /// Version bases of upstream's SanitizerBinaryMetadata.
 constexpr uint32_t kSanmdV1 = 1, kSanmdV2 = 2;
-constexpr uint32_t kSanmdFeatureAtomics = 1, kSanmdV1FeatureUAR = 2,
-                   kSanmdV2FeatureUARHasSize = 4;
+constexpr uint32_t kSanmdV1FeatureUAR = 2, kSanmdV2FeatureUARHasSize = 4;
 
 /// Writer scratch memory, outside the arena: readers never see it.
 struct ScratchBuffer {
@@ -323,10 +322,11 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
     R.Start = uint32_t(PC - Code.TextLo);
     R.Size = uint32_t(Size);
     if (Upstream) {
+      // Features (pcmap's meaning) are derived when the module's table is
+      // built, from UpstreamFeatures and what else the module registered.
       R.Source = PCMAP_SOURCE_UPSTREAM;
       R.UpstreamFeatures = uint32_t(Features);
       R.UpstreamStackArgs = StackArgs;
-      R.Features = (Features & kSanmdFeatureAtomics) ? kFeatureAtomics : 0;
     } else {
       R.Source = PCMAP_SOURCE_PCMAP;
       R.Features = uint32_t(Features);

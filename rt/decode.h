@@ -44,11 +44,18 @@ constexpr unsigned kMaxSectionsPerModule = 32;
 /// Descriptor stored for upstream atomics, which carry none.
 constexpr uint32_t kUpstreamDescriptor = 0xffffffffu;
 
+/// Bit 0 of upstream's (sanmd_covered) features: the function's shared
+/// accesses that are atomic are all in sanmd_atomics.
+constexpr uint32_t kSanmdFeatureAtomics = 1;
+
 /// Function record, as decoded and as kept in module tables.
 struct FunctionRecord {
   uint32_t Start; // offset from TextLo
   uint32_t Size;
-  uint32_t Features;         // pcmap features (kFeatureAtomics, ...)
+  /// pcmap features (kFeatureAtomics, ...). In module tables, the features
+  /// the runtime relies on: kFeatureAtomics only when the function's atomics
+  /// are known (see buildModuleTable).
+  uint32_t Features;
   uint32_t Source;           // PCMAP_SOURCE_* bits
   uint32_t UpstreamFeatures; // sanmd feature bits
   uint32_t AtomicsBegin;     // module tables: atomics in [Begin, End)

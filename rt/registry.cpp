@@ -21,6 +21,10 @@ struct SectionRecord {
   SectionKind Kind;
   uint32_t Version;
   const uint8_t *Start, *Stop;
+  /// Rejected sections are remembered (without entries) so that their
+  /// module knows some of its metadata is missing, and so that their
+  /// removal and a second registration are recognised.
+  bool Rejected;
   DecodedAtomics Atomics;
   DecodedFunctions Functions;
 };
@@ -127,7 +131,8 @@ void updateStats() {
   uint64_t Functions = 0, Atomics = 0, Bytes = 0, Sections = 0, Mods = 0;
   for (unsigned I = 0; I < NumModules; ++I) {
     ModuleRecord *M = Modules[I];
-    Sections += M->NumSections;
+    for (unsigned J = 0; J < M->NumSections; ++J)
+      Sections += !M->Sections[J].Rejected;
     if (!M->Table)
       continue;
     ++Mods;
@@ -150,8 +155,20 @@ void rebuild(ModuleRecord *M) {
   DecodedAtomics Atomics[kMaxSectionsPerModule];
   DecodedFunctions Functions[kMaxSectionsPerModule];
   unsigned NA = 0, NF = 0;
+  // An atomics section that was rejected may have held atomics of any
+  // function of the module: none of them may be reported complete.
+  ModuleAtomicsState State{false, false, false};
   for (unsigned I = 0; I < M->NumSections; ++I) {
     const SectionRecord &S = M->Sections[I];
+    if (S.Rejected) {
+      if (S.Kind == SectionKind::PCMapAtomics)
+        State.PCMapAtomicsRejected = true;
+      if (S.Kind == SectionKind::SanmdAtomics)
+        State.UpstreamAtomicsRejected = true;
+      continue;
+    }
+    if (S.Kind == SectionKind::SanmdAtomics)
+      State.UpstreamAtomicsPresent = true;
     if (S.Kind == SectionKind::PCMapAtomics ||
         S.Kind == SectionKind::SanmdAtomics)
       Atomics[NA++] = S.Atomics;
@@ -159,10 +176,11 @@ void rebuild(ModuleRecord *M) {
       Functions[NF++] = S.Functions;
   }
   ArenaOffset Old = M->Table;
-  M->Table = M->NumSections ? buildModuleTable(M->Code, M->Bias, M->Path,
-                                               Atomics, NA, Functions, NF)
-                            : 0;
-  if (M->NumSections && !M->Table) {
+  bool HasEntries = NA || NF;
+  M->Table = HasEntries ? buildModuleTable(M->Code, M->Bias, M->Path, Atomics,
+                                           NA, Functions, NF, State)
+                        : 0;
+  if (HasEntries && !M->Table) {
     Message Msg;
     Msg << "out of memory building the tables of " << M->Path;
     Msg.emit();
@@ -321,12 +339,10 @@ void addSection(SectionKind Kind, uint32_t Version, const char *Start,
     report(E.What, Kind, Version, Start, Stop, M->Path, &E);
     bump(Stats.SectionsRejected);
     bump(Stats.EntriesRejected, E.EntriesSeen);
-    if (!M->NumSections)
-      destroyRecord(M);
-    return;
+    S.Rejected = true;
   }
   M->Sections[M->NumSections++] = S;
-  if (Verbosity >= 2) {
+  if (Verbosity >= 2 && !S.Rejected) {
     Message Msg;
     Msg << "registered " << sectionKindName(Kind) << uint64_t(Version & 0xffff)
         << " of " << M->Path << ": "

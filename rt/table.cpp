@@ -12,6 +12,9 @@
 namespace pcmap {
 namespace rt {
 
+using format::kFeatureAtomics;
+using format::kFeatureHasAtomics;
+
 namespace {
 
 uint64_t indexBytes(uint64_t NumBuckets) {
@@ -148,7 +151,7 @@ uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
         sizeof(R));
     if (Count && Out[Count - 1].Start == R.Start) {
       FunctionRecord &Prev = Out[Count - 1];
-      Prev.Features |= R.Features;
+      Prev.Features |= R.Features; // upstream records contribute none
       Prev.Source |= R.Source;
       if (R.Source & PCMAP_SOURCE_UPSTREAM) {
         Prev.UpstreamFeatures = R.UpstreamFeatures;
@@ -169,7 +172,8 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
                              const char *Path, const DecodedAtomics *Atomics,
                              unsigned NumAtomicSections,
                              const DecodedFunctions *Functions,
-                             unsigned NumFunctionSections) {
+                             unsigned NumFunctionSections,
+                             const ModuleAtomicsState &State) {
   ArenaOffset TableOff = arenaAllocate(sizeof(ModuleTable));
   if (!TableOff)
     return 0;
@@ -216,6 +220,18 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
       while (B < T.NumAtomics && arenaLoad<uint32_t>(T.AtomicOffsets, B) < End)
         ++B;
       F[I].AtomicsEnd = uint32_t(B);
+
+      // Whether the function's claim of completeness can be relied on.
+      bool PCMapComplete = (F[I].Source & PCMAP_SOURCE_PCMAP) &&
+                           (F[I].Features & kFeatureAtomics) &&
+                           !State.PCMapAtomicsRejected &&
+                           !((F[I].Features & kFeatureHasAtomics) && A == B);
+      bool UpstreamComplete = (F[I].Source & PCMAP_SOURCE_UPSTREAM) &&
+                              (F[I].UpstreamFeatures & kSanmdFeatureAtomics) &&
+                              State.UpstreamAtomicsPresent &&
+                              !State.UpstreamAtomicsRejected;
+      F[I].Features = (F[I].Features & ~uint32_t(kFeatureAtomics)) |
+                      (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
     }
 
     // The indexes, over the function starts and the atomic offsets.

@@ -51,13 +51,25 @@ struct ModuleTable {
   uint64_t Bytes; // memory of this table, for the stats
 };
 
-/// Builds a module's table from its decoded sections. Returns 0 when out of
-/// memory.
+/// What a module has registered, beyond its decoded sections: whether its
+/// functions' claims of completeness can be relied on.
+struct ModuleAtomicsState {
+  bool PCMapAtomicsRejected;    // a pcmap_atomics section was rejected
+  bool UpstreamAtomicsPresent;  // a sanmd_atomics section is registered
+  bool UpstreamAtomicsRejected; // a sanmd_atomics section was rejected
+};
+
+/// Builds a module's table from its decoded sections. A function is
+/// complete for atomics (kFeatureAtomics in the table) only if its entry
+/// says so and its atomics are there: not when it has atomics
+/// (kFeatureHasAtomics) and none was registered, and not when an atomics
+/// section of the module was rejected. Returns 0 when out of memory.
 ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
                              const char *Path, const DecodedAtomics *Atomics,
                              unsigned NumAtomicSections,
                              const DecodedFunctions *Functions,
-                             unsigned NumFunctionSections);
+                             unsigned NumFunctionSections,
+                             const ModuleAtomicsState &State);
 /// Frees a table that no published view refers to any more.
 void freeModuleTable(ArenaOffset Table);
 

@@ -222,7 +222,11 @@ constexpr bool decodeDescriptor(uint64_t V, AtomicDescriptor &D) {
 /// Every atomic of the function is in the atomics table: a PC of this
 /// function that is not there is not an atomic.
 constexpr uint64_t kFeatureAtomics = 1u << 0;
-constexpr uint64_t kKnownFeatures = kFeatureAtomics;
+/// The function has at least one atomic. A reader that finds none of them
+/// in the atomics table (the section is not registered yet, or was rejected)
+/// must not treat the function as complete.
+constexpr uint64_t kFeatureHasAtomics = 1u << 1;
+constexpr uint64_t kKnownFeatures = kFeatureAtomics | kFeatureHasAtomics;
 
 //===----------------------------------------------------------------------===//
 // ULEB128 and relative PCs, bounds-checked

@@ -41,7 +41,8 @@ define void @no_atomics() {
 ; SMALL-NEXT: .long .Lfunc_begin0-.Lpcsection_base[[F0]]
 ; PTR-NEXT: .quad .Lfunc_begin0-.Lpcsection_base[[F0]]
 ; CHECK-NEXT: .uleb128 .Lfunc_end0-.Lfunc_begin0
-; CHECK-NEXT: .byte 1
+; features: complete for atomics (1), has atomics (2)
+; CHECK-NEXT: .byte 3
 ; SMALL-NEXT: .section pcmap_atomics1,"awo",@progbits,.text
 ; PTR-NEXT: .section pcmap_atomics65537,"awo",@progbits,{{\.l?text}}
 ; CHECK-NEXT: .Lpcsection_base[[B0:[0-9]+]]:
@@ -63,10 +64,11 @@ define void @no_atomics() {
 ; CHECK-NEXT: .uleb128 .Lfunc_end1-.Lfunc_begin1
 ; CHECK-NEXT: .byte 1
 
-; Functions section: PC (relocated), size 7 (loads) / 1 (no_atomics), features 1.
+; Functions section: PC (relocated), size 7 and features 3 (loads), size 1
+; and features 1 (no_atomics).
 ; Atomics section: two PCs, zero word, descriptor 90 02.
 ; BYTES-LABEL: Contents of section pcmap_functions1:
-; BYTES-NEXT: 0000 00000000 07010000 00000101
+; BYTES-NEXT: 0000 00000000 07030000 00000101
 ; BYTES-LABEL: Contents of section pcmap_atomics1:
 ; BYTES-NEXT: 0000 00000000 00000000 00000000 9002
 

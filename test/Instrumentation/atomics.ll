@@ -117,7 +117,8 @@ define void @atomics(ptr %p) {
 }
 
 ; CHECK-DAG: ![[FN]] = !{!"pcmap_functions1!C", ![[FEAT:[0-9]+]]}
-; CHECK-DAG: ![[FEAT]] = !{i64 1}
+; Complete for atomics (1) and has atomics (2).
+; CHECK-DAG: ![[FEAT]] = !{i64 3}
 ; CHECK-DAG: ![[L8U]] = !{!"pcmap_atomics1!C", ![[L8U_D:[0-9]+]]}
 ; CHECK-DAG: ![[L8U_D]] = !{[4 x i8] zeroinitializer, i64 64}
 ; CHECK-DAG: ![[L16R]] = !{!"pcmap_atomics1!C", ![[L16R_D:[0-9]+]]}

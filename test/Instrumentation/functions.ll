@@ -18,7 +18,8 @@ define i32 @no_atomics(i32 %x) {
   ret i32 %y
 }
 
-; CHECK: define void @with_atomic(ptr %p) !pcsections ![[FN]] {
+; ALL: define void @with_atomic(ptr %p) !pcsections ![[FNA:[0-9]+]] {
+; FUNCS: define void @with_atomic(ptr %p) !pcsections ![[FN]] {
 ; ALL: store atomic i32 1, ptr %p release, align 4, !pcsections
 ; FUNCS: store atomic i32 1, ptr %p release, align 4{{$}}
 define void @with_atomic(ptr %p) {
@@ -67,8 +68,11 @@ define void @optnone_fn(ptr %p) noinline optnone {
   ret void
 }
 
+; Complete for atomics (1); with_atomic also has atomics (2).
 ; ALL-DAG: ![[FN]] = !{!"pcmap_functions1!C", ![[F:[0-9]+]]}
 ; ALL-DAG: ![[F]] = !{i64 1}
+; ALL-DAG: ![[FNA]] = !{!"pcmap_functions1!C", ![[FA:[0-9]+]]}
+; ALL-DAG: ![[FA]] = !{i64 3}
 ; FUNCS-DAG: ![[FN]] = !{!"pcmap_functions1!C", ![[F:[0-9]+]]}
 ; FUNCS-DAG: ![[F]] = !{i64 0}
 

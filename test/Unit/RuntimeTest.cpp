@@ -470,8 +470,13 @@ TEST_P(RejectionTest, RejectsWholeSection) {
   EXPECT_EQ(After.sections_rejected, Before.sections_rejected + 1);
   EXPECT_EQ(After.atomics, Before.atomics);
   EXPECT_EQ(After.sections, Before.sections);
-  // Nothing of it is used, not even its valid first entries.
-  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x104)), PCMAP_NO);
+  // Nothing of it is used, not even its valid first entries; and once a
+  // pcmap atomics section of the module is lost, its functions may lack
+  // atomics, so none of them answers "not atomic" any more.
+  int Expected =
+      GetParam().Kind == FakeModule::Atomics ? PCMAP_UNKNOWN : PCMAP_NO;
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x104)), Expected);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), Expected);
 }
 
 const BadSection BadSections[] = {
@@ -539,6 +544,53 @@ INSTANTIATE_TEST_SUITE_P(Malformed, RejectionTest,
                          [](const ::testing::TestParamInfo<BadSection> &I) {
                            return I.param.Name;
                          });
+
+TEST_F(RuntimeTest, FunctionWithAtomicsIsCompleteOnlyWithItsAtomics) {
+  // Constructors register functions and atomics one after the other: in
+  // between, a function that has atomics must not answer "not atomic".
+  FakeModule M;
+  M.section()
+      .function(M.pc(0x100), 0x40, kFeatureAtomics | kFeatureHasAtomics)
+      .function(M.pc(0x200), 0x40, kFeatureAtomics)
+      .add(M.Functions);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x110)), PCMAP_UNKNOWN);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x210)), PCMAP_NO); // has no atomics
+  pcmap_function F;
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x110), &F));
+  EXPECT_EQ(F.features, unsigned(kFeatureHasAtomics));
+  M.section().record({M.pc(0x110)}, 272).add(M.Atomics);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x110)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x111)), PCMAP_NO);
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x110), &F));
+  EXPECT_EQ(F.features, unsigned(kFeatureAtomics | kFeatureHasAtomics));
+}
+
+TEST_F(RuntimeTest, UpstreamCompletenessNeedsUpstreamAtomics) {
+  FakeModule M;
+  M.section(2).pcField(M.pc(0x100)).uleb(0x20).uleb(1).add(M.SanmdCovered);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), PCMAP_UNKNOWN);
+  M.section(2).pcField(M.pc(0x104)).add(M.SanmdAtomics);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x104)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), PCMAP_NO);
+}
+
+TEST_F(RuntimeTest, RejectedSectionIsRememberedUntilRemoved) {
+  pcmap_stats Before = stats();
+  {
+    FakeModule M;
+    M.section().function(M.pc(0x100), 0x40, kFeatureAtomics).add(M.Functions);
+    auto Bad = M.section();
+    Bad.record({M.pc(0x104)}, 7); // invalid kind
+    Bad.add(M.Atomics);
+    EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), PCMAP_UNKNOWN);
+    // Registered again: recognised, not counted twice.
+    __pcmap_atomics_add(1, Bad.begin(), Bad.end());
+    EXPECT_EQ(stats().sections_rejected, Before.sections_rejected + 1);
+  }
+  pcmap_stats After = stats();
+  EXPECT_EQ(After.modules, Before.modules);
+  EXPECT_EQ(After.sections, Before.sections);
+}
 
 TEST_F(RuntimeTest, RemovingSectionsRemovesTheirEntries) {
   pcmap_stats Before = stats();

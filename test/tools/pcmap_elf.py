@@ -390,6 +390,7 @@ RMW_OPS = ["xchg", "add", "sub", "and", "nand", "or", "xor", "max", "min",
 RMW_OTHER = 63
 MAX_DESCRIPTOR = (1 << 21) - 1
 FEATURE_ATOMICS = 1
+FEATURE_HAS_ATOMICS = 2
 SANMD_FEATURES = {0: "atomics", 1: "uar", 2: "uar-has-size"}
 SANMD_UAR_HAS_SIZE = 1 << 2
 
@@ -705,8 +706,11 @@ def feature_text(features):
     parts = []
     if features & FEATURE_ATOMICS:
         parts.append("atomics")
-    if features & ~FEATURE_ATOMICS:
-        parts.append("%#x" % (features & ~FEATURE_ATOMICS))
+    if features & FEATURE_HAS_ATOMICS:
+        parts.append("has-atomics")
+    known = FEATURE_ATOMICS | FEATURE_HAS_ATOMICS
+    if features & ~known:
+        parts.append("%#x" % (features & ~known))
     return "|".join(parts)
 
 

@@ -27,7 +27,7 @@ volatile _Atomic uint32_t v32;
 atomic_flag flag = ATOMIC_FLAG_INIT;
 uint32_t plain32; // for the GNU __atomic builtins
 
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name main{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name main{{$}}
 // DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name no_atomics{{$}}
 // NOSIG-NOT: no_atomics+
 NOINLINE int no_atomics(int x) { return x * 7 + 1; }
@@ -117,7 +117,7 @@ NOINLINE uint32_t gnu_builtins(uint32_t v) {
 }
 
 // libatomic calls: covered, and the program must work.
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name wide_16{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name wide_16{{$}}
 // DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name wide_24{{$}}
 NOINLINE long wide_16(long v) {
   atomic_fetch_add(&a128, (__int128)v << 64);
@@ -130,14 +130,14 @@ NOINLINE long wide_24(long v) {
   return old.z + now.z;
 }
 
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name static_counter{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name static_counter{{$}}
 // DUMP-DAG: atomic 0x{{[0-9a-f]+}} static_counter+0x{{[0-9a-f]+}} kind=rmw size=4 order=acq_rel op=add{{$}}
 static NOINLINE uint32_t static_counter(uint32_t v) {
   return atomic_fetch_add_explicit(&a32, v, memory_order_acq_rel) + v;
 }
 
 // Nothing calls this; --gc-sections removes it and its metadata.
-// UNUSED-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name unused_with_atomics{{$}}
+// UNUSED-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name unused_with_atomics{{$}}
 // UNUSED-DAG: atomic 0x{{[0-9a-f]+}} unused_with_atomics+0x{{[0-9a-f]+}} kind=rmw size=8 order=relaxed op=xor{{$}}
 NOINLINE uint64_t unused_with_atomics(uint64_t v) {
   return atomic_fetch_xor_explicit(&a64, v, memory_order_relaxed) ^ v;

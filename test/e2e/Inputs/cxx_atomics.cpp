@@ -31,7 +31,7 @@ std::atomic<float> f32{0.0f};
 std::atomic<Big> big{Big{0, 0}};
 volatile std::atomic<int> vint{0};
 
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name main{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics{{(\|has-atomics)?}} name main{{$}}
 // DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name cxx_no_atomics{{$}}
 // NOSIG-NOT: cxx_no_atomics+
 extern "C" NOINLINE int cxx_no_atomics(int x) { return x * 5 - 2; }
@@ -105,7 +105,7 @@ extern "C" NOINLINE int cxx_volatile(int v) {
 }
 
 // 16 bytes: libatomic calls. Covered; the program must work.
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name cxx_big{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics{{(\|has-atomics)?}} name cxx_big{{$}}
 extern "C" NOINLINE long cxx_big(long v) {
   Big old = big.exchange(Big{v, v + 1});
   Big now = big.load(std::memory_order_acquire);
@@ -113,15 +113,15 @@ extern "C" NOINLINE long cxx_big(long v) {
 }
 
 // A template (linkonce_odr, COMDAT) and a class.
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name _Z13tmpl_exchangeImET_RSt6atomicIS0_ES0_{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name _Z13tmpl_exchangeImET_RSt6atomicIS0_ES0_{{$}}
 // DUMP-DAG: kind=rmw size=8 order=acquire op=xchg{{$}}
 template <typename T>
 NOINLINE T tmpl_exchange(std::atomic<T> &a, T v) {
   return a.exchange(v, std::memory_order_acquire);
 }
 
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name _ZN7Counter3incEv{{$}}
-// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name _ZNK7Counter3getEv{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name _ZN7Counter3incEv{{$}}
+// DUMP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name _ZNK7Counter3getEv{{$}}
 // DUMP-DAG: kind=rmw size=8 order=relaxed op=add{{$}}
 // DUMP-DAG: kind=load size=8 order=acquire{{$}}
 class Counter {

@@ -12,7 +12,7 @@
 
 _Atomic long gc_counter;
 
-// KEEP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name gc_dead_atomics{{$}}
+// KEEP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name gc_dead_atomics{{$}}
 // KEEP-DAG: atomic 0x{{[0-9a-f]+}} gc_dead_atomics+0x{{[0-9a-f]+}} kind=rmw size=8 order=seq_cst op=add{{$}}
 // KEEP-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name main{{$}}
 // KEEP: summary: functions=2 atomic-pcs={{[1-9][0-9]*}} atomic-records=1

@@ -7,13 +7,13 @@
 
 static _Atomic long lib_total;
 
-// LIB-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name lib_add{{$}}
+// LIB-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name lib_add{{$}}
 // LIB-DAG: atomic 0x{{[0-9a-f]+}} lib_add+0x{{[0-9a-f]+}} kind=rmw size=8 order=acq_rel op=add{{$}}
 long lib_add(long v) {
   return atomic_fetch_add_explicit(&lib_total, v, memory_order_acq_rel) + v;
 }
 
-// LIB-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name lib_get{{$}}
+// LIB-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name lib_get{{$}}
 // LIB-DAG: atomic 0x{{[0-9a-f]+}} lib_get+0x{{[0-9a-f]+}} kind=load size=8 order=acquire{{$}}
 long lib_get(void) {
   return atomic_load_explicit(&lib_total, memory_order_acquire);

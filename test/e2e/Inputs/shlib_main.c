@@ -10,7 +10,7 @@ int lib_plain(int x);
 
 _Atomic int main_flag;
 
-// MAIN-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics name main{{$}}
+// MAIN-DAG: function 0x{{[0-9a-f]+}} size {{[1-9][0-9]*}} features atomics|has-atomics name main{{$}}
 // MAIN-DAG: atomic 0x{{[0-9a-f]+}} main+0x{{[0-9a-f]+}} kind=store size=4 order=release{{$}}
 // MAIN-DAG: atomic 0x{{[0-9a-f]+}} main+0x{{[0-9a-f]+}} kind=load size=4 order=relaxed{{$}}
 // MAIN-NOT: lib_

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Runs the runtime benchmarks (bench/pcmap_rt_bench.cpp) and prints a compact
+# summary: is_atomic ns/query per table size against std::upper_bound and the
+# two-level search, registration ns/entry, lookup_function against
+# _Unwind_Find_FDE and dladdr, and query throughput with and without churn.
+#
+# Usage: bench/run_rt_bench.sh [--build DIR] [--reps N] [--min-time S]
+#                              [--json FILE] [-- extra benchmark flags]
+#        bench/run_rt_bench.sh --summarize FILE   (summary of an earlier run)
+#
+# Defaults: the build directory build-19 (scripts/build.sh), else build;
+# 3 repetitions (medians are shown) of at least 0.2 s each. A full run takes
+# about a minute on 2 cores. The exit status is the benchmark's: non-zero
+# if the runtime gave a wrong answer (details on stderr and in the table).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=""
+reps=3
+min_time=0.2
+json=""
+summarize=""
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --min-time) min_time=$2; shift 2 ;;
+    --json) json=$2; shift 2 ;;
+    --summarize) summarize=$2; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "run_rt_bench.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+status=0
+if [ -z "$summarize" ]; then
+  if [ -z "$build" ]; then
+    if [ -d "$root/build-19" ]; then build="$root/build-19"; else build="$root/build"; fi
+  fi
+  bin="$build/bench/pcmap_rt_bench"
+  if [ ! -x "$bin" ]; then
+    echo "run_rt_bench.sh: $bin not found; build with -DPCMAP_BUILD_BENCHMARKS=ON" >&2
+    exit 2
+  fi
+  if [ -z "$json" ]; then
+    json=$(mktemp /tmp/pcmap_rt_bench.XXXXXX.json)
+  fi
+  cmd=("$bin" --benchmark_min_time="$min_time" --benchmark_repetitions="$reps"
+       --benchmark_display_aggregates_only=true
+       --benchmark_out="$json" --benchmark_out_format=json "${extra[@]}")
+  echo "+ ${cmd[*]}" >&2
+  start=$(date +%s)
+  "${cmd[@]}" || status=$?
+  echo "run_rt_bench.sh: benchmark finished in $(( $(date +%s) - start )) s, status $status; JSON in $json" >&2
+  summarize=$json
+  # The machine's load over the run (other processes skew the numbers).
+  export PCMAP_BENCH_LOAD_END="$(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+
+python3 - "$summarize" <<'EOF'
+import json
+import os
+import re
+import statistics
+import sys
+
+with open(sys.argv[1]) as f:
+    data = json.load(f)
+
+# One result per run: the median aggregate if there are repetitions, else the
+# median of the plain runs.
+runs = {}
+for b in data.get("benchmarks", []):
+    name = b.get("run_name", b["name"])
+    r = runs.setdefault(name, {"plain": [], "median": None, "error": None})
+    if b.get("error_occurred"):
+        r["error"] = b.get("error_message", "error")
+    if b.get("run_type") == "aggregate":
+        if b.get("aggregate_name") == "median":
+            r["median"] = b
+    else:
+        r["plain"].append(b)
+
+
+def get(name, key):
+    r = runs.get(name)
+    if not r or r["error"]:
+        return None
+    if r["median"] is not None:
+        return r["median"].get(key)
+    vals = [b[key] for b in r["plain"] if key in b]
+    return statistics.median(vals) if vals else None
+
+
+def err(name):
+    r = runs.get(name)
+    if r is None:
+        return "not run"
+    return r["error"]
+
+
+UNIT_NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def ns_per_item(name):
+    ips = get(name, "items_per_second")
+    return 1e9 / ips if ips else None
+
+
+def fmt(v, digits=1):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def ratio(a, b):
+    return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}x"
+
+
+ctx = data.get("context", {})
+print()
+print(f"pcmap runtime benchmarks: {ctx.get('host_name', '?')}, "
+      f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz, "
+      f"load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}"
+      + (f" at the start, {os.environ['PCMAP_BENCH_LOAD_END'].replace(' ', ', ')} "
+         f"at the end" if os.environ.get('PCMAP_BENCH_LOAD_END') else "") + "; "
+      f"{'medians of repetitions' if any(r['median'] for r in runs.values()) else 'single runs'}")
+problems = sorted({f"{n}: {r['error']}" for n, r in runs.items() if r["error"]})
+
+sizes = sorted({int(m.group(1)) for n in runs
+                for m in [re.match(r"is_atomic/\w+/(\d+)$", n)] if m})
+print()
+print("1. pcmap_is_atomic_pc, ns/query (CPU time; half hits, half misses)")
+print(f"{'atomics':>10} {'pcmap':>8} {'upper_bound':>12} {'two_level':>10} "
+      f"{'ub/pcmap':>9} {'2lvl/pcmap':>11}")
+for n in sizes:
+    p = ns_per_item(f"is_atomic/pcmap/{n}")
+    u = ns_per_item(f"is_atomic/upper_bound/{n}")
+    t = ns_per_item(f"is_atomic/two_level/{n}")
+    print(f"{n:>10} {fmt(p):>8} {fmt(u):>12} {fmt(t):>10} {ratio(u, p):>9} "
+          f"{ratio(t, p):>11}")
+
+print()
+print("2. Registration (atomics + functions sections of a fake module), "
+      "ns per atomic")
+print(f"{'atomics':>10} {'functions':>10} {'sorted add':>11} "
+      f"{'shuffled add':>13} {'sorted del':>11} {'shuffled del':>13}")
+reg_sizes = sorted({int(m.group(1)) for n in runs
+                    for m in [re.match(r"register/\w+/(\d+)", n)] if m})
+
+
+def reg_name(kind, n):
+    for name in runs:
+        if re.match(rf"register/{kind}/{n}(/|$)", name):
+            return name
+    return f"register/{kind}/{n}"
+
+
+for n in reg_sizes:
+    s, h = reg_name("sorted", n), reg_name("shuffled", n)
+    funcs = get(s, "functions")
+    print(f"{n:>10} {fmt(funcs, 0):>10} {fmt(get(s, 'add_ns_per_entry')):>11} "
+          f"{fmt(get(h, 'add_ns_per_entry')):>13} "
+          f"{fmt(get(s, 'del_ns_per_entry')):>11} "
+          f"{fmt(get(h, 'del_ns_per_entry')):>13}")
+
+print()
+print("3. Function lookup on this binary's instrumented functions, ns/query")
+lp = ns_per_item("lookup_function/pcmap")
+lf = ns_per_item("lookup_function/unwind_find_fde")
+ld = ns_per_item("lookup_function/dladdr")
+print(f"{'pcmap_lookup_function':>24} {fmt(lp):>8}")
+print(f"{'_Unwind_Find_FDE':>24} {fmt(lf):>8}   {ratio(lf, lp)} pcmap's time")
+print(f"{'dladdr':>24} {fmt(ld):>8}   {ratio(ld, lp)} pcmap's time")
+
+print()
+print("4. pcmap_is_atomic_pc throughput, 10^6 atomics (wall time, all threads;")
+print("   CPU ns/query: the query threads' CPU time, less sensitive to other load)")
+print(f"{'churn':>8} {'threads':>8} {'Mqueries/s':>11} {'ns/query/thread':>16} "
+      f"{'CPU ns/query':>13} {'churn/s':>9} {'wrong':>6}")
+for churn in ("none", "fake", "dlopen"):
+    for threads in (1, 2):
+        name = f"throughput/churn:{churn}/real_time/threads:{threads}"
+        ips = get(name, "items_per_second")
+        per = threads * 1e9 / ips if ips else None
+        cpu = get(name, "cpu_time")  # CPU time of all threads per query
+        if cpu is not None:
+            cpu *= UNIT_NS.get(get(name, "time_unit") or "ns", 1)
+        print(f"{churn:>8} {threads:>8} {fmt(ips / 1e6 if ips else None, 2):>11} "
+              f"{fmt(per):>16} {fmt(cpu):>13} "
+              f"{fmt(get(name, 'churn_per_s'), 0):>9} "
+              f"{fmt(get(name, 'wrong_answers'), 0):>6}")
+
+print()
+print("Targets")
+
+
+def target(label, ok):
+    print(f"  [{'PASS' if ok else 'FAIL' if ok is not None else ' -- '}] {label}")
+
+
+u6, p6 = (ns_per_item(f"is_atomic/{k}/1000000") for k in ("upper_bound", "pcmap"))
+target(f"is_atomic at 10^6: pcmap >= 3x faster than std::upper_bound "
+       f"(measured {ratio(u6, p6)})", None if not u6 or not p6 else u6 / p6 >= 3)
+r6 = get(reg_name("sorted", 1000000), "add_ns_per_entry")
+target(f"registration at 10^6, sorted: < 5 ns/entry (measured {fmt(r6)})",
+       None if r6 is None else r6 < 5)
+target(f"lookup_function: pcmap >= 10x faster than _Unwind_Find_FDE "
+       f"(measured {ratio(lf, lp)})", None if not lf or not lp else lf / lp >= 10)
+if problems:
+    print()
+    print("Errors")
+    for p in problems:
+        print("  " + p.replace("\n", "\n    "))
+EOF
+exit $status
