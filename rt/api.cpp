@@ -25,26 +25,47 @@ struct Located {
   uint32_t Offset = 0; // PC - TextLo
 };
 
-Located locate(const IndexCopy &Copy, uintptr_t PC) {
+/// The module of PC.
+__attribute__((always_inline)) inline Located locate(const IndexCopy &Copy,
+                                                     uintptr_t PC) {
   Located L;
   ArenaOffset Table = findModuleTable(Copy, PC);
   if (!Table)
     return L;
   readTableView(Table, L.View);
-  if (PC < L.View.TextLo || PC - L.View.TextLo >= L.View.TextHi - L.View.TextLo)
+  if (PC < L.View.TextLo ||
+      PC - L.View.TextLo >= L.View.TextHi - L.View.TextLo ||
+      pastIndex(L.View, uint32_t(PC - L.View.TextLo)))
     return L;
   L.Offset = uint32_t(PC - L.View.TextLo);
   L.Found = true;
   return L;
 }
 
-/// The function holding Offset, if any.
-bool functionAt(const TableView &V, uint32_t Offset, FunctionRecord &R) {
-  int64_t I = lastFunctionAtOrBefore(V, Offset);
-  if (I < 0)
-    return false;
-  R = loadFunction(V, uint64_t(I));
-  return Offset - R.Start < R.Size;
+/// The atomic at exactly L's offset, or -1. Most stretches list their
+/// atomics in the index entry itself.
+__attribute__((always_inline)) inline int64_t atomicAt(const Located &L,
+                                                       const Stretch &E) {
+  if (E.numAtomics() <= kLowBytes) {
+    int I = E.findLow(uint8_t(L.Offset));
+    return I < 0 ? -1 : int64_t(E.firstAtomic()) + I;
+  }
+  int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
+  return A >= 0 && loadAtomicOffset(L.View, uint64_t(A)) == L.Offset ? A : -1;
+}
+
+/// The function holding L's offset, if any: its index and bounds.
+__attribute__((always_inline)) inline int64_t functionAt(const Located &L,
+                                                         FunctionBounds &B) {
+  int64_t F = lastFunctionAtOrBefore(L.View, L.Offset);
+  if (F < 0)
+    return -1;
+  B = loadFunctionBounds(L.View, uint64_t(F));
+  return L.Offset - B.Start < B.Size ? F : -1;
+}
+
+__attribute__((always_inline)) inline Stretch stretchOf(const Located &L) {
+  return loadStretch(L.View, L.Offset >> kStretchShift);
 }
 
 void fillFunction(const TableView &V, const FunctionRecord &R,
@@ -57,15 +78,15 @@ void fillFunction(const TableView &V, const FunctionRecord &R,
   Out.source = R.Source;
   Out.upstream_features = R.UpstreamFeatures;
   Out.upstream_stack_args = R.UpstreamStackArgs;
-  Out.module_path = static_cast<const char *>(arenaPointer(V.Path));
-  Out.module_bias = uintptr_t(V.Bias);
+  Out.module_path = static_cast<const char *>(arenaPointer(loadPath(V)));
+  Out.module_bias = uintptr_t(loadBias(V));
 }
 
-void fillAtomic(const TableView &V, uint64_t I, pcmap_atomic &Out) {
-  uint32_t Offset = loadAtomicOffset(V, I);
-  uint32_t Desc = loadAtomicDescriptor(V, I);
+void fillAtomic(const Located &L, uint64_t I, pcmap_atomic &Out) {
+  uint32_t Offset = loadAtomicOffset(L.View, I);
+  uint32_t Desc = loadAtomicDescriptor(L.View, I);
   Out = pcmap_atomic();
-  Out.pc = uintptr_t(V.TextLo + Offset);
+  Out.pc = uintptr_t(L.View.TextLo + Offset);
   AtomicDescriptor D;
   if (Desc == kUpstreamDescriptor || !decodeDescriptor(Desc, D)) {
     Out.kind = PCMAP_KIND_UNKNOWN;
@@ -79,10 +100,11 @@ void fillAtomic(const TableView &V, uint64_t I, pcmap_atomic &Out) {
     Out.flags = (D.Volatile ? PCMAP_ATOMIC_VOLATILE : 0) |
                 (D.Weak ? PCMAP_ATOMIC_WEAK : 0);
   }
-  FunctionRecord R;
-  Out.has_function = functionAt(V, Offset, R);
-  if (Out.has_function)
-    fillFunction(V, R, Out.function);
+  FunctionBounds B;
+  int64_t F = functionAt(L, B);
+  Out.has_function = F >= 0;
+  if (F >= 0)
+    fillFunction(L.View, loadFunction(L.View, uint64_t(F)), Out.function);
 }
 
 } // namespace
@@ -96,11 +118,13 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     Located L = locate(Copy, PC);
     if (!L.Found)
       return PCMAP_UNKNOWN;
-    int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
-    if (A >= 0 && loadAtomicOffset(L.View, uint64_t(A)) == L.Offset)
+    Stretch E = stretchOf(L);
+    if (atomicAt(L, E) >= 0)
       return PCMAP_YES;
-    FunctionRecord R;
-    if (functionAt(L.View, L.Offset, R) && (R.Features & kFeatureAtomics))
+    if (E.covered() && E.numAtomics() <= kLowBytes)
+      return PCMAP_NO; // the index entry says it all
+    FunctionBounds B;
+    if (functionAt(L, B) >= 0 && (B.Features & kFeatureAtomics))
       return PCMAP_NO;
     return PCMAP_UNKNOWN;
   });
@@ -111,12 +135,10 @@ int pcmap_lookup_atomic(uintptr_t PC, struct pcmap_atomic *Out) {
     return 0;
   return readConsistently([PC, Out](const IndexCopy &Copy) {
     Located L = locate(Copy, PC);
-    if (!L.Found)
+    int64_t A = L.Found ? atomicAt(L, stretchOf(L)) : -1;
+    if (A < 0)
       return 0;
-    int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
-    if (A < 0 || loadAtomicOffset(L.View, uint64_t(A)) != L.Offset)
-      return 0;
-    fillAtomic(L.View, uint64_t(A), *Out);
+    fillAtomic(L, uint64_t(A), *Out);
     return 1;
   });
 }
@@ -129,19 +151,17 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
     // The instruction before PC ends at PC: look from PC - 1 backwards, in
     // the function that holds PC - 1.
     Located L = locate(Copy, PC - 1);
-    if (!L.Found)
-      return 0;
-    FunctionRecord R;
-    if (!functionAt(L.View, L.Offset, R))
+    FunctionBounds B;
+    if (!L.Found || functionAt(L, B) < 0)
       return 0;
     int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
     if (A < 0)
       return 0;
     uint32_t Offset = loadAtomicOffset(L.View, uint64_t(A));
     // Offset <= PC - 1; within MaxBytes of PC and inside the function.
-    if (uint64_t(L.Offset) + 1 - Offset > MaxBytes || Offset < R.Start)
+    if (uint64_t(L.Offset) + 1 - Offset > MaxBytes || Offset < B.Start)
       return 0;
-    fillAtomic(L.View, uint64_t(A), *Out);
+    fillAtomic(L, uint64_t(A), *Out);
     return 1;
   });
 }
@@ -151,10 +171,11 @@ int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
     return 0;
   return readConsistently([PC, Out](const IndexCopy &Copy) {
     Located L = locate(Copy, PC);
-    FunctionRecord R;
-    if (!L.Found || !functionAt(L.View, L.Offset, R))
+    FunctionBounds B;
+    int64_t F = L.Found ? functionAt(L, B) : -1;
+    if (F < 0)
       return 0;
-    fillFunction(L.View, R, *Out);
+    fillFunction(L.View, loadFunction(L.View, uint64_t(F)), *Out);
     return 1;
   });
 }
@@ -168,8 +189,8 @@ int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
       return 0;
     TableView V;
     readTableView(loadRelaxed(&Copy.Modules[Index].Table), V);
-    Out->path = static_cast<const char *>(arenaPointer(V.Path));
-    Out->bias = uintptr_t(V.Bias);
+    Out->path = static_cast<const char *>(arenaPointer(loadPath(V)));
+    Out->bias = uintptr_t(loadBias(V));
     Out->text_start = uintptr_t(V.TextLo);
     Out->text_end = uintptr_t(V.TextHi);
     Out->num_functions = size_t(V.NumFunctions);

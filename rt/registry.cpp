@@ -250,27 +250,6 @@ public:
 
 } // namespace
 
-ArenaOffset findModuleTable(const IndexCopy &Copy, uintptr_t PC) {
-  uint64_t N = loadRelaxed(&Copy.Count);
-  if (N > kMaxModules)
-    N = kMaxModules;
-  // The last module whose code starts at or before PC.
-  uint64_t Lo = 0, Hi = N;
-  while (Lo < Hi) {
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if (loadRelaxed(&Copy.Modules[Mid].TextLo) <= PC)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
-  if (!Lo)
-    return 0;
-  const PublishedModule &M = Copy.Modules[Lo - 1];
-  if (PC >= loadRelaxed(&M.TextHi))
-    return 0;
-  return loadRelaxed(&M.Table);
-}
-
 void addSection(SectionKind Kind, uint32_t Version, const char *Start,
                 const char *Stop) {
   // Null or empty bounds: the linker discarded every piece of the section

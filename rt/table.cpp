@@ -17,70 +17,57 @@ using format::kFeatureHasAtomics;
 
 namespace {
 
-uint64_t indexBytes(uint64_t NumBuckets) {
-  return (NumBuckets + 1) * sizeof(uint32_t) +
-         NumBuckets * kSubBuckets * sizeof(uint16_t);
+uint64_t indexBytes(uint64_t NumStretches) {
+  return (NumStretches + 1) * sizeof(IndexEntry);
 }
 
-/// Builds the bucket index of sorted keys Keys[0, N) over [0, TextSize).
-bool buildIndex(const uint32_t *Keys, uint64_t N, uint64_t TextSize,
-                BucketIndex &Out) {
-  Out.NumBuckets = (TextSize + (1u << kBucketShift) - 1) >> kBucketShift;
-  Out.Base = arenaAllocate((Out.NumBuckets + 1) * sizeof(uint32_t));
-  Out.Sub = arenaAllocate(Out.NumBuckets * kSubBuckets * sizeof(uint16_t) + 1);
-  if (!Out.Base || !Out.Sub)
+/// Builds the index over [0, TextSize) from the sorted atomic offsets and
+/// the functions (sorted by start, with their final features).
+bool buildIndex(ArenaOffset AtomicOffsets, uint64_t NumAtomics,
+                const FunctionRecord *Functions, uint64_t NumFunctions,
+                uint64_t TextSize, ArenaOffset &IndexOut,
+                uint64_t &NumStretches) {
+  NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
+  IndexOut = arenaAllocate(indexBytes(NumStretches));
+  if (!IndexOut)
     return false;
-  auto *Base = static_cast<uint32_t *>(arenaWritable(Out.Base));
-  auto *Sub = static_cast<uint16_t *>(arenaWritable(Out.Sub));
-  uint64_t I = 0;
-  for (uint64_t B = 0; B < Out.NumBuckets; ++B) {
-    uint64_t BucketStart = B << kBucketShift;
-    while (I < N && Keys[I] < BucketStart)
-      ++I;
-    uint64_t First = I;
-    storeRelaxed(&Base[B], uint32_t(First));
-    for (unsigned S = 0; S < kSubBuckets; ++S) {
-      uint64_t SubStart = BucketStart + (uint64_t(S) << kSubBucketShift);
-      while (I < N && Keys[I] < SubStart)
-        ++I;
-      storeRelaxed(&Sub[B * kSubBuckets + S], uint16_t(I - First));
+  auto *Index = static_cast<IndexEntry *>(arenaWritable(IndexOut));
+  const auto *Atomics =
+      static_cast<const uint32_t *>(arenaWritable(AtomicOffsets));
+  uint64_t A = 0, F = 0;
+  for (uint64_t S = 0; S <= NumStretches; ++S) {
+    uint64_t Start = S << kStretchShift, End = Start + (1u << kStretchShift);
+    while (A < NumAtomics && Atomics[A] < Start)
+      ++A;
+    while (F < NumFunctions && Functions[F].Start < Start)
+      ++F;
+    IndexEntry E;
+    memset(&E, 0, sizeof(E));
+    E.FirstAtomic = uint32_t(A);
+    E.FirstFunction = uint32_t(F);
+    uint64_t N = 0;
+    while (A + N < NumAtomics && Atomics[A + N] < End) {
+      if (N < kLowBytes)
+        E.Low[N] = uint8_t(Atomics[A + N]);
+      ++N;
     }
+    E.NumAtomics = uint8_t(N < 255 ? N : 255);
+    // Covered: the function holding the stretch's first byte (the last one
+    // starting at or before it) runs to the stretch's end and is complete
+    // for atomics.
+    uint64_t AtOrBefore =
+        F < NumFunctions && Functions[F].Start == Start ? F + 1 : F;
+    if (AtOrBefore > 0 && End <= TextSize) {
+      const FunctionRecord &H = Functions[AtOrBefore - 1];
+      if (uint64_t(H.Start) + H.Size >= End && (H.Features & kFeatureAtomics))
+        E.Flags |= kStretchCovered;
+    }
+    const auto *Words = reinterpret_cast<const uint64_t *>(&E);
+    auto *Out = reinterpret_cast<uint64_t *>(&Index[S]);
+    storeRelaxed(&Out[0], Words[0]);
+    storeRelaxed(&Out[1], Words[1]);
   }
-  storeRelaxed(&Base[Out.NumBuckets], uint32_t(N));
   return true;
-}
-
-void freeIndex(const BucketIndex &Ix) {
-  arenaFree(Ix.Base, (Ix.NumBuckets + 1) * sizeof(uint32_t));
-  arenaFree(Ix.Sub, Ix.NumBuckets * kSubBuckets * sizeof(uint16_t) + 1);
-}
-
-/// Number of keys <= X, by the index. Tolerates garbage: every index it
-/// computes is clamped to [0, N], and every load goes through the arena.
-uint64_t upperBound(ArenaOffset Keys, uint64_t N, const BucketIndex &Ix,
-                    uint32_t X) {
-  uint64_t B = X >> kBucketShift;
-  if (B >= Ix.NumBuckets)
-    return N;
-  unsigned S = (X >> kSubBucketShift) & (kSubBuckets - 1);
-  uint64_t Base = arenaLoad<uint32_t>(Ix.Base, B);
-  uint64_t Lo = Base + arenaLoad<uint16_t>(Ix.Sub, B * kSubBuckets + S);
-  uint64_t Hi =
-      S + 1 < kSubBuckets
-          ? Base + arenaLoad<uint16_t>(Ix.Sub, B * kSubBuckets + S + 1)
-          : arenaLoad<uint32_t>(Ix.Base, B + 1);
-  if (Hi > N)
-    Hi = N;
-  if (Lo > Hi)
-    Lo = Hi;
-  while (Lo < Hi) {
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if (arenaLoad<uint32_t>(Keys, Mid) <= X)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
-  return Lo;
 }
 
 /// Merges K sorted atomics arrays into new ones, dropping duplicate PCs and
@@ -234,20 +221,8 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
                       (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
     }
 
-    // The indexes, over the function starts and the atomic offsets.
-    uint32_t *Starts = nullptr;
-    ArenaOffset StartsOff = arenaAllocate((T.NumFunctions + 1) * 4);
-    if (!StartsOff)
-      goto Fail;
-    Starts = static_cast<uint32_t *>(arenaWritable(StartsOff));
-    for (uint64_t I = 0; I < T.NumFunctions; ++I)
-      Starts[I] = F[I].Start;
-    bool Ok = buildIndex(Starts, T.NumFunctions, TextSize, T.FunctionIndex) &&
-              buildIndex(
-                  static_cast<const uint32_t *>(arenaWritable(T.AtomicOffsets)),
-                  T.NumAtomics, TextSize, T.AtomicIndex);
-    arenaFree(StartsOff, (T.NumFunctions + 1) * 4);
-    if (!Ok)
+    if (!buildIndex(T.AtomicOffsets, T.NumAtomics, F, T.NumFunctions, TextSize,
+                    T.Index, T.NumStretches))
       goto Fail;
   }
 
@@ -263,8 +238,7 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
 
   T.Bytes = sizeof(ModuleTable) + T.PathBytes +
             (T.NumFunctions + 1) * sizeof(FunctionRecord) + T.NumAtomics * 8 +
-            indexBytes(T.FunctionIndex.NumBuckets) +
-            indexBytes(T.AtomicIndex.NumBuckets);
+            indexBytes(T.NumStretches);
   memcpy(arenaWritable(TableOff), &T, sizeof(T));
   return TableOff;
 
@@ -285,86 +259,9 @@ void freeModuleTable(ArenaOffset TableOff) {
     arenaFree(T.AtomicOffsets, T.NumAtomics * sizeof(uint32_t));
     arenaFree(T.AtomicDescriptors, T.NumAtomics * sizeof(uint32_t));
   }
-  if (T.FunctionIndex.NumBuckets)
-    freeIndex(T.FunctionIndex);
-  if (T.AtomicIndex.NumBuckets)
-    freeIndex(T.AtomicIndex);
+  if (T.Index)
+    arenaFree(T.Index, indexBytes(T.NumStretches));
   arenaFree(TableOff, sizeof(ModuleTable));
-}
-
-void readTableView(ArenaOffset Table, TableView &V) {
-  auto Field = [Table](size_t Offset) {
-    return loadRelaxed(
-        static_cast<const uint64_t *>(arenaPointer(Table + Offset)));
-  };
-  V.TextLo = Field(offsetof(ModuleTable, TextLo));
-  V.TextHi = Field(offsetof(ModuleTable, TextHi));
-  V.Bias = Field(offsetof(ModuleTable, Bias));
-  V.Path = Field(offsetof(ModuleTable, Path));
-  V.NumFunctions = Field(offsetof(ModuleTable, NumFunctions));
-  V.NumAtomics = Field(offsetof(ModuleTable, NumAtomics));
-  V.Functions = Field(offsetof(ModuleTable, Functions));
-  V.AtomicOffsets = Field(offsetof(ModuleTable, AtomicOffsets));
-  V.AtomicDescriptors = Field(offsetof(ModuleTable, AtomicDescriptors));
-  V.FunctionIndex.Base = Field(offsetof(ModuleTable, FunctionIndex.Base));
-  V.FunctionIndex.Sub = Field(offsetof(ModuleTable, FunctionIndex.Sub));
-  V.FunctionIndex.NumBuckets =
-      Field(offsetof(ModuleTable, FunctionIndex.NumBuckets));
-  V.AtomicIndex.Base = Field(offsetof(ModuleTable, AtomicIndex.Base));
-  V.AtomicIndex.Sub = Field(offsetof(ModuleTable, AtomicIndex.Sub));
-  V.AtomicIndex.NumBuckets =
-      Field(offsetof(ModuleTable, AtomicIndex.NumBuckets));
-}
-
-FunctionRecord loadFunction(const TableView &V, uint64_t I) {
-  FunctionRecord R;
-  const auto *Words = static_cast<const uint32_t *>(
-      arenaPointer(V.Functions + I * sizeof(FunctionRecord)));
-  uint32_t W[sizeof(FunctionRecord) / 4];
-  for (unsigned J = 0; J < sizeof(W) / 4; ++J)
-    W[J] = loadRelaxed(&Words[J]);
-  memcpy(&R, W, sizeof(R));
-  return R;
-}
-
-int64_t lastFunctionAtOrBefore(const TableView &V, uint32_t Offset) {
-  // Function starts are not stored apart; the index is over them, and the
-  // binary search reads Start, the first field of each record.
-  static_assert(offsetof(FunctionRecord, Start) == 0, "Start first");
-  uint64_t B = Offset >> kBucketShift;
-  uint64_t N = V.NumFunctions;
-  uint64_t Lo, Hi;
-  if (B >= V.FunctionIndex.NumBuckets) {
-    Lo = Hi = N;
-  } else {
-    unsigned S = (Offset >> kSubBucketShift) & (kSubBuckets - 1);
-    uint64_t Base = arenaLoad<uint32_t>(V.FunctionIndex.Base, B);
-    Lo = Base + arenaLoad<uint16_t>(V.FunctionIndex.Sub, B * kSubBuckets + S);
-    Hi = S + 1 < kSubBuckets
-             ? Base + arenaLoad<uint16_t>(V.FunctionIndex.Sub,
-                                          B * kSubBuckets + S + 1)
-             : arenaLoad<uint32_t>(V.FunctionIndex.Base, B + 1);
-    if (Hi > N)
-      Hi = N;
-    if (Lo > Hi)
-      Lo = Hi;
-    while (Lo < Hi) {
-      uint64_t Mid = Lo + (Hi - Lo) / 2;
-      uint32_t Start = loadRelaxed(static_cast<const uint32_t *>(
-          arenaPointer(V.Functions + Mid * sizeof(FunctionRecord))));
-      if (Start <= Offset)
-        Lo = Mid + 1;
-      else
-        Hi = Mid;
-    }
-  }
-  return int64_t(Lo) - 1;
-}
-
-int64_t lastAtomicAtOrBefore(const TableView &V, uint32_t Offset) {
-  return int64_t(
-             upperBound(V.AtomicOffsets, V.NumAtomics, V.AtomicIndex, Offset)) -
-         1;
 }
 
 } // namespace rt
