@@ -13,14 +13,19 @@ namespace {
 
 constexpr unsigned kMinClass = 6;  // 64 bytes
 constexpr unsigned kMaxClass = 40; // 1 TiB, more than any region
-/// Blocks at least this large give their pages back when freed.
+/// Freed blocks at least this large give their pages back, once the free
+/// lists hold more than kRetainedBytes: memory stays bounded under endless
+/// dlopen/dlclose, and a module registered again soon after reuses pages
+/// that are already there instead of faulting in zeroed ones.
 constexpr unsigned kReleaseClass = 16; // 64 KiB
+constexpr uint64_t kRetainedBytes = uint64_t(256) << 20;
 /// A guard past the end of the region, so that an element read at the last
 /// masked offset stays inside the mapping.
 constexpr uint64_t kGuard = 1 << 16;
 
-uint64_t Bump;                       // next unallocated offset
-uint64_t InUse;                      // bytes in allocated blocks
+uint64_t Bump;     // next unallocated offset
+uint64_t InUse;    // bytes in allocated blocks
+uint64_t Retained; // bytes of free blocks whose pages were kept
 ArenaOffset FreeList[kMaxClass + 1]; // per class; the link is the block's
                                      // first 8 bytes
 
@@ -80,8 +85,12 @@ void arenaFree(ArenaOffset Offset, uint64_t Size) {
     return;
   unsigned C = classOf(Size ? Size : 1);
   uint64_t ClassSize = uint64_t(1) << C;
-  if (C >= kReleaseClass)
-    releasePages(arenaWritable(Offset), ClassSize);
+  if (C >= kReleaseClass) {
+    if (Retained + ClassSize > kRetainedBytes)
+      releasePages(arenaWritable(Offset), ClassSize);
+    else
+      Retained += ClassSize;
+  }
   storeRelaxed(static_cast<uint64_t *>(arenaWritable(Offset)), FreeList[C]);
   FreeList[C] = Offset;
   InUse -= ClassSize;

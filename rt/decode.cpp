@@ -108,22 +108,21 @@ bool versionOk(SectionKind Kind, uint32_t Version) {
 } // namespace
 
 void sortByHighWord(uint64_t *A, uint64_t *Tmp, size_t N) {
-  size_t Descents = 0;
-  for (size_t I = 1; I < N; ++I)
-    Descents += (A[I] >> 32) < (A[I - 1] >> 32);
-  if (!Descents)
-    return;
-  if (N <= 64 || Descents <= 8) {
-    // Insertion sort: small, or nearly sorted (a few records out of place).
-    for (size_t I = 1; I < N; ++I) {
-      uint64_t V = A[I];
-      size_t J = I;
-      for (; J && (A[J - 1] >> 32) > (V >> 32); --J)
-        A[J] = A[J - 1];
-      A[J] = V;
-    }
-    return;
+  // Sections come sorted by function, with the records of one function in
+  // any order: an insertion sort moves each item a short way. It gives up
+  // after a budget of moves proportional to N (input in no useful order)
+  // and leaves the rest to the radix sort, which is linear on any input.
+  uint64_t Budget = 8 * uint64_t(N) + 64;
+  size_t I = 1;
+  for (; I < N && Budget; ++I) {
+    uint64_t V = A[I];
+    size_t J = I;
+    for (; J && (A[J - 1] >> 32) > (V >> 32) && Budget; --J, --Budget)
+      A[J] = A[J - 1];
+    A[J] = V;
   }
+  if (I >= N && Budget)
+    return;
   // LSD radix sort on the 32-bit key in three passes (11, 11, 10 bits);
   // a pass whose digit is the same for all keys is skipped.
   static const unsigned Shifts[3] = {32, 43, 54};
