@@ -119,10 +119,15 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     if (!L.Found)
       return PCMAP_UNKNOWN;
     Stretch E = stretchOf(L);
-    if (atomicAt(L, E) >= 0)
+    if (E.numAtomics() <= kLowBytes) {
+      // The index entry lists the stretch's atomics: a hit, or, in a covered
+      // stretch, a miss is the answer (computed without a branch on it).
+      bool Hit = E.findLow(uint8_t(L.Offset)) >= 0;
+      if (Hit | E.covered())
+        return Hit ? PCMAP_YES : PCMAP_NO;
+    } else if (atomicAt(L, E) >= 0) {
       return PCMAP_YES;
-    if (E.covered() && E.numAtomics() <= kLowBytes)
-      return PCMAP_NO; // the index entry says it all
+    }
     FunctionBounds B;
     if (functionAt(L, B) >= 0 && (B.Features & kFeatureAtomics))
       return PCMAP_NO;
@@ -188,7 +193,7 @@ int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
     if (Index >= N || Index >= kMaxModules)
       return 0;
     TableView V;
-    readTableView(loadRelaxed(&Copy.Modules[Index].Table), V);
+    readTableView(loadRelaxed(&Copy.Table[Index]), V);
     Out->path = static_cast<const char *>(arenaPointer(loadPath(V)));
     Out->bias = uintptr_t(loadBias(V));
     Out->text_start = uintptr_t(V.TextLo);

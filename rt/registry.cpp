@@ -112,15 +112,15 @@ void publish() {
       continue;
     // Insertion into sorted position; the number of modules is small.
     uint64_t J = Count;
-    while (J && loadRelaxed(&Next.Modules[J - 1].TextLo) > M->Code.TextLo) {
-      storeRelaxed(&Next.Modules[J].TextLo, Next.Modules[J - 1].TextLo);
-      storeRelaxed(&Next.Modules[J].TextHi, Next.Modules[J - 1].TextHi);
-      storeRelaxed(&Next.Modules[J].Table, Next.Modules[J - 1].Table);
+    while (J && loadRelaxed(&Next.TextLo[J - 1]) > M->Code.TextLo) {
+      storeRelaxed(&Next.TextLo[J], loadRelaxed(&Next.TextLo[J - 1]));
+      storeRelaxed(&Next.TextHi[J], loadRelaxed(&Next.TextHi[J - 1]));
+      storeRelaxed(&Next.Table[J], loadRelaxed(&Next.Table[J - 1]));
       --J;
     }
-    storeRelaxed(&Next.Modules[J].TextLo, uint64_t(M->Code.TextLo));
-    storeRelaxed(&Next.Modules[J].TextHi, uint64_t(M->Code.TextHi));
-    storeRelaxed(&Next.Modules[J].Table, M->Table);
+    storeRelaxed(&Next.TextLo[J], uint64_t(M->Code.TextLo));
+    storeRelaxed(&Next.TextHi[J], uint64_t(M->Code.TextHi));
+    storeRelaxed(&Next.Table[J], M->Table);
     ++Count;
   }
   storeRelaxed(&Next.Count, Count);

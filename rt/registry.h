@@ -28,13 +28,13 @@ namespace rt {
 
 constexpr unsigned kMaxModules = 4096;
 
-struct PublishedModule {
-  uint64_t TextLo, TextHi;
-  ArenaOffset Table;
-};
+/// The published modules, sorted by TextLo, as parallel arrays: the search
+/// reads only TextLo, eight modules to a cache line.
 struct IndexCopy {
   uint64_t Count;
-  PublishedModule Modules[kMaxModules]; // sorted by TextLo
+  uint64_t TextLo[kMaxModules];
+  uint64_t TextHi[kMaxModules];
+  ArenaOffset Table[kMaxModules];
 };
 
 extern IndexCopy IndexCopies[2];
@@ -58,21 +58,20 @@ inline ArenaOffset findModuleTable(const IndexCopy &Copy, uintptr_t PC) {
   uint64_t N = loadRelaxed(&Copy.Count);
   if (N > kMaxModules)
     N = kMaxModules;
-  // The last module whose code starts at or before PC.
-  uint64_t Lo = 0, Hi = N;
-  while (Lo < Hi) {
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if (loadRelaxed(&Copy.Modules[Mid].TextLo) <= PC)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
+  if (!N)
+    return 0;
+  // The last module whose code starts at or before PC, by a binary search
+  // without branches on the data (the loop runs log2(N) times).
+  uint64_t Base = 0;
+  for (uint64_t Len = N; Len > 1;) {
+    uint64_t Half = Len / 2;
+    Base = loadRelaxed(&Copy.TextLo[Base + Half]) <= PC ? Base + Half : Base;
+    Len -= Half;
   }
-  if (!Lo)
+  if (PC < loadRelaxed(&Copy.TextLo[Base]) ||
+      PC >= loadRelaxed(&Copy.TextHi[Base]))
     return 0;
-  const PublishedModule &M = Copy.Modules[Lo - 1];
-  if (PC >= loadRelaxed(&M.TextHi))
-    return 0;
-  return loadRelaxed(&M.Table);
+  return loadRelaxed(&Copy.Table[Base]);
 }
 
 /// Writers.
