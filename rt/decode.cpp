@@ -63,7 +63,7 @@ struct ScratchBuffer {
     return Data;
   }
 };
-ScratchBuffer Items, SortScratch;
+ScratchBuffer Items, SortScratch, RecordScratch;
 
 inline uint64_t readWord(const uint8_t *P, unsigned Width) {
   if (Width == 4) {
@@ -265,17 +265,19 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
   const unsigned Width = relativePCSize(Version, sizeof(void *));
   const bool Upstream = Kind == SectionKind::SanmdCovered;
   const bool SanmdV1 = Upstream && versionBase(Version) == kSanmdV1;
-  // Records are built in the arena directly: a function entry is at least
-  // Width + 2 bytes, so the section bounds their number.
+  // Records are decoded into writer scratch memory (already mapped and
+  // reused from one registration to the next), then copied in sorted order
+  // into the arena. A function entry is at least Width + 2 bytes, so the
+  // section bounds their number.
   size_t MaxEntries = size_t(Stop - Start) / (Width + 2) + 1;
   uint64_t *Keys = Items.get(MaxEntries);
-  ArenaOffset Unsorted = arenaAllocate(MaxEntries * sizeof(FunctionRecord));
-  if (!Keys || !Unsorted) {
-    arenaFree(Unsorted, MaxEntries * sizeof(FunctionRecord));
+  uint64_t *RecordWords =
+      RecordScratch.get(MaxEntries * sizeof(FunctionRecord) / 8);
+  if (!Keys || !RecordWords) {
     C.fail("out of memory", 0);
     return C.Error;
   }
-  auto *Records = static_cast<FunctionRecord *>(arenaWritable(Unsorted));
+  auto *Records = reinterpret_cast<FunctionRecord *>(RecordWords);
   size_t N = 0;
   auto Read = [&](uint64_t &V, bool Fixed32) -> bool {
     if (Fixed32) {
@@ -334,16 +336,13 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
     Keys[N] = (uint64_t(R.Start) << 32) | N;
     ++N;
   }
-  if (!Ok) {
-    arenaFree(Unsorted, MaxEntries * sizeof(FunctionRecord));
+  if (!Ok)
     return C.Error;
-  }
 
   uint64_t *Tmp = SortScratch.get(N + 1);
   size_t Unique = 0;
   ArenaOffset Sorted = N ? arenaAllocate(N * sizeof(FunctionRecord)) : 0;
   if (N && (!Tmp || !Sorted)) {
-    arenaFree(Unsorted, MaxEntries * sizeof(FunctionRecord));
     C.fail("out of memory", N);
     return C.Error;
   }
@@ -356,7 +355,6 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
       continue;
     memcpy(&Out_[Unique++], &R, sizeof(R));
   }
-  arenaFree(Unsorted, MaxEntries * sizeof(FunctionRecord));
   Out.Records = Sorted;
   Out.Count = uint32_t(Unique);
   Out.Capacity = uint32_t(N);

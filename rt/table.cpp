@@ -35,37 +35,36 @@ bool buildIndex(ArenaOffset AtomicOffsets, uint64_t NumAtomics,
   const auto *Atomics =
       static_cast<const uint32_t *>(arenaWritable(AtomicOffsets));
   uint64_t A = 0, F = 0;
+  // Covered stretches: those inside one function complete for atomics. The
+  // index is filled stretch by stretch; most stretches of a sparse module
+  // hold no atomic and start no function, and cost two stores.
+  uint64_t Holder = ~uint64_t(0); // the function holding the current byte
   for (uint64_t S = 0; S <= NumStretches; ++S) {
     uint64_t Start = S << kStretchShift, End = Start + (1u << kStretchShift);
     while (A < NumAtomics && Atomics[A] < Start)
       ++A;
-    while (F < NumFunctions && Functions[F].Start < Start)
-      ++F;
-    IndexEntry E;
-    memset(&E, 0, sizeof(E));
-    E.FirstAtomic = uint32_t(A);
-    E.FirstFunction = uint32_t(F);
+    while (F < NumFunctions && Functions[F].Start <= Start)
+      Holder = F++;
+    // F is now the first function starting after Start; the entry wants the
+    // first starting at or after it.
+    uint64_t FirstFunction =
+        Holder != ~uint64_t(0) && Functions[Holder].Start == Start ? Holder : F;
+    uint64_t Word0 = A | (FirstFunction << 32), Word1 = 0;
     uint64_t N = 0;
     while (A + N < NumAtomics && Atomics[A + N] < End) {
       if (N < kLowBytes)
-        E.Low[N] = uint8_t(Atomics[A + N]);
+        Word1 |= uint64_t(uint8_t(Atomics[A + N])) << (16 + 8 * N);
       ++N;
     }
-    E.NumAtomics = uint8_t(N < 255 ? N : 255);
-    // Covered: the function holding the stretch's first byte (the last one
-    // starting at or before it) runs to the stretch's end and is complete
-    // for atomics.
-    uint64_t AtOrBefore =
-        F < NumFunctions && Functions[F].Start == Start ? F + 1 : F;
-    if (AtOrBefore > 0 && End <= TextSize) {
-      const FunctionRecord &H = Functions[AtOrBefore - 1];
+    Word1 |= N < 255 ? N : 255;
+    if (Holder != ~uint64_t(0) && End <= TextSize) {
+      const FunctionRecord &H = Functions[Holder];
       if (uint64_t(H.Start) + H.Size >= End && (H.Features & kFeatureAtomics))
-        E.Flags |= kStretchCovered;
+        Word1 |= uint64_t(kStretchCovered) << 8;
     }
-    const auto *Words = reinterpret_cast<const uint64_t *>(&E);
     auto *Out = reinterpret_cast<uint64_t *>(&Index[S]);
-    storeRelaxed(&Out[0], Words[0]);
-    storeRelaxed(&Out[1], Words[1]);
+    storeRelaxed(&Out[0], Word0);
+    storeRelaxed(&Out[1], Word1);
   }
   return true;
 }
@@ -114,6 +113,11 @@ bool mergeAtomics(const DecodedAtomics *In, unsigned K, uint64_t Total,
 /// several sections (pcmap and sanmd) become one.
 uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
                         FunctionRecord *Out) {
+  if (K == 1) { // the common case: one section, already sorted and unique
+    memcpy(Out, arenaPointer(In[0].Records),
+           uint64_t(In[0].Count) * sizeof(FunctionRecord));
+    return In[0].Count;
+  }
   uint64_t Pos[kMaxSectionsPerModule] = {};
   uint64_t Count = 0;
   for (;;) {
