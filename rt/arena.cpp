@@ -13,12 +13,14 @@ namespace {
 
 constexpr unsigned kMinClass = 6;  // 64 bytes
 constexpr unsigned kMaxClass = 40; // 1 TiB, more than any region
-/// Freed blocks at least this large give their pages back, once the free
-/// lists hold more than kRetainedBytes: memory stays bounded under endless
-/// dlopen/dlclose, and a module registered again soon after reuses pages
-/// that are already there instead of faulting in zeroed ones.
+/// Freed blocks at least this large keep their pages while the free lists
+/// hold no more than the larger of kMinRetainedBytes and the bytes in use,
+/// and give them back beyond that. Memory stays within twice what the live
+/// tables need (plus a little) under endless dlopen/dlclose, while tables
+/// rebuilt soon after reuse pages that are already there instead of
+/// faulting in zeroed ones.
 constexpr unsigned kReleaseClass = 16; // 64 KiB
-constexpr uint64_t kRetainedBytes = uint64_t(256) << 20;
+constexpr uint64_t kMinRetainedBytes = uint64_t(64) << 20;
 /// A guard past the end of the region, so that an element read at the last
 /// masked offset stays inside the mapping.
 constexpr uint64_t kGuard = 1 << 16;
@@ -86,7 +88,8 @@ void arenaFree(ArenaOffset Offset, uint64_t Size) {
   unsigned C = classOf(Size ? Size : 1);
   uint64_t ClassSize = uint64_t(1) << C;
   if (C >= kReleaseClass) {
-    if (Retained + ClassSize > kRetainedBytes)
+    uint64_t Budget = InUse > kMinRetainedBytes ? InUse : kMinRetainedBytes;
+    if (Retained + ClassSize > Budget)
       releasePages(arenaWritable(Offset), ClassSize);
     else
       Retained += ClassSize;
