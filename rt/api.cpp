@@ -9,6 +9,7 @@
 #include "pcmap/pcmap.h"
 
 #include "log.h"
+#include "options.h"
 #include "pcmap/Format.h"
 #include "pcmap/pcmap_testing.h"
 #include "registry.h"
@@ -254,7 +255,9 @@ void __pcmap_testing_remove_fake_module(const void *SectionStart) {
   removeFakeModule(SectionStart);
 }
 
-void __pcmap_testing_set_verbosity(int Level) { Verbosity = Level; }
+void __pcmap_testing_set_verbosity(int Level) {
+  Verbosity = Flags.verbosity = Level;
+}
 
 } // extern "C"
 #pragma GCC visibility pop

@@ -10,9 +10,37 @@ namespace rt {
 
 int Verbosity = 1;
 
+namespace {
+int LogFd = 2;
+} // namespace
+
+void openLog(const char *Path) {
+  if (!Path || !*Path || !__builtin_strcmp(Path, "stderr")) {
+    LogFd = 2;
+    return;
+  }
+  if (!__builtin_strcmp(Path, "stdout")) {
+    LogFd = 1;
+    return;
+  }
+  Message Name;
+  Name << Path << "." << uint64_t(currentProcessId());
+  int Fd = openForAppend(Name.data());
+  if (Fd < 0) {
+    LogFd = 2;
+    Message M;
+    M << "warning: cannot open log_path '" << Name.data()
+      << "'; writing to stderr";
+    M.emit();
+    return;
+  }
+  LogFd = Fd;
+}
+
 void Message::append(const char *S, size_t N) {
   for (size_t I = 0; I < N && Length + 1 < sizeof(Buffer); ++I)
     Buffer[Length++] = S[I];
+  Buffer[Length] = '\0';
 }
 
 Message &Message::operator<<(const char *S) {
@@ -57,7 +85,7 @@ void Message::emit() {
   for (size_t I = 0; I < Length; ++I)
     Out[N++] = Buffer[I];
   Out[N++] = '\n';
-  writeStderr(Out, N);
+  writeAll(LogFd, Out, N);
 }
 
 } // namespace rt

@@ -21,17 +21,22 @@ public:
   Message &hex(uint64_t V);        // 0x...
   const char *data() const { return Buffer; }
   size_t size() const { return Length; }
-  /// Writes the message and a newline to stderr, prefixed "pcmap: ".
+  /// Writes the message and a newline to the log, prefixed "pcmap: ".
   void emit();
 
 private:
-  char Buffer[512];
+  char Buffer[512] = {};
   size_t Length = 0;
   void append(const char *S, size_t N);
 };
 
-/// 0: silent; 1 (default): rejected sections; 2: every registration.
+/// 0: silent; 1 (default): rejected sections; 2: every registration. Set
+/// from the verbosity option.
 extern int Verbosity;
+
+/// Directs the log to "stderr", "stdout", or the file Path.<pid>; on failure
+/// says so on stderr and keeps stderr.
+void openLog(const char *Path);
 
 } // namespace rt
 } // namespace pcmap

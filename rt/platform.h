@@ -20,9 +20,16 @@ void *reserveAddressSpace(size_t Size);
 /// zero afterwards and stay mapped.
 void releasePages(void *Begin, size_t Size);
 
-/// Writes to file descriptor 2, retrying on EINTR and short writes.
+/// Writes to a file descriptor, retrying on EINTR and short writes.
 /// Async-signal-safe.
-void writeStderr(const char *Data, size_t Size);
+void writeAll(int Fd, const char *Data, size_t Size);
+inline void writeStderr(const char *Data, size_t Size) {
+  writeAll(2, Data, Size);
+}
+
+/// Opens a file for appending (created 0644, close-on-exec); -1 on failure.
+int openForAppend(const char *Path);
+int currentProcessId();
 
 /// Value of an environment variable, or null. Not for signal handlers.
 const char *getEnv(const char *Name);

@@ -3,6 +3,7 @@
 #include "platform.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -23,10 +24,10 @@ void releasePages(void *Begin, size_t Size) {
   madvise(Begin, Size, MADV_DONTNEED);
 }
 
-void writeStderr(const char *Data, size_t Size) {
+void writeAll(int Fd, const char *Data, size_t Size) {
   int SavedErrno = errno;
   while (Size) {
-    ssize_t N = write(2, Data, Size);
+    ssize_t N = write(Fd, Data, Size);
     if (N < 0) {
       if (errno == EINTR)
         continue;
@@ -39,6 +40,12 @@ void writeStderr(const char *Data, size_t Size) {
 }
 
 const char *getEnv(const char *Name) { return getenv(Name); }
+
+int openForAppend(const char *Path) {
+  return open(Path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+int currentProcessId() { return int(getpid()); }
 
 static pthread_mutex_t WriterMutex = PTHREAD_MUTEX_INITIALIZER;
 void lockWriters() { pthread_mutex_lock(&WriterMutex); }

@@ -3,6 +3,7 @@
 #include "registry.h"
 
 #include "log.h"
+#include "options.h"
 #include "platform.h"
 #include "table.h"
 
@@ -57,11 +58,9 @@ bool Initialized;
 bool ensureInitialized() {
   if (Initialized)
     return true;
+  initOptions();
   if (!arenaInit())
     return false;
-  if (const char *V = getEnv("PCMAP_VERBOSITY"))
-    if (*V >= '0' && *V <= '9')
-      Verbosity = *V - '0';
   Initialized = true;
   return true;
 }
@@ -247,6 +246,14 @@ public:
   WriterLock() { lockWriters(); }
   ~WriterLock() { unlockWriters(); }
 };
+
+/// Options are read at start-up even in a program that registers nothing
+/// (help=1 must print); registration before this constructor runs (shared
+/// objects' constructors run before the executable's) initialises earlier.
+__attribute__((constructor)) void initAtStartUp() {
+  WriterLock Lock;
+  ensureInitialized();
+}
 
 } // namespace
 

@@ -169,6 +169,10 @@ int pcmap_function_at(uintptr_t module_text_start, size_t index,
 /* Counters. Async-signal-safe. */
 void pcmap_get_stats(struct pcmap_stats *out);
 
+/* A program may define this to set its own option defaults, in the syntax
+ * of PCMAP_OPTIONS, which overrides them (docs/Runtime.md, "Options"). */
+const char *__pcmap_default_options(void);
+
 /* Registration (called by the constructors the compiler emits). */
 void __pcmap_atomics_add(uint32_t version, const char *start,
                          const char *stop);

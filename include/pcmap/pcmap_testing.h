@@ -27,7 +27,7 @@ int __pcmap_testing_add_fake_module(const void *section_start,
 void __pcmap_testing_remove_fake_module(const void *section_start);
 
 /* Verbosity of the runtime's own diagnostics (0: silent, 1: rejected
- * sections, 2: every registration). Defaults to 1, or PCMAP_VERBOSITY. */
+ * sections, 2: every registration), as the verbosity option sets it. */
 void __pcmap_testing_set_verbosity(int level);
 
 #ifdef __cplusplus

@@ -1,0 +1,197 @@
+//===- options.cpp - The runtime's options
+//---------------------------------===//
+
+#include "options.h"
+
+#include "log.h"
+#include "platform.h"
+
+#include <string.h>
+
+extern "C" const char *__pcmap_default_options() __attribute__((weak));
+
+namespace pcmap {
+namespace rt {
+
+Options Flags;
+
+namespace {
+
+/// Storage for string values: parsed once, never freed, no malloc.
+char StringPool[4096];
+size_t StringPoolUsed;
+
+const char *keepString(const char *Begin, size_t Len) {
+  if (StringPoolUsed + Len + 1 > sizeof(StringPool))
+    return nullptr;
+  char *S = StringPool + StringPoolUsed;
+  memcpy(S, Begin, Len);
+  S[Len] = '\0';
+  StringPoolUsed += Len + 1;
+  return S;
+}
+
+bool isSeparator(char C) {
+  return C == ':' || C == ',' || C == ' ' || C == '\t' || C == '\n' ||
+         C == '\r';
+}
+
+bool equals(const char *Begin, size_t Len, const char *Word) {
+  return strlen(Word) == Len && !memcmp(Begin, Word, Len);
+}
+
+bool parseValue(bool &Out, const char *V, size_t Len) {
+  if (equals(V, Len, "1") || equals(V, Len, "true") || equals(V, Len, "yes"))
+    return Out = true, true;
+  if (equals(V, Len, "0") || equals(V, Len, "false") || equals(V, Len, "no"))
+    return Out = false, true;
+  return false;
+}
+
+bool parseValue(int &Out, const char *V, size_t Len) {
+  bool Negative = Len && V[0] == '-';
+  size_t I = Negative;
+  if (I == Len)
+    return false;
+  long long Value = 0;
+  for (; I < Len; ++I) {
+    if (V[I] < '0' || V[I] > '9')
+      return false;
+    Value = Value * 10 + (V[I] - '0');
+    if (Value > 0x7fffffff)
+      return false;
+  }
+  Out = int(Negative ? -Value : Value);
+  return true;
+}
+
+bool parseValue(const char *&Out, const char *V, size_t Len) {
+  const char *S = keepString(V, Len);
+  if (!S)
+    return false;
+  Out = S;
+  return true;
+}
+
+void warn(const char *Source, const char *What, const char *Begin, size_t Len,
+          const char *Option) {
+  char Quoted[128];
+  size_t N = Len < sizeof(Quoted) - 1 ? Len : sizeof(Quoted) - 1;
+  memcpy(Quoted, Begin, N);
+  Quoted[N] = '\0';
+  Message M;
+  M << "warning: " << What << " '" << Quoted << "'";
+  if (Option)
+    M << " for option '" << Option << "'";
+  M << " in " << Source << " (ignored)";
+  M.emit();
+}
+
+/// Sets the option named [Key, Key + KeyLen) to the value; false if there is
+/// no such option (Known is false) or the value is bad (Known is true).
+bool setOption(Options &O, const char *Key, size_t KeyLen, const char *Value,
+               size_t ValueLen, bool &Known) {
+  Known = true;
+#define PCMAP_OPTION(Type, Name, Default, Description)                         \
+  if (equals(Key, KeyLen, #Name))                                              \
+    return parseValue(O.Name, Value, ValueLen);
+#include "options.inc"
+#undef PCMAP_OPTION
+  Known = false;
+  return false;
+}
+
+void printValue(Message &M, bool V) { M << (V ? "1" : "0"); }
+void printValue(Message &M, int V) {
+  if (V < 0)
+    M << "-" << uint64_t(-int64_t(V));
+  else
+    M << uint64_t(V);
+}
+void printValue(Message &M, const char *V) { M << (V ? V : ""); }
+
+} // namespace
+
+unsigned parseOptions(Options &Into, const char *Text, const char *Source) {
+  unsigned Problems = 0;
+  const char *P = Text;
+  while (P && *P) {
+    while (*P && isSeparator(*P))
+      ++P;
+    if (!*P)
+      break;
+    const char *Key = P;
+    while (*P && *P != '=' && !isSeparator(*P))
+      ++P;
+    size_t KeyLen = size_t(P - Key);
+    if (*P != '=') {
+      warn(Source, "option without a value", Key, KeyLen, nullptr);
+      ++Problems;
+      continue;
+    }
+    ++P; // '='
+    const char *Value = P;
+    size_t ValueLen;
+    if (*P == '\'' || *P == '"') {
+      char Quote = *P++;
+      Value = P;
+      while (*P && *P != Quote)
+        ++P;
+      ValueLen = size_t(P - Value);
+      if (*P)
+        ++P; // closing quote
+    } else {
+      while (*P && !isSeparator(*P))
+        ++P;
+      ValueLen = size_t(P - Value);
+    }
+    bool Known;
+    if (!setOption(Into, Key, KeyLen, Value, ValueLen, Known)) {
+      char Name[64];
+      size_t N = KeyLen < sizeof(Name) - 1 ? KeyLen : sizeof(Name) - 1;
+      memcpy(Name, Key, N);
+      Name[N] = '\0';
+      if (Known)
+        warn(Source, "bad value", Value, ValueLen, Name);
+      else
+        warn(Source, "unknown option", Key, KeyLen, nullptr);
+      ++Problems;
+    }
+  }
+  return Problems;
+}
+
+void printOptions(const Options &O) {
+  Message Header;
+  Header << "options (PCMAP_OPTIONS=key=value:key=value):";
+  Header.emit();
+#define PCMAP_OPTION(Type, Name, Default, Description)                         \
+  {                                                                            \
+    Message M;                                                                 \
+    M << "  " #Name " (" #Type ") = ";                                         \
+    printValue(M, O.Name);                                                     \
+    M << "\n      " Description;                                               \
+    M.emit();                                                                  \
+  }
+#include "options.inc"
+#undef PCMAP_OPTION
+}
+
+void initOptions() {
+  static bool Done;
+  if (Done)
+    return;
+  Done = true;
+  if (&__pcmap_default_options)
+    if (const char *Defaults = __pcmap_default_options())
+      parseOptions(Flags, Defaults, "__pcmap_default_options()");
+  if (const char *Env = getEnv("PCMAP_OPTIONS"))
+    parseOptions(Flags, Env, "PCMAP_OPTIONS");
+  Verbosity = Flags.verbosity;
+  openLog(Flags.log_path);
+  if (Flags.help)
+    printOptions(Flags);
+}
+
+} // namespace rt
+} // namespace pcmap

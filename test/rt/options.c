@@ -1,0 +1,68 @@
+// PCMAP_OPTIONS and __pcmap_default_options(): help=1, every separator,
+// verbosity, log_path (stderr, stdout, a file with the pid appended, a path
+// that cannot be opened), and warnings for unknown keys and bad values,
+// which are ignored.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %pcmap-clang -fsanitize-metadata=all -I%pcmap-include %s -o %t/prog
+// RUN: %pcmap-clang -fsanitize-metadata=all -DDEFAULTS -I%pcmap-include %s -o %t/prog-defaults
+// RUN: %clang -I%pcmap-include -DNO_METADATA %s -Wl,--whole-archive %pcmap-rt-a -Wl,--no-whole-archive -o %t/prog-plain
+
+// RUN: env PCMAP_OPTIONS=help=1 %t/prog 2>&1 | FileCheck %s --check-prefix=HELP
+// HELP: pcmap: options (PCMAP_OPTIONS=key=value:key=value):
+// HELP: pcmap:   verbosity (int) = 1
+// HELP: pcmap:   log_path (string) = stderr
+// HELP: pcmap:   help (bool) = 1
+// HELP: main done
+// Options are read even by a program that registers nothing.
+// RUN: env PCMAP_OPTIONS=help=1 %t/prog-plain 2>&1 | FileCheck %s --check-prefix=HELP
+
+// RUN: env PCMAP_OPTIONS=verbosity=2 %t/prog 2>&1 | FileCheck %s --check-prefix=V2
+// RUN: env PCMAP_OPTIONS='help=0,verbosity=2' %t/prog 2>&1 | FileCheck %s --check-prefix=V2
+// RUN: env PCMAP_OPTIONS='help=no verbosity=2' %t/prog 2>&1 | FileCheck %s --check-prefix=V2
+// V2-DAG: pcmap: registered pcmap_atomics1 of {{.*}}/prog{{(-defaults)?}}: 1 entries
+// V2-DAG: pcmap: registered pcmap_functions1 of {{.*}}/prog{{(-defaults)?}}: {{[23]}} entries
+// V2: main done
+
+// RUN: env PCMAP_OPTIONS='bogus=1:verbosity=x:verbosity=2:log_path' %t/prog 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: pcmap: warning: unknown option 'bogus' in PCMAP_OPTIONS (ignored)
+// BAD: pcmap: warning: bad value 'x' for option 'verbosity' in PCMAP_OPTIONS (ignored)
+// BAD: pcmap: warning: option without a value 'log_path' in PCMAP_OPTIONS (ignored)
+// BAD: pcmap: registered
+// BAD: main done
+
+// RUN: env PCMAP_OPTIONS=verbosity=2:log_path=stdout %t/prog 2>/dev/null | FileCheck %s --check-prefix=V2
+// RUN: env PCMAP_OPTIONS=verbosity=2:log_path=%t/log %t/prog > %t/out 2>&1
+// RUN: cat %t/log.* | FileCheck %s --check-prefix=V2FILE
+// RUN: FileCheck %s --check-prefix=QUIET < %t/out
+// V2FILE: pcmap: registered
+// QUIET-NOT: pcmap:
+// QUIET: main done
+// RUN: env PCMAP_OPTIONS=log_path=%t/no/such/dir/log %t/prog 2>&1 | FileCheck %s --check-prefix=NOLOG
+// NOLOG: pcmap: warning: cannot open log_path '{{.*}}no/such/dir/log.{{[0-9]+}}'; writing to stderr
+// NOLOG: main done
+
+// The program's own defaults, which PCMAP_OPTIONS overrides.
+// RUN: %t/prog-defaults 2>&1 | FileCheck %s --check-prefix=V2
+// RUN: env PCMAP_OPTIONS=verbosity=0 %t/prog-defaults 2>&1 | FileCheck %s --check-prefix=QUIET
+
+#include <pcmap/pcmap.h>
+#include <stdio.h>
+
+#ifdef DEFAULTS
+const char *__pcmap_default_options(void) { return "verbosity=2"; }
+#endif
+
+#ifndef NO_METADATA
+__attribute__((noinline)) int get(int *p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+#endif
+
+int main(void) {
+#ifndef NO_METADATA
+  int x = 0;
+  get(&x);
+#endif
+  printf("main done\n");
+  return 0;
+}
