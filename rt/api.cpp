@@ -81,6 +81,7 @@ void fillFunction(const TableView &V, const FunctionRecord &R,
   Out.upstream_stack_args = R.UpstreamStackArgs;
   Out.module_path = static_cast<const char *>(arenaPointer(loadPath(V)));
   Out.module_bias = uintptr_t(loadBias(V));
+  Out.first_atomic = R.AtomicsBegin;
 }
 
 void fillAtomic(const Located &L, uint64_t I, pcmap_atomic &Out) {
@@ -215,6 +216,21 @@ int pcmap_function_at(uintptr_t ModuleTextStart, size_t Index,
         Index >= L.View.NumFunctions)
       return 0;
     fillFunction(L.View, loadFunction(L.View, Index), *Out);
+    return 1;
+  });
+}
+
+int pcmap_atomic_at(uintptr_t ModuleTextStart, size_t Index,
+                    struct pcmap_atomic *Out) {
+  if (!Out)
+    return 0;
+  return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
+    Located L = locate(Copy, ModuleTextStart);
+    if (!L.Found || L.View.TextLo != ModuleTextStart ||
+        Index >= L.View.NumAtomics)
+      return 0;
+    L.Offset = loadAtomicOffset(L.View, Index);
+    fillAtomic(L, Index, *Out);
     return 1;
   });
 }

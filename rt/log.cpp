@@ -14,6 +14,8 @@ namespace {
 int LogFd = 2;
 } // namespace
 
+int logFd() { return LogFd; }
+
 void openLog(const char *Path) {
   if (!Path || !*Path || !__builtin_strcmp(Path, "stderr")) {
     LogFd = 2;

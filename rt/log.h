@@ -37,6 +37,8 @@ extern int Verbosity;
 /// Directs the log to "stderr", "stdout", or the file Path.<pid>; on failure
 /// says so on stderr and keeps stderr.
 void openLog(const char *Path);
+/// The log's file descriptor.
+int logFd();
 
 } // namespace rt
 } // namespace pcmap

@@ -9,6 +9,8 @@
 #include <string.h>
 
 extern "C" const char *__pcmap_default_options() __attribute__((weak));
+// Defined by libpcmap_rt_driver.a, which the drivers link (driver_options.cpp).
+extern "C" const char *__pcmap_driver_options() __attribute__((weak));
 
 namespace pcmap {
 namespace rt {
@@ -182,6 +184,9 @@ void initOptions() {
   if (Done)
     return;
   Done = true;
+  if (&__pcmap_driver_options)
+    if (const char *Defaults = __pcmap_driver_options())
+      parseOptions(Flags, Defaults, "the driver's defaults");
   if (&__pcmap_default_options)
     if (const char *Defaults = __pcmap_default_options())
       parseOptions(Flags, Defaults, "__pcmap_default_options()");

@@ -55,6 +55,35 @@ struct LoadedObject {
 /// Finds the loaded object one of whose PT_LOAD segments contains Address.
 bool findLoadedObject(uintptr_t Address, LoadedObject &Out);
 
+//===----------------------------------------------------------------------===//
+// Async-signal-safe services for the fault reporter and the tracer: system
+// calls only, no locks, no allocation.
+//===----------------------------------------------------------------------===//
+
+/// The file mapped at Address (from /proc/self/maps) and the load bias of
+/// the ELF object in it (read from its mapped headers). False for anonymous
+/// memory or when /proc is not mounted.
+bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
+                 uintptr_t &Bias);
+
+int currentThreadId();
+
+/// Starts Path with Argv (null-terminated), its standard input and output
+/// connected to pipes: ToChild is written by the caller, FromChild read.
+/// The child is started by a raw clone, without fork handlers, so this works
+/// in a signal handler and in a process whose locks are in any state.
+/// Returns the child's pid, or -1.
+int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
+                   int &FromChild);
+/// Reads up to Size bytes, waiting at most TimeoutMs; returns the bytes
+/// read, 0 at end of file, -1 on error or timeout.
+long readWithTimeout(int Fd, char *Buffer, size_t Size, int TimeoutMs);
+/// Kills (SIGKILL) if Kill is set, then waits for the child.
+void reapChild(int Pid, bool Kill);
+void closeFd(int Fd);
+/// True if Path names an executable file.
+bool isExecutable(const char *Path);
+
 } // namespace rt
 } // namespace pcmap
 

@@ -5,10 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace pcmap {
@@ -108,6 +112,231 @@ bool findLoadedObject(uintptr_t Address, LoadedObject &Out) {
   FindContext Ctx{Address, &Out, false};
   dl_iterate_phdr(visitObject, &Ctx);
   return Ctx.Found;
+}
+
+} // namespace rt
+} // namespace pcmap
+
+//===----------------------------------------------------------------------===//
+// Async-signal-safe services
+//===----------------------------------------------------------------------===//
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+/// Reads a file line by line through a fixed buffer (no stdio, no malloc).
+class LineReader {
+public:
+  explicit LineReader(int Fd) : Fd(Fd) {}
+  /// The next line without its newline, NUL-terminated; null at the end.
+  /// Lines longer than the buffer are cut.
+  char *next() {
+    for (;;) {
+      char *NL = static_cast<char *>(memchr(Buf + Pos, '\n', Len - Pos));
+      if (NL) {
+        *NL = '\0';
+        char *Line = Buf + Pos;
+        Pos = size_t(NL - Buf) + 1;
+        return Line;
+      }
+      if (Pos == 0 && Len == sizeof(Buf) - 1) {
+        // A line longer than the buffer: return what fits.
+        Buf[Len] = '\0';
+        Pos = Len;
+        return Buf;
+      }
+      memmove(Buf, Buf + Pos, Len - Pos);
+      Len -= Pos;
+      Pos = 0;
+      ssize_t N;
+      do
+        N = read(Fd, Buf + Len, sizeof(Buf) - 1 - Len);
+      while (N < 0 && errno == EINTR);
+      if (N <= 0) {
+        if (Len == 0)
+          return nullptr;
+        Buf[Len] = '\0';
+        Pos = Len;
+        return Buf;
+      }
+      Len += size_t(N);
+    }
+  }
+
+private:
+  int Fd;
+  char Buf[4096];
+  size_t Pos = 0, Len = 0;
+};
+
+uint64_t parseHex(const char *&P) {
+  uint64_t V = 0;
+  for (;; ++P) {
+    char C = *P;
+    unsigned D;
+    if (C >= '0' && C <= '9')
+      D = unsigned(C - '0');
+    else if (C >= 'a' && C <= 'f')
+      D = unsigned(C - 'a' + 10);
+    else
+      return V;
+    V = V << 4 | D;
+  }
+}
+
+void skipField(const char *&P) {
+  while (*P && *P != ' ')
+    ++P;
+  while (*P == ' ')
+    ++P;
+}
+
+struct MapsLine {
+  uint64_t Begin, End, Offset;
+  const char *Path;
+};
+
+bool parseMapsLine(const char *P, MapsLine &L) {
+  L.Begin = parseHex(P);
+  if (*P++ != '-')
+    return false;
+  L.End = parseHex(P);
+  skipField(P); // to the permissions
+  skipField(P); // to the offset
+  L.Offset = parseHex(P);
+  skipField(P); // to the device
+  skipField(P); // to the inode
+  skipField(P); // to the path (or the end)
+  L.Path = P;
+  return true;
+}
+
+/// The load bias of the ELF object whose first page is mapped at Base.
+bool biasFromHeaders(uintptr_t Base, uintptr_t &Bias) {
+  const auto *E = reinterpret_cast<const ElfW(Ehdr) *>(Base);
+  if (memcmp(E->e_ident, ELFMAG, SELFMAG) ||
+      E->e_phentsize != sizeof(ElfW(Phdr)) ||
+      E->e_phoff + E->e_phnum * sizeof(ElfW(Phdr)) > 4096)
+    return false;
+  const auto *P = reinterpret_cast<const ElfW(Phdr) *>(Base + E->e_phoff);
+  for (unsigned I = 0; I < E->e_phnum; ++I)
+    if (P[I].p_type == PT_LOAD && P[I].p_offset == 0) {
+      Bias = Base - (P[I].p_vaddr & ~uintptr_t(4095));
+      return true;
+    }
+  return false;
+}
+
+} // namespace
+
+bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
+                 uintptr_t &Bias) {
+  int Fd;
+  do
+    Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0)
+    return false;
+  LineReader Lines(Fd);
+  // The object's first mapping (file offset 0) comes before its others.
+  uintptr_t FirstOfFile = 0;
+  char FirstPath[512] = "";
+  bool Found = false;
+  while (char *Line = Lines.next()) {
+    MapsLine L;
+    if (!parseMapsLine(Line, L))
+      continue;
+    if (L.Offset == 0 && *L.Path == '/') {
+      FirstOfFile = uintptr_t(L.Begin);
+      size_t N = strnlen(L.Path, sizeof(FirstPath) - 1);
+      memcpy(FirstPath, L.Path, N);
+      FirstPath[N] = '\0';
+    }
+    if (Address < L.Begin || Address >= L.End)
+      continue;
+    if (*L.Path != '/' || strcmp(L.Path, FirstPath) != 0)
+      break; // anonymous, [stack], [vdso], or no header mapping seen
+    size_t N = strnlen(L.Path, PathSize ? PathSize - 1 : 0);
+    memcpy(Path, L.Path, N);
+    Path[N] = '\0';
+    Found = biasFromHeaders(FirstOfFile, Bias);
+    break;
+  }
+  close(Fd);
+  return Found;
+}
+
+int currentThreadId() { return int(syscall(SYS_gettid)); }
+
+int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
+                   int &FromChild) {
+  int In[2], Out[2];
+  if (pipe2(In, O_CLOEXEC))
+    return -1;
+  if (pipe2(Out, O_CLOEXEC)) {
+    close(In[0]);
+    close(In[1]);
+    return -1;
+  }
+  // A raw clone: fork() would run the process's fork handlers, which take
+  // locks (malloc's, for one) that the interrupted code may hold.
+  long Pid = syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  if (Pid == 0) {
+    dup2(In[0], 0);
+    dup2(Out[1], 1);
+    int Null = open("/dev/null", O_WRONLY);
+    if (Null >= 0)
+      dup2(Null, 2);
+    static char *const NoEnv[] = {nullptr};
+    execve(Path, const_cast<char *const *>(Argv), NoEnv);
+    syscall(SYS_exit_group, 127);
+  }
+  close(In[0]);
+  close(Out[1]);
+  if (Pid < 0) {
+    close(In[1]);
+    close(Out[0]);
+    return -1;
+  }
+  ToChild = In[1];
+  FromChild = Out[0];
+  return int(Pid);
+}
+
+long readWithTimeout(int Fd, char *Buffer, size_t Size, int TimeoutMs) {
+  pollfd P = {Fd, POLLIN, 0};
+  int R;
+  do
+    R = poll(&P, 1, TimeoutMs);
+  while (R < 0 && errno == EINTR);
+  if (R <= 0)
+    return -1;
+  ssize_t N;
+  do
+    N = read(Fd, Buffer, Size);
+  while (N < 0 && errno == EINTR);
+  return long(N);
+}
+
+void reapChild(int Pid, bool Kill) {
+  if (Pid <= 0)
+    return;
+  if (Kill)
+    kill(Pid, SIGKILL);
+  int Status;
+  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+void closeFd(int Fd) {
+  if (Fd >= 0)
+    close(Fd);
+}
+
+bool isExecutable(const char *Path) {
+  return Path && *Path && access(Path, X_OK) == 0;
 }
 
 } // namespace rt

@@ -2,10 +2,14 @@
 
 #include "registry.h"
 
+#include "fault.h"
 #include "log.h"
 #include "options.h"
 #include "platform.h"
+#include "report.h"
+#include "symbolizer.h"
 #include "table.h"
+#include "tracer.h"
 
 #include <string.h>
 
@@ -62,6 +66,11 @@ bool ensureInitialized() {
   if (!arenaInit())
     return false;
   Initialized = true;
+  // The services the options ask for.
+  initSymbolizer();
+  initFaultReporter();
+  initReports();
+  initTracer();
   return true;
 }
 

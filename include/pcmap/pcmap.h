@@ -7,7 +7,8 @@
  *
  * Async-signal safety: every query below (pcmap_is_atomic_pc,
  * pcmap_lookup_atomic, pcmap_lookup_atomic_before, pcmap_lookup_function,
- * pcmap_module_at, pcmap_function_at, pcmap_get_stats) is async-signal-safe
+ * pcmap_module_at, pcmap_function_at, pcmap_atomic_at, pcmap_describe_pc,
+ * pcmap_get_stats) is async-signal-safe
  * and may run in any thread at any time, including in signal handlers and
  * concurrently with dlopen and dlclose: it takes no lock, makes no system
  * call, allocates nothing, writes no shared memory and never waits. An update
@@ -96,15 +97,16 @@ enum pcmap_rmw_op {
 #define PCMAP_SOURCE_UPSTREAM 0x2u /* a sanmd_covered entry */
 
 struct pcmap_function {
-  uintptr_t start;       /* first byte */
-  uintptr_t size;        /* bytes */
-  uint32_t features;     /* PCMAP_FEATURE_* */
-  uint32_t num_atomics;  /* atomic PCs in [start, start + size) */
-  uint32_t source;       /* PCMAP_SOURCE_* */
+  uintptr_t start;              /* first byte */
+  uintptr_t size;               /* bytes */
+  uint32_t features;            /* PCMAP_FEATURE_* */
+  uint32_t num_atomics;         /* atomic PCs in [start, start + size) */
+  uint32_t source;              /* PCMAP_SOURCE_* */
   uint32_t upstream_features;   /* sanmd feature bits (source & UPSTREAM) */
   uint64_t upstream_stack_args; /* sanmd UAR stack-arguments size, or 0 */
-  const char *module_path; /* valid until the module is unloaded */
-  uintptr_t module_bias;   /* load bias of the module */
+  const char *module_path;      /* valid until the module is unloaded */
+  uintptr_t module_bias;        /* load bias of the module */
+  uint32_t first_atomic; /* index of its first atomic (pcmap_atomic_at) */
 };
 
 struct pcmap_atomic {
@@ -165,6 +167,20 @@ int pcmap_lookup_function(uintptr_t pc, struct pcmap_function *out);
 int pcmap_module_at(size_t index, struct pcmap_module *out);
 int pcmap_function_at(uintptr_t module_text_start, size_t index,
                       struct pcmap_function *out);
+/* The index-th atomic of the module, in address order; a function's atomics
+ * are first_atomic to first_atomic + num_atomics - 1. */
+int pcmap_atomic_at(uintptr_t module_text_start, size_t index,
+                    struct pcmap_atomic *out);
+
+/* Describes pc in one line, as the fault reporter does: module+offset,
+ * function+offset, and what pc is (which atomic, "not atomic (covered)" or
+ * "no pcmap metadata"). Writes at most len bytes including the terminating
+ * NUL and returns the length written (without it). Async-signal-safe. */
+size_t pcmap_describe_pc(uintptr_t pc, char *buf, size_t len);
+
+/* The atomic tracer (PCMAP_OPTIONS=trace_atomics=1): writes its report now,
+ * as it does at exit. Not async-signal-safe. */
+void pcmap_trace_dump(void);
 
 /* Counters. Async-signal-safe. */
 void pcmap_get_stats(struct pcmap_stats *out);
@@ -174,10 +190,8 @@ void pcmap_get_stats(struct pcmap_stats *out);
 const char *__pcmap_default_options(void);
 
 /* Registration (called by the constructors the compiler emits). */
-void __pcmap_atomics_add(uint32_t version, const char *start,
-                         const char *stop);
-void __pcmap_atomics_del(uint32_t version, const char *start,
-                         const char *stop);
+void __pcmap_atomics_add(uint32_t version, const char *start, const char *stop);
+void __pcmap_atomics_del(uint32_t version, const char *start, const char *stop);
 void __pcmap_functions_add(uint32_t version, const char *start,
                            const char *stop);
 void __pcmap_functions_del(uint32_t version, const char *start,

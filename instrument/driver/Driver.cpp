@@ -244,6 +244,10 @@ int main(int Argc, char **Argv) {
   if ((Features || UpstreamMetadata) && Linking && HasInput && !SharedOutput &&
       !NoRuntime) {
     std::string Dir = libraryDir(Argv[0]);
+    // The drivers' option defaults (the fault reporter on).
+    Args.push_back("-Wl,--whole-archive");
+    Args.push_back(Dir + "/libpcmap_rt_driver.a");
+    Args.push_back("-Wl,--no-whole-archive");
     if (SharedRuntime) {
       Args.push_back(Dir + "/libpcmap_rt.so");
       Args.push_back("-Wl,-rpath," + Dir);

@@ -1,0 +1,168 @@
+//===- describe.cpp - Words for what the tables say -----------------------===//
+
+#include "describe.h"
+
+#include "platform.h"
+
+namespace pcmap {
+namespace rt {
+
+const char *kindName(uint32_t Kind) {
+  switch (Kind) {
+  case PCMAP_KIND_LOAD:
+    return "load";
+  case PCMAP_KIND_STORE:
+    return "store";
+  case PCMAP_KIND_RMW:
+    return "rmw";
+  case PCMAP_KIND_CMPXCHG:
+    return "cmpxchg";
+  case PCMAP_KIND_FENCE:
+    return "fence";
+  default:
+    return "unknown";
+  }
+}
+
+const char *orderName(uint32_t Order) {
+  switch (Order) {
+  case PCMAP_ORDER_UNORDERED:
+    return "unordered";
+  case PCMAP_ORDER_RELAXED:
+    return "relaxed";
+  case PCMAP_ORDER_ACQUIRE:
+    return "acquire";
+  case PCMAP_ORDER_RELEASE:
+    return "release";
+  case PCMAP_ORDER_ACQ_REL:
+    return "acq_rel";
+  case PCMAP_ORDER_SEQ_CST:
+    return "seq_cst";
+  default:
+    return "unknown";
+  }
+}
+
+const char *rmwOpName(uint32_t Op) {
+  static const char *const Names[] = {
+      "xchg",     "add",      "sub",     "and",       "nand",      "or",
+      "xor",      "max",      "min",     "umax",      "umin",      "fadd",
+      "fsub",     "fmax",     "fmin",    "uinc_wrap", "udec_wrap", "usub_cond",
+      "usub_sat", "fmaximum", "fminimum"};
+  return Op < sizeof(Names) / sizeof(Names[0]) ? Names[Op] : "other";
+}
+
+Text &Text::operator<<(const char *S) {
+  for (; S && *S && Len + 1 < Cap; ++S)
+    Buf[Len++] = *S;
+  if (Cap)
+    Buf[Len] = '\0';
+  return *this;
+}
+
+Text &Text::operator<<(uint64_t V) {
+  char Digits[21];
+  size_t N = sizeof(Digits) - 1;
+  Digits[N] = '\0';
+  do {
+    Digits[--N] = char('0' + V % 10);
+    V /= 10;
+  } while (V);
+  return *this << &Digits[N];
+}
+
+Text &Text::hex(uint64_t V) {
+  char Digits[19];
+  size_t N = sizeof(Digits) - 1;
+  Digits[N] = '\0';
+  do {
+    Digits[--N] = "0123456789abcdef"[V & 15];
+    V >>= 4;
+  } while (V);
+  Digits[--N] = 'x';
+  Digits[--N] = '0';
+  return *this << &Digits[N];
+}
+
+void describeAtomic(const pcmap_atomic &A, Text &Out) {
+  if (A.flags & PCMAP_ATOMIC_UPSTREAM) {
+    Out << "kind unknown (upstream metadata)";
+    return;
+  }
+  Out << kindName(A.kind);
+  if (A.kind == PCMAP_KIND_RMW)
+    Out << " " << rmwOpName(A.rmw_op);
+  if (A.kind != PCMAP_KIND_FENCE)
+    Out << ", " << uint64_t(A.size) << (A.size == 1 ? " byte" : " bytes");
+  Out << ", " << orderName(A.order);
+  if (A.kind == PCMAP_KIND_CMPXCHG)
+    Out << " (failure " << orderName(A.failure_order) << ")";
+  if (A.flags & PCMAP_ATOMIC_WEAK)
+    Out << ", weak";
+  if (A.flags & PCMAP_ATOMIC_VOLATILE)
+    Out << ", volatile";
+}
+
+bool moduleOf(uintptr_t PC, char *Path, size_t PathSize, uintptr_t &Bias) {
+  pcmap_function F;
+  if (pcmap_lookup_function(PC, &F) && F.module_path && *F.module_path) {
+    Text T(Path, PathSize);
+    T << F.module_path;
+    Bias = F.module_bias;
+    return true;
+  }
+  return findMapping(PC, Path, PathSize, Bias);
+}
+
+/// The longest x86-64 instruction; an atomic that ends at a PC starts at
+/// most this many bytes before it.
+constexpr unsigned kMaxInstructionBytes = 15;
+
+int describePC(uintptr_t PC, bool After, Text &Out) {
+  char Path[512];
+  uintptr_t Bias = 0;
+  if (moduleOf(PC, Path, sizeof(Path), Bias))
+    Out << Path << "+";
+  else
+    Out << "<unknown module>+";
+  Out.hex(PC - Bias);
+
+  pcmap_function F;
+  // After a trap, the instruction of interest ends at PC: look at PC - 1.
+  uintptr_t Inside = After && PC ? PC - 1 : PC;
+  bool HasFunction = pcmap_lookup_function(Inside, &F);
+  if (HasFunction) {
+    Out << ", function ";
+    Out.hex(F.start) << "+";
+    Out.hex(Inside - F.start + (After ? 1 : 0));
+    Out << " (" << uint64_t(F.size) << " bytes, " << uint64_t(F.num_atomics)
+        << (F.num_atomics == 1 ? " atomic)" : " atomics)");
+  }
+  Out << ": ";
+
+  pcmap_atomic A;
+  bool Found = After ? pcmap_lookup_atomic_before(PC, kMaxInstructionBytes, &A)
+                     : pcmap_lookup_atomic(PC, &A);
+  if (Found) {
+    Out << "atomic ";
+    if (After) {
+      Out << "at ";
+      Out.hex(A.pc) << " ";
+    }
+    describeAtomic(A, Out);
+    return PCMAP_YES;
+  }
+  int Answer = pcmap_is_atomic_pc(Inside);
+  if (After && Answer == PCMAP_YES)
+    Answer = PCMAP_NO; // an atomic holds PC - 1 but does not end at PC
+  if (Answer != PCMAP_UNKNOWN) {
+    Out << "not atomic (covered)";
+    return PCMAP_NO;
+  }
+  Out << (HasFunction ? "no pcmap metadata for its atomics"
+                      : "no pcmap metadata");
+  return PCMAP_UNKNOWN;
+}
+
+} // namespace rt
+} // namespace pcmap

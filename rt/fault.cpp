@@ -1,0 +1,386 @@
+//===- fault.cpp - The fault reporter -------------------------------------===//
+
+#include "fault.h"
+
+#include "describe.h"
+#include "log.h"
+#include "options.h"
+#include "platform.h"
+#include "symbolizer.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <unwind.h>
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+struct HandledSignal {
+  int Signal;
+  bool Options::*Enabled;
+};
+const HandledSignal Handled[] = {{SIGSEGV, &Options::handle_segv},
+                                 {SIGBUS, &Options::handle_sigbus},
+                                 {SIGILL, &Options::handle_sigill},
+                                 {SIGTRAP, &Options::handle_sigtrap}};
+
+struct sigaction Previous[NSIG];
+
+/// The thread writing a report, or 0.
+int ReportingThread;
+
+const char *signalName(int Signal) {
+  switch (Signal) {
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGILL:
+    return "SIGILL";
+  case SIGTRAP:
+    return "SIGTRAP";
+  default:
+    return "signal";
+  }
+}
+
+const char *codeMeaning(int Signal, int Code) {
+  if (Code <= 0)
+    return "sent by a process";
+  switch (Signal) {
+  case SIGSEGV:
+    return Code == SEGV_MAPERR   ? "address not mapped"
+           : Code == SEGV_ACCERR ? "permission denied"
+                                 : "segmentation fault";
+  case SIGBUS:
+    return Code == BUS_ADRALN   ? "misaligned address"
+           : Code == BUS_ADRERR ? "nonexistent physical address"
+           : Code == BUS_OBJERR ? "object-specific hardware error"
+                                : "bus error";
+  case SIGILL:
+    return Code == ILL_ILLOPC ? "illegal opcode" : "illegal instruction";
+  case SIGTRAP:
+    return Code == TRAP_HWBKPT  ? "hardware breakpoint or watchpoint"
+           : Code == TRAP_BRKPT ? "breakpoint"
+                                : "trap";
+  default:
+    return "";
+  }
+}
+
+uintptr_t contextPC(void *Context) {
+  auto *UC = static_cast<ucontext_t *>(Context);
+#if defined(__x86_64__)
+  return uintptr_t(UC->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return uintptr_t(UC->uc_mcontext.pc);
+#else
+#error "pcmap: the fault reporter does not know this architecture's PC"
+#endif
+}
+
+void emitLine(const char *S) {
+  Message M;
+  M << S;
+  M.emit();
+}
+
+/// Writes the signal-safe part of the report.
+void reportFault(int Signal, siginfo_t *Info, uintptr_t PC) {
+  char Line[900];
+  {
+    Text T(Line, sizeof(Line));
+    T << "==" << uint64_t(currentProcessId()) << "== " << signalName(Signal)
+      << " (" << codeMeaning(Signal, Info->si_code) << ")";
+    if (Info->si_code > 0 && Signal != SIGTRAP) {
+      T << " on address ";
+      T.hex(uintptr_t(Info->si_addr));
+    }
+    T << " at pc ";
+    T.hex(PC) << " in thread " << uint64_t(currentThreadId());
+    emitLine(Line);
+  }
+  char Path[512];
+  uintptr_t Bias = 0;
+  {
+    Text T(Line, sizeof(Line));
+    T << "  module:   ";
+    if (moduleOf(PC, Path, sizeof(Path), Bias)) {
+      T << Path << "+";
+      T.hex(PC - Bias);
+    } else {
+      T << "unknown";
+    }
+    emitLine(Line);
+  }
+  // A trap reports the PC after the instruction of interest.
+  bool After = Signal == SIGTRAP;
+  uintptr_t Inside = After ? PC - 1 : PC;
+  pcmap_function F;
+  bool HasFunction = pcmap_lookup_function(Inside, &F);
+  {
+    Text T(Line, sizeof(Line));
+    T << "  function: ";
+    if (HasFunction) {
+      T.hex(F.start) << "+";
+      T.hex(PC - F.start) << " (" << uint64_t(F.size) << " bytes, "
+                          << uint64_t(F.num_atomics)
+                          << (F.num_atomics == 1 ? " atomic" : " atomics");
+      if (!(F.features & PCMAP_FEATURE_ATOMICS))
+        T << ", atomics not recorded";
+      T << ")";
+    } else {
+      T << "not covered by pcmap metadata";
+    }
+    emitLine(Line);
+  }
+  {
+    Text T(Line, sizeof(Line));
+    T << (After ? "  before pc: " : "  atomic:   ");
+    pcmap_atomic A;
+    bool Found = After ? pcmap_lookup_atomic_before(PC, 15, &A)
+                       : pcmap_lookup_atomic(PC, &A);
+    if (Found) {
+      if (After) {
+        T << "atomic at ";
+        T.hex(A.pc) << ", ";
+      }
+      describeAtomic(A, T);
+    } else if (pcmap_is_atomic_pc(Inside) != PCMAP_UNKNOWN) {
+      T << "not atomic (covered)";
+    } else {
+      T << "no pcmap metadata";
+    }
+    emitLine(Line);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Stack traces
+//===----------------------------------------------------------------------===//
+
+constexpr int kMaxFrames = 256;
+
+struct Frames {
+  uintptr_t PC[kMaxFrames];
+  bool Exact[kMaxFrames]; // the PC of a signal frame: not a return address
+  int Count = 0;
+};
+
+_Unwind_Reason_Code collectFrame(_Unwind_Context *Ctx, void *Data) {
+  auto *F = static_cast<Frames *>(Data);
+  if (F->Count == kMaxFrames)
+    return _URC_END_OF_STACK;
+  int BeforeInsn = 0;
+  uintptr_t PC = _Unwind_GetIPInfo(Ctx, &BeforeInsn);
+  if (!PC)
+    return _URC_END_OF_STACK;
+  F->PC[F->Count] = PC;
+  F->Exact[F->Count] = BeforeInsn != 0;
+  ++F->Count;
+  return _URC_NO_REASON;
+}
+
+void printFrames(const Frames &F, int First, int Depth) {
+  Symbolizer Sym;
+  bool Noted = false;
+  for (int I = First, N = 0; I < F.Count && N < Depth; ++I, ++N) {
+    uintptr_t PC = F.PC[I];
+    // A return address points after the call: symbolize the call.
+    uintptr_t Lookup = F.Exact[I] || I == First ? PC : PC - 1;
+    char Path[512];
+    uintptr_t Bias = 0;
+    bool HasModule = moduleOf(Lookup, Path, sizeof(Path), Bias);
+    SymbolizedPC S;
+    bool Named =
+        Sym.symbolize(Lookup, HasModule ? Path : nullptr, Lookup - Bias, S);
+    char Line[1400];
+    Text T(Line, sizeof(Line));
+    T << "  #" << uint64_t(N) << " ";
+    T.hex(PC);
+    if (Named) {
+      T << " in " << (S.Function[0] ? S.Function : "??");
+      if (S.Location[0])
+        T << " " << S.Location;
+    }
+    if (HasModule) {
+      const char *Base = strrchr(Path, '/');
+      T << " (" << (Base ? Base + 1 : Path) << "+";
+      T.hex(PC - Bias) << ")";
+    }
+    emitLine(Line);
+    if (!Named && !Noted && Flags.symbolize && Sym.problem()) {
+      Noted = true;
+      Message M;
+      M << "  (not symbolized: " << Sym.problem() << ")";
+      M.emit();
+    }
+  }
+}
+
+void restoreDefault(int Signal) {
+  struct sigaction Default;
+  memset(&Default, 0, sizeof(Default));
+  Default.sa_handler = SIG_DFL;
+  sigaction(Signal, &Default, nullptr);
+}
+
+/// What the signal would have done without pcmap.
+void chain(int Signal, siginfo_t *Info, void *Context) {
+  const struct sigaction &P = Previous[Signal];
+  if (P.sa_flags & SA_SIGINFO) {
+    if (P.sa_sigaction) {
+      P.sa_sigaction(Signal, Info, Context);
+      return;
+    }
+  } else if (P.sa_handler == SIG_IGN) {
+    // A fault the program ignores kills it anyway (the kernel forces the
+    // default action); a sent signal is ignored.
+    if (Info->si_code <= 0)
+      return;
+  } else if (P.sa_handler != SIG_DFL) {
+    P.sa_handler(Signal);
+    return;
+  }
+  // The default action: a fault recurs when the handler returns and then
+  // takes it; a sent signal (or a trap, which does not recur) is sent again,
+  // to be delivered on return.
+  restoreDefault(Signal);
+  if (Info->si_code <= 0 || Signal == SIGTRAP)
+    syscall(SYS_tgkill, currentProcessId(), currentThreadId(), Signal);
+}
+
+void handleSignal(int Signal, siginfo_t *Info, void *Context) {
+  int SavedErrno = errno;
+  int Self = currentThreadId();
+  int Expected = 0;
+  bool Report = true;
+  if (!__atomic_compare_exchange_n(&ReportingThread, &Expected, Self, false,
+                                   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+    if (Expected == Self) {
+      // A fault in the reporter itself (another signal than the one being
+      // handled, which is blocked): do not report it again.
+      Report = false;
+    } else {
+      // Another thread is reporting: wait (at most about ten seconds) so
+      // that the reports do not interleave.
+      struct timespec Ms = {0, 1000000};
+      for (int I = 0; I < 10000; ++I) {
+        Expected = 0;
+        if (__atomic_compare_exchange_n(&ReportingThread, &Expected, Self,
+                                        false, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED))
+          break;
+        syscall(SYS_nanosleep, &Ms, nullptr);
+      }
+    }
+  }
+  if (Report) {
+    uintptr_t PC = contextPC(Context);
+    reportFault(Signal, Info, PC);
+    if (Flags.stack_depth > 0) {
+      emitLine("stack:");
+      Frames F;
+      _Unwind_Backtrace(collectFrame, &F);
+      // Skip the frames of the handler: start at the interrupted PC.
+      int First = 0;
+      for (int I = 0; I < F.Count; ++I)
+        if (F.PC[I] == PC) {
+          First = I;
+          break;
+        }
+      if (F.Count && F.PC[First] != PC) {
+        // The unwinder did not cross the signal frame: print the PC alone.
+        F.PC[0] = PC;
+        F.Exact[0] = true;
+        F.Count = 1;
+        First = 0;
+      }
+      printFrames(F, First, Flags.stack_depth);
+    }
+    const struct sigaction &P = Previous[Signal];
+    bool Default = !(P.sa_flags & SA_SIGINFO) &&
+                   (P.sa_handler == SIG_DFL || P.sa_handler == SIG_IGN);
+    char Line[200];
+    Text T(Line, sizeof(Line));
+    T << "==" << uint64_t(currentProcessId()) << "== "
+      << (Default ? "the default action of " : "the program's handler of ")
+      << signalName(Signal) << " follows";
+    emitLine(Line);
+    __atomic_store_n(&ReportingThread, 0, __ATOMIC_RELEASE);
+  }
+  chain(Signal, Info, Context);
+  errno = SavedErrno;
+}
+
+} // namespace
+
+void ensureAltStack() {
+  stack_t Current;
+  if (sigaltstack(nullptr, &Current) == 0 && !(Current.ss_flags & SS_DISABLE))
+    return;
+  // Room for the report's buffers and the unwinder, above a guard page
+  // (the reservation is not backed until touched).
+  constexpr size_t kSize = 256 * 1024;
+  void *Stack = reserveAddressSpace(kSize);
+  if (!Stack)
+    return;
+  stack_t S;
+  S.ss_sp = Stack;
+  S.ss_size = kSize;
+  S.ss_flags = 0;
+  sigaltstack(&S, nullptr);
+}
+
+void initFaultReporter() {
+  bool Any = false;
+  for (const HandledSignal &H : Handled)
+    Any |= Flags.*H.Enabled;
+  if (!Any)
+    return;
+  if (Flags.use_sigaltstack)
+    ensureAltStack();
+  for (const HandledSignal &H : Handled) {
+    if (!(Flags.*H.Enabled))
+      continue;
+    struct sigaction Action;
+    memset(&Action, 0, sizeof(Action));
+    Action.sa_sigaction = handleSignal;
+    Action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&Action.sa_mask);
+    sigaction(H.Signal, &Action, &Previous[H.Signal]);
+  }
+}
+
+void printStackTrace(unsigned long StartPC, int Depth) {
+  Frames F;
+  _Unwind_Backtrace(collectFrame, &F);
+  int First = F.Count > 1 ? 1 : 0; // skip printStackTrace itself
+  for (int I = 0; StartPC && I < F.Count; ++I)
+    if (F.PC[I] == StartPC) {
+      First = I;
+      break;
+    }
+  printFrames(F, First, Depth);
+}
+
+} // namespace rt
+} // namespace pcmap
+
+using namespace pcmap::rt;
+
+#pragma GCC visibility push(default)
+extern "C" size_t pcmap_describe_pc(uintptr_t PC, char *Buffer, size_t Size) {
+  if (!Buffer || !Size)
+    return 0;
+  Text T(Buffer, Size);
+  describePC(PC, /*After=*/false, T);
+  return T.size();
+}
+#pragma GCC visibility pop

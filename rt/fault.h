@@ -1,0 +1,39 @@
+//===- fault.h - The fault reporter -----------------------------*- C++ -*-===//
+//
+// With handle_segv, handle_sigbus, handle_sigill or handle_sigtrap, the
+// runtime reports those signals: signal, faulting address, PC, module and
+// function, what the tables say about the PC (which atomic, or not atomic,
+// or no metadata), then a stack trace, symbolized when a symbolizer is at
+// hand. Then the signal takes the action it would have had without pcmap:
+// the handler installed before pcmap's, or the default action, so that exit
+// status and core dumps are unchanged.
+//
+// The first part of the report (up to the stack trace) uses async-signal-
+// safe code only. The stack trace uses the unwinder and, to symbolize, the
+// sanitizer runtime's symbolizer or an llvm-symbolizer process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_FAULT_H
+#define PCMAP_RT_FAULT_H
+
+namespace pcmap {
+namespace rt {
+
+/// Installs the handlers the options ask for. Called once at start-up.
+void initFaultReporter();
+
+/// Gives the calling thread an alternate signal stack if it has none
+/// (use_sigaltstack). Async-signal-safe; the stack is reused after the
+/// thread has exited.
+void ensureAltStack();
+
+/// Writes a stack trace of the calling context to the log, starting at the
+/// frame whose PC is StartPC (0: the caller), at most Depth frames,
+/// symbolized when possible. Not async-signal-safe in general (see above).
+void printStackTrace(unsigned long StartPC, int Depth);
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_FAULT_H

@@ -1,0 +1,368 @@
+//===- report.cpp - Reports written at exit -------------------------------===//
+
+#include "report.h"
+
+#include "arena.h"
+#include "describe.h"
+#include "log.h"
+#include "options.h"
+#include "platform.h"
+#include "symbolizer.h"
+#include "tracer.h"
+
+#include "pcmap/pcmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+ReportFormat Format = ReportFormat::Text;
+} // namespace
+
+ReportFormat reportFormat() { return Format; }
+
+//===----------------------------------------------------------------------===//
+// ReportWriter
+//===----------------------------------------------------------------------===//
+
+ReportWriter::ReportWriter() : Fd(logFd()), Close(false) {
+  const char *Path = Flags.report_path;
+  if (!Path || !*Path)
+    return;
+  if (!strcmp(Path, "stdout")) {
+    Fd = 1;
+    return;
+  }
+  if (!strcmp(Path, "stderr")) {
+    Fd = 2;
+    return;
+  }
+  char Name[600];
+  Text T(Name, sizeof(Name));
+  T << Path << "." << uint64_t(currentProcessId());
+  int F = openForAppend(Name);
+  if (F < 0) {
+    Message M;
+    M << "warning: cannot open report_path '" << Name
+      << "'; writing the report to the log";
+    M.emit();
+    return;
+  }
+  Fd = F;
+  Close = true;
+}
+
+ReportWriter::~ReportWriter() {
+  flush();
+  if (Close)
+    closeFd(Fd);
+}
+
+void ReportWriter::flush() {
+  writeAll(Fd, Buffer, Length);
+  Length = 0;
+}
+
+ReportWriter &ReportWriter::operator<<(const char *S) {
+  for (; S && *S; ++S) {
+    if (Length == sizeof(Buffer))
+      flush();
+    Buffer[Length++] = *S;
+  }
+  return *this;
+}
+
+ReportWriter &ReportWriter::operator<<(uint64_t V) {
+  char Digits[24];
+  Text T(Digits, sizeof(Digits));
+  T << V;
+  return *this << Digits;
+}
+
+ReportWriter &ReportWriter::hex(uint64_t V) {
+  char Digits[24];
+  Text T(Digits, sizeof(Digits));
+  T.hex(V);
+  return *this << Digits;
+}
+
+ReportWriter &ReportWriter::fixed(double V, int Digits) {
+  if (V < 0) {
+    *this << "-";
+    V = -V;
+  }
+  uint64_t Scale = 1;
+  for (int I = 0; I < Digits; ++I)
+    Scale *= 10;
+  uint64_t Scaled = uint64_t(V * double(Scale) + 0.5);
+  *this << Scaled / Scale;
+  if (Digits > 0) {
+    *this << ".";
+    char Frac[24];
+    uint64_t F = Scaled % Scale;
+    for (int I = Digits - 1; I >= 0; --I, F /= 10)
+      Frac[I] = char('0' + F % 10);
+    Frac[Digits] = '\0';
+    *this << Frac;
+  }
+  return *this;
+}
+
+ReportWriter &ReportWriter::pad(const char *S, size_t Width, bool Right) {
+  size_t N = strlen(S);
+  if (Right)
+    for (size_t I = N; I < Width; ++I)
+      *this << " ";
+  *this << S;
+  if (!Right)
+    for (size_t I = N; I < Width; ++I)
+      *this << " ";
+  return *this;
+}
+
+ReportWriter &ReportWriter::padNumber(uint64_t V, size_t Width) {
+  char Digits[24];
+  Text T(Digits, sizeof(Digits));
+  T << V;
+  return pad(Digits, Width, /*Right=*/true);
+}
+
+ReportWriter &ReportWriter::csv(const char *S) {
+  if (!strpbrk(S, ",\"\r\n"))
+    return *this << S;
+  *this << "\"";
+  for (; *S; ++S) {
+    char C[2] = {*S, '\0'};
+    *this << (*S == '"' ? "\"\"" : C);
+  }
+  return *this << "\"";
+}
+
+ReportWriter &ReportWriter::json(const char *S) {
+  *this << "\"";
+  for (; *S; ++S) {
+    unsigned char C = static_cast<unsigned char>(*S);
+    if (C == '"')
+      *this << "\\\"";
+    else if (C == '\\')
+      *this << "\\\\";
+    else if (C == '\n')
+      *this << "\\n";
+    else if (C == '\t')
+      *this << "\\t";
+    else if (C < 0x20) {
+      char Esc[8] = {'\\',
+                     'u',
+                     '0',
+                     '0',
+                     "0123456789abcdef"[C >> 4],
+                     "0123456789abcdef"[C & 15],
+                     '\0'};
+      *this << Esc;
+    } else {
+      char One[2] = {char(C), '\0'};
+      *this << One;
+    }
+  }
+  return *this << "\"";
+}
+
+//===----------------------------------------------------------------------===//
+// The function report
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct FunctionRow {
+  pcmap_function F;
+  uint32_t Module;
+  uint32_t ByKind[6]; // load, store, rmw, cmpxchg, fence, unknown
+};
+
+const char *const KindColumns[6] = {"load",    "store", "rmw",
+                                    "cmpxchg", "fence", "unknown"};
+
+int bySizeDescending(const void *A, const void *B) {
+  const auto &X = *static_cast<const FunctionRow *>(A);
+  const auto &Y = *static_cast<const FunctionRow *>(B);
+  if (X.F.size != Y.F.size)
+    return X.F.size > Y.F.size ? -1 : 1;
+  return X.F.start < Y.F.start ? -1 : X.F.start > Y.F.start;
+}
+
+const char *baseName(const char *Path) {
+  const char *Slash = strrchr(Path, '/');
+  return Slash ? Slash + 1 : Path;
+}
+
+/// "atomics,pcmap" and the like.
+void featureText(const pcmap_function &F, char *Out, size_t Size) {
+  Text T(Out, Size);
+  const char *Sep = "";
+  if (F.features & PCMAP_FEATURE_ATOMICS) {
+    T << "atomics";
+    Sep = ",";
+  }
+  if (F.source & PCMAP_SOURCE_PCMAP) {
+    T << Sep << "pcmap";
+    Sep = ",";
+  }
+  if (F.source & PCMAP_SOURCE_UPSTREAM)
+    T << Sep << "upstream";
+}
+
+void atexitReports() {
+  if (Flags.trace_atomics)
+    writeTraceReport();
+  if (Flags.report_functions)
+    writeFunctionReport();
+}
+
+} // namespace
+
+void initReports() {
+  const char *F = Flags.report_format;
+  if (!F || !strcmp(F, "text")) {
+    Format = ReportFormat::Text;
+  } else if (!strcmp(F, "csv")) {
+    Format = ReportFormat::CSV;
+  } else if (!strcmp(F, "json")) {
+    Format = ReportFormat::JSON;
+  } else {
+    Message M;
+    M << "warning: bad value '" << F
+      << "' for option 'report_format' (text, csv or json); using text";
+    M.emit();
+    Format = ReportFormat::Text;
+  }
+  if (Flags.trace_atomics || Flags.report_functions)
+    atexit(atexitReports);
+}
+
+void writeFunctionReport() {
+  lockWriters(); // no module comes or goes meanwhile: paths stay valid
+  size_t Count = 0;
+  pcmap_module M;
+  size_t NumModules = 0;
+  for (; pcmap_module_at(NumModules, &M); ++NumModules)
+    Count += M.num_functions;
+  uint64_t Bytes = (Count ? Count : 1) * sizeof(FunctionRow);
+  ArenaOffset Storage = arenaAllocate(Bytes);
+  if (!Storage) {
+    unlockWriters();
+    Message Msg;
+    Msg << "function report: out of memory for " << uint64_t(Count)
+        << " functions";
+    Msg.emit();
+    return;
+  }
+  auto *Rows = static_cast<FunctionRow *>(arenaWritable(Storage));
+  size_t N = 0;
+  for (size_t Mod = 0; Mod < NumModules && pcmap_module_at(Mod, &M); ++Mod) {
+    for (size_t I = 0; N < Count && I < M.num_functions; ++I) {
+      FunctionRow &R = Rows[N];
+      memset(&R, 0, sizeof(R));
+      if (!pcmap_function_at(M.text_start, I, &R.F))
+        break;
+      R.Module = uint32_t(Mod);
+      for (uint32_t A = 0; A < R.F.num_atomics; ++A) {
+        pcmap_atomic At;
+        if (pcmap_atomic_at(M.text_start, R.F.first_atomic + A, &At))
+          ++R.ByKind[At.kind <= PCMAP_KIND_FENCE ? At.kind : 5];
+      }
+      ++N;
+    }
+  }
+  qsort(Rows, N, sizeof(FunctionRow), bySizeDescending);
+
+  ReportWriter W;
+  ReportFormat Fmt = reportFormat();
+  uint64_t TotalSize = 0, TotalAtomics = 0;
+  for (size_t I = 0; I < N; ++I) {
+    TotalSize += Rows[I].F.size;
+    TotalAtomics += Rows[I].F.num_atomics;
+  }
+  if (Fmt == ReportFormat::Text) {
+    W << "pcmap: function report: " << uint64_t(N) << " functions in "
+      << uint64_t(NumModules) << (NumModules == 1 ? " module, " : " modules, ")
+      << TotalSize << " bytes, " << TotalAtomics << " atomics\n";
+    W << "    size atomics  load store   rmw cmpxchg fence unknown "
+         "features       start               module: function\n";
+  } else if (Fmt == ReportFormat::CSV) {
+    W << "module,function,start,size,atomics,load,store,rmw,cmpxchg,fence,"
+         "unknown,features\n";
+  } else {
+    W << "{\"report\": \"pcmap-functions\", \"version\": 1, \"pid\": "
+      << uint64_t(currentProcessId()) << ", \"functions\": [";
+  }
+  Symbolizer Sym;
+  for (size_t I = 0; I < N; ++I) {
+    const FunctionRow &R = Rows[I];
+    pcmap_module Mod;
+    const char *Path = pcmap_module_at(R.Module, &Mod) ? Mod.path : "";
+    SymbolizedPC S;
+    Sym.symbolize(R.F.start, Path, R.F.start - R.F.module_bias, S);
+    char Start[24];
+    Text(Start, sizeof(Start)).hex(R.F.start);
+    char Unnamed[32];
+    if (!S.Function[0]) {
+      Text T(Unnamed, sizeof(Unnamed));
+      T << "fn_";
+      T.hex(R.F.start);
+    }
+    const char *Name = S.Function[0] ? S.Function : Unnamed;
+    char Features[64];
+    featureText(R.F, Features, sizeof(Features));
+    if (Fmt == ReportFormat::Text) {
+      W.padNumber(R.F.size, 8).padNumber(R.F.num_atomics, 8);
+      W.padNumber(R.ByKind[0], 6).padNumber(R.ByKind[1], 6);
+      W.padNumber(R.ByKind[2], 6).padNumber(R.ByKind[3], 8);
+      W.padNumber(R.ByKind[4], 6).padNumber(R.ByKind[5], 8) << " ";
+      W.pad(Features, 14) << " ";
+      W.pad(Start, 19) << " " << baseName(Path) << ": " << Name << "\n";
+    } else if (Fmt == ReportFormat::CSV) {
+      W.csv(Path) << ",";
+      W.csv(Name) << "," << Start << "," << uint64_t(R.F.size) << ","
+                  << uint64_t(R.F.num_atomics);
+      for (uint32_t K : R.ByKind)
+        W << "," << uint64_t(K);
+      W << ",";
+      W.csv(Features) << "\n";
+    } else {
+      W << (I ? ",\n  " : "\n  ") << "{\"module\": ";
+      W.json(Path) << ", \"function\": ";
+      W.json(Name) << ", \"start\": \"" << Start
+                   << "\", \"size\": " << uint64_t(R.F.size)
+                   << ", \"atomics\": " << uint64_t(R.F.num_atomics);
+      for (int K = 0; K < 6; ++K)
+        W << ", \"" << KindColumns[K] << "\": " << uint64_t(R.ByKind[K]);
+      W << ", \"features\": [";
+      const char *Sep = "";
+      for (const char *P = Features; *P;) {
+        const char *End = strchr(P, ',');
+        size_t Len = End ? size_t(End - P) : strlen(P);
+        char One[16];
+        Text(One, Len + 1 < sizeof(One) ? Len + 1 : sizeof(One)) << P;
+        W << Sep;
+        W.json(One);
+        Sep = ", ";
+        P += Len + (End ? 1 : 0);
+      }
+      W << "]}";
+    }
+  }
+  if (Fmt == ReportFormat::JSON)
+    W << "\n], \"totals\": {\"functions\": " << uint64_t(N)
+      << ", \"modules\": " << uint64_t(NumModules)
+      << ", \"size\": " << TotalSize << ", \"atomics\": " << TotalAtomics
+      << "}}\n";
+  W.flush();
+  arenaFree(Storage, Bytes);
+  unlockWriters();
+}
+
+} // namespace rt
+} // namespace pcmap

@@ -1,0 +1,164 @@
+//===- symbolizer.cpp - Function names and source lines for PCs -----------===//
+
+#include "symbolizer.h"
+
+#include "describe.h"
+#include "options.h"
+#include "platform.h"
+
+#include <string.h>
+
+extern "C" {
+// sanitizer/common_interface_defs.h; present when the program carries a
+// sanitizer runtime.
+void __sanitizer_symbolize_pc(void *PC, const char *Format, char *Out,
+                              size_t OutSize) __attribute__((weak));
+}
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+char SymbolizerPath[512];
+
+bool choose(const char *Candidate) {
+  if (!isExecutable(Candidate))
+    return false;
+  Text T(SymbolizerPath, sizeof(SymbolizerPath));
+  T << Candidate;
+  return true;
+}
+
+bool searchPath(const char *Dirs, const char *Name) {
+  while (Dirs && *Dirs) {
+    const char *End = Dirs;
+    while (*End && *End != ':')
+      ++End;
+    char Candidate[512];
+    Text T(Candidate, sizeof(Candidate));
+    char Dir[400];
+    size_t N = size_t(End - Dirs) < sizeof(Dir) - 1 ? size_t(End - Dirs)
+                                                    : sizeof(Dir) - 1;
+    memcpy(Dir, Dirs, N);
+    Dir[N] = '\0';
+    T << (N ? Dir : ".") << "/" << Name;
+    if (choose(Candidate))
+      return true;
+    Dirs = *End ? End + 1 : End;
+  }
+  return false;
+}
+
+/// Copies the line at Begin (up to a newline) into Out, or "" for "??".
+void copyAnswer(const char *Begin, const char *End, char *Out, size_t Size) {
+  size_t N = size_t(End - Begin);
+  if ((N == 2 && !memcmp(Begin, "??", 2)) ||
+      (N >= 3 && !memcmp(Begin, "??:", 3)))
+    N = 0;
+  if (N > Size - 1)
+    N = Size - 1;
+  memcpy(Out, Begin, N);
+  Out[N] = '\0';
+}
+
+} // namespace
+
+void initSymbolizer() {
+  if (choose(Flags.symbolizer_path) || choose(getEnv("PCMAP_SYMBOLIZER_PATH")))
+    return;
+#ifdef PCMAP_LLVM_TOOLS_DIR
+  if (choose(PCMAP_LLVM_TOOLS_DIR "/llvm-symbolizer"))
+    return;
+#endif
+  searchPath(getEnv("PATH"), "llvm-symbolizer");
+}
+
+bool haveSanitizerSymbolizer() { return &__sanitizer_symbolize_pc != nullptr; }
+
+bool Symbolizer::start() {
+  if (Pid > 0)
+    return true;
+  if (Failed)
+    return false;
+  Failed = true;
+  if (!SymbolizerPath[0]) {
+    Problem = "no llvm-symbolizer found (set PCMAP_SYMBOLIZER_PATH)";
+    return false;
+  }
+  const char *Argv[] = {SymbolizerPath, "--no-inlines", "--demangle", nullptr};
+  Pid = spawnWithPipes(SymbolizerPath, Argv, ToChild, FromChild);
+  if (Pid < 0) {
+    Problem = "cannot start llvm-symbolizer";
+    return false;
+  }
+  Failed = false;
+  return true;
+}
+
+void Symbolizer::close() {
+  closeFd(ToChild);
+  closeFd(FromChild);
+  reapChild(Pid, /*Kill=*/false);
+  Pid = ToChild = FromChild = -1;
+}
+
+bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
+                           SymbolizedPC &Out) {
+  Out.Function[0] = Out.Location[0] = '\0';
+  if (!Flags.symbolize)
+    return false;
+  if (haveSanitizerSymbolizer()) {
+    __sanitizer_symbolize_pc(reinterpret_cast<void *>(PC), "%f", Out.Function,
+                             sizeof(Out.Function));
+    __sanitizer_symbolize_pc(reinterpret_cast<void *>(PC), "%S", Out.Location,
+                             sizeof(Out.Location));
+    if (!strncmp(Out.Location, "<null>", 6) || !strncmp(Out.Location, "(", 1))
+      Out.Location[0] = '\0';
+    if (!strcmp(Out.Function, "<null>") || !strcmp(Out.Function, "??"))
+      Out.Function[0] = '\0';
+    return Out.Function[0] || Out.Location[0];
+  }
+  if (!Module || !*Module || !start())
+    return false;
+  char Request[600];
+  Text T(Request, sizeof(Request));
+  T << "CODE \"" << Module << "\" ";
+  T.hex(Offset) << "\n";
+  writeAll(ToChild, T.data(), T.size());
+  // The answer: function, location, an empty line.
+  char Answer[1024];
+  size_t Len = 0;
+  for (;;) {
+    // The first answer may wait for the debug information to load.
+    long N = readWithTimeout(FromChild, Answer + Len, sizeof(Answer) - 1 - Len,
+                             10000);
+    if (N <= 0) {
+      Problem = "llvm-symbolizer did not answer";
+      close();
+      Failed = true;
+      return false;
+    }
+    Len += size_t(N);
+    Answer[Len] = '\0';
+    if (char *End = strstr(Answer, "\n\n")) {
+      char *NL =
+          static_cast<char *>(memchr(Answer, '\n', size_t(End - Answer)));
+      if (!NL)
+        NL = End;
+      copyAnswer(Answer, NL, Out.Function, sizeof(Out.Function));
+      if (NL < End)
+        copyAnswer(NL + 1, End, Out.Location, sizeof(Out.Location));
+      return Out.Function[0] || Out.Location[0];
+    }
+    if (Len == sizeof(Answer) - 1) {
+      Problem = "llvm-symbolizer answered too much";
+      close();
+      Failed = true;
+      return false;
+    }
+  }
+}
+
+} // namespace rt
+} // namespace pcmap

@@ -1,0 +1,55 @@
+//===- symbolizer.h - Function names and source lines for PCs --*- C++ -*-===//
+//
+// If the program carries a sanitizer runtime, its public symbolizer
+// (__sanitizer_symbolize_pc) answers. Otherwise an llvm-symbolizer process,
+// started on first use with a raw clone and talked to through pipes: every
+// step is a system call, so that the fault reporter can use it after the
+// async-signal-safe part of its report, whatever state the program is in.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_SYMBOLIZER_H
+#define PCMAP_RT_SYMBOLIZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace pcmap {
+namespace rt {
+
+/// Chooses the llvm-symbolizer to run: the symbolizer_path option,
+/// $PCMAP_SYMBOLIZER_PATH, the one next to the clang pcmap was built with,
+/// then the first llvm-symbolizer in $PATH. Called once at start-up.
+void initSymbolizer();
+
+struct SymbolizedPC {
+  char Function[256]; // demangled; empty if unknown
+  char Location[512]; // file:line:column; empty if unknown
+};
+
+class Symbolizer {
+public:
+  ~Symbolizer() { close(); }
+  /// Symbolizes PC, which lies in the object Module (a path) at file
+  /// address Offset (PC - load bias). False if nothing could be said.
+  bool symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
+                 SymbolizedPC &Out);
+  /// Ends the llvm-symbolizer process, if one was started.
+  void close();
+  /// Why the last symbolize() said nothing, or null.
+  const char *problem() const { return Problem; }
+
+private:
+  bool start();
+  int Pid = -1, ToChild = -1, FromChild = -1;
+  bool Failed = false;
+  const char *Problem = nullptr;
+};
+
+/// The sanitizer runtime's stack printer, if the program has one.
+bool haveSanitizerSymbolizer();
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_SYMBOLIZER_H
