@@ -64,7 +64,10 @@ const char *codeMeaning(int Signal, int Code) {
            : Code == BUS_OBJERR ? "object-specific hardware error"
                                 : "bus error";
   case SIGILL:
-    return Code == ILL_ILLOPC ? "illegal opcode" : "illegal instruction";
+    return Code == ILL_ILLOPC   ? "illegal opcode"
+           : Code == ILL_ILLOPN ? "illegal operand"
+           : Code == ILL_PRVOPC ? "privileged opcode"
+                                : "illegal instruction";
   case SIGTRAP:
     return Code == TRAP_HWBKPT  ? "hardware breakpoint or watchpoint"
            : Code == TRAP_BRKPT ? "breakpoint"

@@ -3,6 +3,7 @@
 #include "symbolizer.h"
 
 #include "describe.h"
+#include "log.h"
 #include "options.h"
 #include "platform.h"
 
@@ -65,8 +66,21 @@ void copyAnswer(const char *Begin, const char *End, char *Out, size_t Size) {
 } // namespace
 
 void initSymbolizer() {
-  if (choose(Flags.symbolizer_path) || choose(getEnv("PCMAP_SYMBOLIZER_PATH")))
+  // A path the user gave must work: it is not silently replaced.
+  const char *Given[][2] = {
+      {Flags.symbolizer_path, "symbolizer_path"},
+      {getEnv("PCMAP_SYMBOLIZER_PATH"), "PCMAP_SYMBOLIZER_PATH"}};
+  for (auto &G : Given) {
+    if (!G[0] || !*G[0])
+      continue;
+    if (!choose(G[0]) && Flags.symbolize) {
+      Message M;
+      M << "warning: " << G[1] << " '" << G[0]
+        << "' is not an executable; stack traces are not symbolized";
+      M.emit();
+    }
     return;
+  }
 #ifdef PCMAP_LLVM_TOOLS_DIR
   if (choose(PCMAP_LLVM_TOOLS_DIR "/llvm-symbolizer"))
     return;
@@ -109,10 +123,10 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
   if (!Flags.symbolize)
     return false;
   if (haveSanitizerSymbolizer()) {
-    __sanitizer_symbolize_pc(reinterpret_cast<void *>(PC), "%f", Out.Function,
-                             sizeof(Out.Function));
-    __sanitizer_symbolize_pc(reinterpret_cast<void *>(PC), "%S", Out.Location,
-                             sizeof(Out.Location));
+    // It takes a return address and looks at the byte before it.
+    void *After = reinterpret_cast<void *>(PC + 1);
+    __sanitizer_symbolize_pc(After, "%f", Out.Function, sizeof(Out.Function));
+    __sanitizer_symbolize_pc(After, "%S", Out.Location, sizeof(Out.Location));
     if (!strncmp(Out.Location, "<null>", 6) || !strncmp(Out.Location, "(", 1))
       Out.Location[0] = '\0';
     if (!strcmp(Out.Function, "<null>") || !strcmp(Out.Function, "??"))

@@ -53,8 +53,8 @@ struct {
   uint64_t Samples, Atomic, Covered, Uncovered, Dropped;
 } Counts;
 
-inline void add(uint64_t &Counter) {
-  __atomic_fetch_add(&Counter, 1, __ATOMIC_RELAXED);
+inline void add(uint64_t &Counter, uint64_t N = 1) {
+  __atomic_fetch_add(&Counter, N, __ATOMIC_RELAXED);
 }
 
 inline unsigned hashKey(uintptr_t Key, unsigned Mask) {
@@ -90,8 +90,9 @@ uintptr_t samplePC(void *Context) {
 #endif
 }
 
-void record(uintptr_t PC) {
-  add(Counts.Samples);
+/// Records a sample of Weight timer periods at PC.
+void record(uintptr_t PC, uint64_t Weight) {
+  add(Counts.Samples, Weight);
   pcmap_function F;
   bool HasFunction = pcmap_lookup_function(PC, &F);
   pcmap_atomic A;
@@ -101,23 +102,23 @@ void record(uintptr_t PC) {
     Hit = pcmap_lookup_atomic_before(PC, unsigned(Flags.trace_skid), &A) &&
           A.has_function && A.function.start == F.start;
   if (Hit) {
-    add(Counts.Atomic);
+    add(Counts.Atomic, Weight);
     if (SiteSlot *S = slotFor(Sites, &SiteSlot::PC, A.pc))
-      add(Exact ? S->Exact : S->Skid);
+      add(Exact ? S->Exact : S->Skid, Weight);
     else
-      add(Counts.Dropped);
+      add(Counts.Dropped, Weight);
   }
   if (!HasFunction) {
-    add(Counts.Uncovered);
+    add(Counts.Uncovered, Weight);
     return;
   }
-  add(Counts.Covered);
+  add(Counts.Covered, Weight);
   if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.start)) {
-    add(S->Samples);
+    add(S->Samples, Weight);
     if (Hit)
-      add(S->AtomicSamples);
+      add(S->AtomicSamples, Weight);
   } else {
-    add(Counts.Dropped);
+    add(Counts.Dropped, Weight);
   }
 }
 
@@ -248,9 +249,13 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
   if (Info->si_code != SI_TIMER)
     return;
   int SavedErrno = errno;
-  if (Info->si_value.sival_int == kSampleCookie)
-    record(samplePC(Context));
-  else if (Info->si_value.sival_int == kDiscoveryCookie)
+  if (Info->si_value.sival_int == kSampleCookie) {
+    // The kernel checks CPU-time timers at its clock tick: at rates above
+    // the tick, one signal stands for several periods (the overrun).
+    int Overrun = Info->si_overrun;
+    record(samplePC(Context),
+           1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0));
+  } else if (Info->si_value.sival_int == kDiscoveryCookie)
     discoverThreads();
   errno = SavedErrno;
 }
@@ -309,6 +314,13 @@ void symbolizeAt(Symbolizer &Sym, uintptr_t PC, SymbolizedPC &S, char *Module,
     Sym.symbolize(PC, Module, PC - Bias, S);
   else
     S.Function[0] = S.Location[0] = '\0';
+}
+
+/// "  5.0%  " (right-aligned in 6 columns, then two spaces).
+void percent(ReportWriter &W, double Share) {
+  double P = 100 * Share;
+  W.pad("", P < 10 ? 2 : P < 100 ? 1 : 0);
+  W.fixed(P, 1) << "%  ";
 }
 
 const char *baseName(const char *Path) {
@@ -381,7 +393,7 @@ void writeReport() {
     uint64_t FnOffset = Known && A.has_function ? S.PC - A.function.start : 0;
     if (Fmt == ReportFormat::Text) {
       W.padNumber(N, 10) << "  ";
-      W.fixed(100 * share(N, Total), 1) << "%  ";
+      percent(W, share(N, Total));
       W.pad(Desc, 40) << "  ";
       W.hex(S.PC) << " ";
       if (Sy.Function[0])
@@ -439,9 +451,9 @@ void writeReport() {
     symbolizeAt(Sym, S.Start, Sy, Module, sizeof(Module), Bias);
     if (Fmt == ReportFormat::Text) {
       W.padNumber(S.Samples, 10) << "  ";
-      W.fixed(100 * share(S.Samples, Total), 1) << "%  ";
-      W.pad("", 4);
-      W.fixed(100 * share(S.AtomicSamples, S.Samples), 1) << "%  ";
+      percent(W, share(S.Samples, Total));
+      W.pad("", 5);
+      percent(W, share(S.AtomicSamples, S.Samples));
       W.hex(S.Start) << " " << (Sy.Function[0] ? Sy.Function : "?") << " ("
                      << baseName(Module) << ")\n";
     } else if (Fmt == ReportFormat::CSV) {
