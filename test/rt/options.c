@@ -12,9 +12,41 @@
 // HELP: pcmap:   verbosity (int) = 1
 // HELP: pcmap:   log_path (string) = stderr
 // HELP: pcmap:   help (bool) = 1
+// HELP: pcmap:   handle_segv (bool) = 1
+// HELP: pcmap:   handle_sigbus (bool) = 1
+// HELP: pcmap:   handle_sigill (bool) = 1
+// HELP: pcmap:   handle_sigtrap (bool) = 0
+// HELP: pcmap:   use_sigaltstack (bool) = 1
+// HELP: pcmap:   symbolize (bool) = 1
+// HELP: pcmap:   symbolizer_path (string) =
+// HELP: pcmap:   stack_depth (int) = 32
+// HELP: pcmap:   trace_atomics (bool) = 0
+// HELP: pcmap:   trace_hz (int) = 1000
+// HELP: pcmap:   trace_top (int) = 10
+// HELP: pcmap:   trace_skid (int) = 15
+// HELP: pcmap:   report_functions (bool) = 0
+// HELP: pcmap:   report_path (string) =
+// HELP: pcmap:   report_format (string) = text
 // HELP: main done
-// Options are read even by a program that registers nothing.
-// RUN: env PCMAP_OPTIONS=help=1 %t/prog-plain 2>&1 | FileCheck %s --check-prefix=HELP
+// Options are read even by a program that registers nothing. Linked by hand,
+// without the drivers' defaults, the fault reporter is off.
+// RUN: env PCMAP_OPTIONS=help=1 %t/prog-plain 2>&1 | FileCheck %s --check-prefix=HELP-PLAIN
+// HELP-PLAIN: pcmap:   handle_segv (bool) = 0
+// HELP-PLAIN: pcmap:   handle_sigbus (bool) = 0
+// HELP-PLAIN: pcmap:   handle_sigill (bool) = 0
+
+// Every type of option, set and badly set.
+// RUN: env PCMAP_OPTIONS='help=1 handle_segv=no trace_hz=250 report_path="a b" stack_depth=-1' %t/prog 2>&1 | FileCheck %s --check-prefix=SET
+// SET: pcmap:   handle_segv (bool) = 0
+// SET: pcmap:   stack_depth (int) = -1
+// SET: pcmap:   trace_hz (int) = 250
+// SET: pcmap:   report_path (string) = a b
+// RUN: env PCMAP_OPTIONS='handle_sigbus=maybe,trace_top=12x,trace_hz=99999999999,report_format=' %t/prog 2>&1 | FileCheck %s --check-prefix=BADTYPES
+// BADTYPES: pcmap: warning: bad value 'maybe' for option 'handle_sigbus' in PCMAP_OPTIONS (ignored)
+// BADTYPES: pcmap: warning: bad value '12x' for option 'trace_top' in PCMAP_OPTIONS (ignored)
+// BADTYPES: pcmap: warning: bad value '99999999999' for option 'trace_hz' in PCMAP_OPTIONS (ignored)
+// BADTYPES: pcmap: warning: bad value '' for option 'report_format' (text, csv or json); using text
+// BADTYPES: main done
 
 // RUN: env PCMAP_OPTIONS=verbosity=2 %t/prog 2>&1 | FileCheck %s --check-prefix=V2
 // RUN: env PCMAP_OPTIONS='help=0,verbosity=2' %t/prog 2>&1 | FileCheck %s --check-prefix=V2
