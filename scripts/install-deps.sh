@@ -6,7 +6,7 @@ set -euo pipefail
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(19 22)
 
-pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev)
+pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev chromium)
 for v in "${versions[@]}"; do
   pkgs+=("clang-$v" "llvm-$v-dev" "llvm-$v-tools" "lld-$v" "libclang-rt-$v-dev")
 done

@@ -28,6 +28,7 @@ config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%opt-pcmap", "opt -load-pass-plugin=%s" % plugin))
 config.substitutions.append(("%pcmap-clang\\+\\+", os.path.join(config.pcmap_bin_dir, "pcmap-clang++")))
 config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, "pcmap-clang")))
+config.substitutions.append(("%pcmap-report", os.path.join(config.pcmap_bin_dir, "pcmap-report")))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%python", config.python_executable))
@@ -45,3 +46,5 @@ if shutil.which("ld.bfd"):
     config.available_features.add("gnu-ld")
 if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
     config.available_features.add("lld")
+if shutil.which("chromium"):
+    config.available_features.add("chromium")

@@ -210,6 +210,56 @@ constexpr bool decodeDescriptor(uint64_t V, AtomicDescriptor &D) {
   return true;
 }
 
+/// Names of descriptor fields, as docs/FORMAT.md spells them and as reports
+/// print them. Null for a value the format does not define.
+constexpr const char *atomicKindName(uint32_t Kind) {
+  switch (Kind) {
+  case AK_Load:
+    return "load";
+  case AK_Store:
+    return "store";
+  case AK_RMW:
+    return "rmw";
+  case AK_CmpXchg:
+    return "cmpxchg";
+  case AK_Fence:
+    return "fence";
+  }
+  return nullptr;
+}
+
+/// Orders 0 and 3 are never emitted; they read as "unknown".
+constexpr const char *atomicOrderName(uint32_t Order) {
+  switch (Order) {
+  case AO_Unordered:
+    return "unordered";
+  case AO_Relaxed:
+    return "relaxed";
+  case AO_Acquire:
+    return "acquire";
+  case AO_Release:
+    return "release";
+  case AO_AcqRel:
+    return "acq_rel";
+  case AO_SeqCst:
+    return "seq_cst";
+  }
+  return Order < 8 ? "unknown" : nullptr;
+}
+
+constexpr const char *rmwOperationName(uint32_t Op) {
+  constexpr const char *Names[] = {
+      "xchg",     "add",      "sub",     "and",       "nand",      "or",
+      "xor",      "max",      "min",     "umax",      "umin",      "fadd",
+      "fsub",     "fmax",     "fmin",    "uinc_wrap", "udec_wrap", "usub_cond",
+      "usub_sat", "fmaximum", "fminimum"};
+  static_assert(sizeof(Names) / sizeof(Names[0]) == RMW_LastKnown + 1,
+                "one name per RMWOp");
+  if (Op <= RMW_LastKnown)
+    return Names[Op];
+  return Op == RMW_Other ? "other" : nullptr;
+}
+
 //===----------------------------------------------------------------------===//
 // Function entries
 //
@@ -227,6 +277,97 @@ constexpr uint64_t kFeatureAtomics = 1u << 0;
 /// must not treat the function as complete.
 constexpr uint64_t kFeatureHasAtomics = 1u << 1;
 constexpr uint64_t kKnownFeatures = kFeatureAtomics | kFeatureHasAtomics;
+
+//===----------------------------------------------------------------------===//
+// Upstream SanitizerBinaryMetadata sections (clang
+// -fexperimental-sanitize-metadata), which the runtime and pcmap-report also
+// read. Layouts (relative PCs as above):
+//
+//   sanmd_atomics<V>:  pc                              (one per atomic)
+//   sanmd_covered<V>, base version 1 (LLVM 16):
+//       pc u32-size u32-features [u32-stack-args if features & UAR]
+//   sanmd_covered<V>, base version 2 (LLVM 17+):
+//       pc uleb-size uleb-features [uleb-stack-args if features & UARHasSize]
+//
+// LLVM 19 and later suffix the names with the decimal version like pcmap
+// (sanmd_covered2, sanmd_atomics65538); LLVM 16 to 18 emit them unsuffixed,
+// and the version is only known to the registration constructor.
+//===----------------------------------------------------------------------===//
+
+constexpr const char kUpstreamAtomicsSectionBase[] = "sanmd_atomics";
+constexpr const char kUpstreamCoveredSectionBase[] = "sanmd_covered";
+constexpr uint32_t kUpstreamVersionV1 = 1;
+constexpr uint32_t kUpstreamVersionV2 = 2;
+
+/// Bits of a sanmd_covered entry's features.
+constexpr uint64_t kUpstreamFeatureAtomics = 1u << 0;
+constexpr uint64_t kUpstreamFeatureUAR = 1u << 1;
+/// Version 2 only: the entry carries the stack-arguments size.
+constexpr uint64_t kUpstreamFeatureUARHasSize = 1u << 2;
+
+/// True if a sanmd_covered entry of this base version and these features
+/// ends with a stack-arguments size.
+constexpr bool upstreamHasStackArgs(uint32_t Base, uint64_t Features) {
+  return Base == kUpstreamVersionV1
+             ? (Features & kUpstreamFeatureUAR) != 0
+             : (Features & kUpstreamFeatureUARHasSize) != 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Section names
+//===----------------------------------------------------------------------===//
+
+enum MetadataKind : uint32_t {
+  MK_None = 0,
+  MK_Atomics,         // pcmap_atomics<V>
+  MK_Functions,       // pcmap_functions<V>
+  MK_UpstreamAtomics, // sanmd_atomics[<V>]
+  MK_UpstreamCovered, // sanmd_covered[<V>]
+};
+
+struct MetadataSectionName {
+  MetadataKind Kind = MK_None;
+  /// False for an unsuffixed name (sanmd of LLVM 16 to 18; invalid for pcmap).
+  bool HasVersion = false;
+  uint32_t Version = 0;
+};
+
+/// Recognises a metadata section by its name (Len bytes, not necessarily
+/// NUL-terminated): a base name followed by an optional decimal version that
+/// fits in 32 bits. Returns false for any other name.
+constexpr bool parseMetadataSectionName(const char *Name, size_t Len,
+                                        MetadataSectionName &Out) {
+  struct Base {
+    const char *Text;
+    MetadataKind Kind;
+  };
+  constexpr Base Bases[] = {{kAtomicsSectionBase, MK_Atomics},
+                            {kFunctionsSectionBase, MK_Functions},
+                            {kUpstreamAtomicsSectionBase, MK_UpstreamAtomics},
+                            {kUpstreamCoveredSectionBase, MK_UpstreamCovered}};
+  for (const Base &B : Bases) {
+    size_t N = 0;
+    while (B.Text[N] && N < Len && Name[N] == B.Text[N])
+      ++N;
+    if (B.Text[N])
+      continue;
+    MetadataSectionName Result;
+    Result.Kind = B.Kind;
+    uint64_t Version = 0;
+    for (size_t I = N; I < Len; ++I) {
+      if (Name[I] < '0' || Name[I] > '9')
+        return false;
+      Version = Version * 10 + uint64_t(Name[I] - '0');
+      if (Version > 0xffffffffu)
+        return false;
+      Result.HasVersion = true;
+    }
+    Result.Version = uint32_t(Version);
+    Out = Result;
+    return true;
+  }
+  return false;
+}
 
 //===----------------------------------------------------------------------===//
 // ULEB128 and relative PCs, bounds-checked

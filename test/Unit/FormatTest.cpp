@@ -1,9 +1,11 @@
-//===- FormatTest.cpp - Tests of include/pcmap/Format.h --------------------===//
+//===- FormatTest.cpp - Tests of include/pcmap/Format.h
+//--------------------===//
 
 #include "pcmap/Format.h"
 
 #include "gtest/gtest.h"
 
+#include <string.h>
 #include <vector>
 
 using namespace pcmap::format;
@@ -112,8 +114,8 @@ TEST(FormatTest, DecodeRejectsInvalidAndIgnoresReservedBits) {
 }
 
 TEST(FormatTest, ULEB128Bounds) {
-  for (uint64_t V : {0ull, 1ull, 127ull, 128ull, 16383ull, 16384ull,
-                     (1ull << 63), ~0ull}) {
+  for (uint64_t V :
+       {0ull, 1ull, 127ull, 128ull, 16383ull, 16384ull, (1ull << 63), ~0ull}) {
     std::vector<uint8_t> B = uleb(V);
     uint64_t Out = 0;
     EXPECT_EQ(readULEB128(B.data(), B.data() + B.size(), Out), B.size());
@@ -141,6 +143,78 @@ TEST(FormatTest, RelativePCs) {
   EXPECT_EQ(readRelativePC(Plus, 8), 0x2010);
   const uint8_t Big[] = {0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x00, 0x00};
   EXPECT_EQ(readRelativePC(Big, 8), 0x180000000ll);
+}
+
+TEST(FormatTest, FieldNames) {
+  EXPECT_STREQ(atomicKindName(AK_Load), "load");
+  EXPECT_STREQ(atomicKindName(AK_Fence), "fence");
+  EXPECT_EQ(atomicKindName(5), nullptr);
+  EXPECT_STREQ(atomicOrderName(AO_Relaxed), "relaxed");
+  EXPECT_STREQ(atomicOrderName(AO_AcqRel), "acq_rel");
+  EXPECT_STREQ(atomicOrderName(AO_SeqCst), "seq_cst");
+  EXPECT_STREQ(atomicOrderName(AO_Unknown), "unknown");
+  EXPECT_STREQ(atomicOrderName(AO_Reserved3), "unknown");
+  EXPECT_EQ(atomicOrderName(8), nullptr);
+  EXPECT_STREQ(rmwOperationName(RMW_Xchg), "xchg");
+  EXPECT_STREQ(rmwOperationName(RMW_Nand), "nand");
+  EXPECT_STREQ(rmwOperationName(RMW_UIncWrap), "uinc_wrap");
+  EXPECT_STREQ(rmwOperationName(RMW_FMinimum), "fminimum");
+  EXPECT_STREQ(rmwOperationName(RMW_Other), "other");
+  EXPECT_EQ(rmwOperationName(RMW_LastKnown + 1), nullptr);
+  // Every descriptor a reader accepts has a printable kind and order.
+  for (uint64_t V = 0; V < (1u << 11); ++V) {
+    AtomicDescriptor D;
+    if (!decodeDescriptor(V, D))
+      continue;
+    EXPECT_NE(atomicKindName(D.Kind), nullptr) << V;
+    EXPECT_NE(atomicOrderName(D.Order), nullptr) << V;
+  }
+}
+
+TEST(FormatTest, UpstreamStackArgs) {
+  // Version 1: the UAR bit announces the stack-arguments size; version 2
+  // needs UARHasSize (UAR alone means "no stack arguments").
+  EXPECT_TRUE(upstreamHasStackArgs(kUpstreamVersionV1, kUpstreamFeatureUAR));
+  EXPECT_FALSE(
+      upstreamHasStackArgs(kUpstreamVersionV1, kUpstreamFeatureAtomics));
+  EXPECT_FALSE(upstreamHasStackArgs(kUpstreamVersionV2, kUpstreamFeatureUAR));
+  EXPECT_TRUE(upstreamHasStackArgs(
+      kUpstreamVersionV2, kUpstreamFeatureUAR | kUpstreamFeatureUARHasSize));
+}
+
+MetadataSectionName parseName(const char *S) {
+  MetadataSectionName N;
+  N.Kind = MetadataKind(99);
+  if (!parseMetadataSectionName(S, strlen(S), N))
+    N.Kind = MK_None;
+  return N;
+}
+
+TEST(FormatTest, SectionNames) {
+  MetadataSectionName N = parseName("pcmap_atomics1");
+  EXPECT_EQ(N.Kind, MK_Atomics);
+  EXPECT_TRUE(N.HasVersion);
+  EXPECT_EQ(N.Version, 1u);
+  N = parseName("pcmap_functions65537");
+  EXPECT_EQ(N.Kind, MK_Functions);
+  EXPECT_EQ(N.Version, 65537u);
+  N = parseName("sanmd_covered65538");
+  EXPECT_EQ(N.Kind, MK_UpstreamCovered);
+  EXPECT_EQ(N.Version, 65538u);
+  N = parseName("sanmd_atomics");
+  EXPECT_EQ(N.Kind, MK_UpstreamAtomics);
+  EXPECT_FALSE(N.HasVersion);
+  EXPECT_EQ(parseName("sanmd_atomics2x").Kind, MK_None);
+  EXPECT_EQ(parseName("sanmd_atomics4294967296").Kind, MK_None);
+  EXPECT_EQ(parseName("sanmd_atomics4294967295").Version, 0xffffffffu);
+  EXPECT_EQ(parseName(".relapcmap_atomics1").Kind, MK_None);
+  EXPECT_EQ(parseName("pcmap_atomic").Kind, MK_None);
+  EXPECT_EQ(parseName(".text").Kind, MK_None);
+  // The length bounds the name: no read past it.
+  MetadataSectionName M;
+  EXPECT_TRUE(parseMetadataSectionName("pcmap_atomics1junk", 14, M));
+  EXPECT_EQ(M.Version, 1u);
+  EXPECT_FALSE(parseMetadataSectionName("pcmap_atomics1", 5, M));
 }
 
 } // namespace

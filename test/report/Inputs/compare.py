@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Checks pcmap-report's output against other sources of truth.
+
+  compare.py nm REPORT.json NM.txt [--objects OBJ_NM.txt...]
+      every function's size and address equal its symbol in `llvm-nm -S`;
+      with --objects, the functions are exactly the defined functions of
+      those objects (`llvm-nm -S --defined-only`), less the registration
+      constructors and destructors
+  compare.py runtime REPORT.json RUNTIME.txt
+      address, size and atomics count of every function equal what the
+      runtime reports (lines "function ADDR SIZE ATOMICS")
+  compare.py objects LINKED.json OBJECT.json...
+      the functions (name, size, atomics by kind, features) and atomic sites
+      (function, offset, descriptor) of the objects equal the linked file's
+  compare.py csv REPORT.csv REPORT.json
+      the CSV parses with Python's csv module and holds the JSON's rows
+  compare.py schema REPORT.json SCHEMA.json
+      the document validates against the JSON Schema
+  compare.py zeros DIFF.json
+      every row of a diff is unchanged with zero deltas
+  compare.py png FILE
+      FILE is a PNG image of a plausible size
+
+Each check prints one "OK: ..." line with what it counted, or "FAIL: ..."
+lines and exits 1.
+"""
+
+import csv
+import json
+import re
+import struct
+import sys
+
+FUNCTION_TYPES = set("tTwWiI")
+CTOR_RE = re.compile(r"\.module_(ctor|dtor)$")
+
+
+def fail(messages):
+    for m in messages:
+        print("FAIL: " + m)
+    sys.exit(1)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def read_nm(path):
+    """{name: [(address, size, type)]} of `llvm-nm -S` lines with a size."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) != 4 or parts[2] not in FUNCTION_TYPES:
+                continue
+            addr, size, typ, name = parts
+            out.setdefault(name, []).append((int(addr, 16), int(size, 16),
+                                             typ))
+    return out
+
+
+def functions_of(doc):
+    return [f for file in doc["files"] for f in file["functions"]]
+
+
+def cmd_nm(args):
+    doc = load(args[0])
+    nm = read_nm(args[1])
+    errors = []
+    funcs = functions_of(doc)
+    for f in funcs:
+        name = f["mangled_name"]
+        want = (int(f["address"], 16), f["size"])
+        have = [(a, s) for a, s, _ in nm.get(name, [])]
+        if want not in have:
+            errors.append("%s at %s size %d: llvm-nm has %s"
+                          % (name, f["address"], f["size"],
+                             ["%#x size %d" % h for h in have] or "nothing"))
+    if "--objects" in args:
+        names = set()
+        for path in args[args.index("--objects") + 1:]:
+            for name, entries in read_nm(path).items():
+                if not CTOR_RE.search(name) and any(s for _, s, _ in entries):
+                    names.add(name)
+        got = set(f["mangled_name"] for f in funcs)
+        for n in sorted(names - got):
+            errors.append("llvm-nm lists %s, pcmap-report does not" % n)
+        for n in sorted(got - names):
+            errors.append("pcmap-report lists %s, llvm-nm does not" % n)
+    if not funcs:
+        errors.append("no functions in the report")
+    if errors:
+        fail(errors)
+    print("OK: %d functions match llvm-nm -S" % len(funcs))
+
+
+def cmd_runtime(args):
+    doc = load(args[0])
+    runtime = {}
+    with open(args[1]) as f:
+        for line in f:
+            parts = line.split()
+            if parts and parts[0] == "function":
+                runtime[int(parts[1], 16)] = (int(parts[2]), int(parts[3]))
+    report = {int(f["address"], 16): (f["size"], f["atomics"])
+              for f in functions_of(doc)}
+    errors = []
+    for addr in sorted(set(runtime) | set(report)):
+        if runtime.get(addr) != report.get(addr):
+            errors.append("%#x: runtime (size, atomics) %s, pcmap-report %s"
+                          % (addr, runtime.get(addr), report.get(addr)))
+    if not report:
+        errors.append("no functions")
+    if errors:
+        fail(errors)
+    print("OK: %d functions, %d atomics agree with the runtime"
+          % (len(report), sum(a for _, a in report.values())))
+
+
+def function_key(f):
+    return (f["mangled_name"], f["size"], f["atomics"],
+            tuple(sorted(f["atomics_by_kind"].items())),
+            tuple(f["features"]))
+
+
+def atomic_key(a):
+    return (a["mangled_function"], a["offset"], a["kind"], a["size"],
+            a["order"], a["failure_order"], a["rmw_op"], tuple(a["flags"]))
+
+
+def cmd_objects(args):
+    linked = load(args[0])
+    objects = [load(p) for p in args[1:]]
+    errors = []
+    if linked["command"] == "functions":
+        key, items = function_key, functions_of
+    else:
+        key = atomic_key
+
+        def items(doc):
+            return [a for file in doc["files"] for a in file["atomics"]]
+    want = sorted(key(x) for x in items(linked))
+    have = sorted(key(x) for doc in objects for x in items(doc))
+    for x in sorted(set(want) - set(have)):
+        errors.append("linked file only: %s" % (x,))
+    for x in sorted(set(have) - set(want)):
+        errors.append("objects only: %s" % (x,))
+    if not want:
+        errors.append("nothing to compare")
+    if errors:
+        fail(errors)
+    print("OK: %d %s agree between the objects and the linked file"
+          % (len(want), linked["command"]))
+
+
+def cmd_csv(args):
+    with open(args[0], newline="") as f:
+        raw = f.read()
+    if "\n" in raw.replace("\r\n", ""):
+        fail(["a line ends without CR LF"])
+    rows = list(csv.DictReader(raw.splitlines(keepends=True), strict=True))
+    doc = load(args[1])
+    errors = []
+    if doc["command"] == "functions":
+        want = [(f["name"], f["address"], str(f["size"]), str(f["atomics"]))
+                for f in functions_of(doc)]
+        have = [(r["name"], r["address"], r["size"], r["atomics"])
+                for r in rows]
+    elif doc["command"] == "atomics":
+        want = [(a["address"], a["kind"], a["function"] or "")
+                for file in doc["files"] for a in file["atomics"]]
+        have = [(r["address"], r["kind"], r["function"]) for r in rows]
+    else:
+        want = [(d["name"], d["status"], str(d["delta"]))
+                for d in doc["functions"]]
+        have = [(r["name"], r["status"], r["delta"]) for r in rows]
+    if want != have:
+        errors.append("CSV rows %s differ from JSON rows %s" % (have, want))
+    if not rows:
+        errors.append("no rows")
+    if errors:
+        fail(errors)
+    print("OK: %d CSV rows of %d columns match the JSON"
+          % (len(rows), len(rows[0])))
+
+
+class SchemaError(Exception):
+    pass
+
+
+def validate(value, schema, root, path):
+    """The subset of JSON Schema (2020-12) that docs/report-json.schema.json
+    uses: $ref, type, enum, const, properties, required,
+    additionalProperties, items, minimum, pattern, oneOf."""
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        if not ref.startswith("#/$defs/"):
+            raise SchemaError("unsupported $ref %s" % ref)
+        return validate(value, root["$defs"][ref[len("#/$defs/"):]], root,
+                        path)
+    if "oneOf" in schema:
+        ok = 0
+        for s in schema["oneOf"]:
+            try:
+                validate(value, s, root, path)
+                ok += 1
+            except SchemaError:
+                pass
+        if ok != 1:
+            raise SchemaError("%s: matches %d of oneOf" % (path, ok))
+    types = schema.get("type")
+    if types is not None:
+        types = types if isinstance(types, list) else [types]
+        checks = {
+            "object": lambda v: isinstance(v, dict),
+            "array": lambda v: isinstance(v, list),
+            "string": lambda v: isinstance(v, str),
+            "integer": lambda v: isinstance(v, int)
+            and not isinstance(v, bool),
+            "boolean": lambda v: isinstance(v, bool),
+            "null": lambda v: v is None,
+        }
+        if not any(checks[t](value) for t in types):
+            raise SchemaError("%s: %r is not %s" % (path, value, types))
+    if "enum" in schema and value not in schema["enum"]:
+        raise SchemaError("%s: %r not in %s" % (path, value, schema["enum"]))
+    if "const" in schema and value != schema["const"]:
+        raise SchemaError("%s: %r is not %r" % (path, value, schema["const"]))
+    if "minimum" in schema and isinstance(value, int) and \
+            value < schema["minimum"]:
+        raise SchemaError("%s: %r < %r" % (path, value, schema["minimum"]))
+    if "pattern" in schema and isinstance(value, str) and \
+            not re.search(schema["pattern"], value):
+        raise SchemaError("%s: %r does not match %s"
+                          % (path, value, schema["pattern"]))
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        for k in schema.get("required", []):
+            if k not in value:
+                raise SchemaError("%s: missing %s" % (path, k))
+        for k, v in value.items():
+            if k in props:
+                validate(v, props[k], root, path + "." + k)
+            elif schema.get("additionalProperties", True) is False:
+                raise SchemaError("%s: unexpected property %s" % (path, k))
+    if isinstance(value, list) and "items" in schema:
+        for i, v in enumerate(value):
+            validate(v, schema["items"], root, "%s[%d]" % (path, i))
+
+
+def cmd_schema(args):
+    doc = load(args[0])
+    schema = load(args[1])
+    try:
+        validate(doc, schema, schema, "$")
+    except SchemaError as e:
+        fail([str(e)])
+    try:
+        import jsonschema  # a second opinion, when installed
+        jsonschema.validate(doc, schema)
+        second = " (and jsonschema)"
+    except ImportError:
+        second = ""
+    except Exception as e:  # jsonschema.ValidationError
+        fail(["jsonschema: %s" % e])
+    print("OK: %s document validates%s" % (doc["command"], second))
+
+
+def cmd_zeros(args):
+    doc = load(args[0])
+    errors = []
+    rows = doc["functions"]
+    for r in rows:
+        if r["status"] != "unchanged" or r["delta"] or r["atomics_delta"]:
+            errors.append("row %s" % r)
+    s = doc["summary"]
+    if s["delta"] or s["atomics_delta"] or s["added"] or s["removed"] or \
+            s["changed"]:
+        errors.append("summary %s" % s)
+    if not rows:
+        errors.append("no rows")
+    if errors:
+        fail(errors)
+    print("OK: %d functions, all deltas zero" % len(rows))
+
+
+def cmd_png(args):
+    with open(args[0], "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        fail(["%s is not a PNG file" % args[0]])
+    width, height = struct.unpack(">II", data[16:24])
+    if width < 100 or height < 100 or len(data) < 2000:
+        fail(["%dx%d, %d bytes: too small" % (width, height, len(data))])
+    print("OK: PNG screenshot")
+
+
+def main():
+    commands = {"nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
+                "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
+                "png": cmd_png}
+    if len(sys.argv) < 3 or sys.argv[1] not in commands:
+        print(__doc__, file=sys.stderr)
+        return 2
+    commands[sys.argv[1]](sys.argv[2:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

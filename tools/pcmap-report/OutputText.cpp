@@ -1,0 +1,358 @@
+//===- OutputText.cpp - Aligned text columns and CSV ----------------------===//
+//
+// Text is for a terminal: a heading per file, aligned columns, a totals row.
+// CSV (RFC 4180: CRLF line ends, fields with a comma, quote or line break in
+// double quotes, quotes doubled) has one header row and data rows only, with
+// the same columns for every file, so that the rows of several files or runs
+// concatenate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Views.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace pcmap {
+namespace report {
+
+namespace {
+
+/// Rows of cells, rendered as aligned text or as CSV.
+class Table {
+public:
+  struct Column {
+    std::string Header;
+    bool Right; // right-aligned (numbers)
+  };
+  explicit Table(std::vector<Column> Columns) : Columns(std::move(Columns)) {}
+
+  void addRow(std::vector<std::string> Cells) {
+    Cells.resize(Columns.size());
+    Rows.push_back(std::move(Cells));
+  }
+
+  void writeText(raw_ostream &OS) const {
+    std::vector<size_t> Widths(Columns.size());
+    for (size_t C = 0; C < Columns.size(); ++C) {
+      Widths[C] = Columns[C].Header.size();
+      for (const auto &Row : Rows)
+        Widths[C] = std::max(Widths[C], Row[C].size());
+    }
+    auto Line = [&](auto Cell) {
+      std::string Out;
+      for (size_t C = 0; C < Columns.size(); ++C) {
+        StringRef Text = Cell(C);
+        bool Last = C + 1 == Columns.size();
+        if (C)
+          Out += "  ";
+        size_t Pad = Widths[C] - Text.size();
+        if (Columns[C].Right)
+          Out.append(Pad, ' ');
+        Out += Text;
+        if (!Columns[C].Right && !Last)
+          Out.append(Pad, ' ');
+      }
+      OS << StringRef(Out).rtrim() << "\n";
+    };
+    Line([&](size_t C) { return StringRef(Columns[C].Header); });
+    for (const auto &Row : Rows)
+      Line([&](size_t C) { return StringRef(Row[C]); });
+  }
+
+  static void writeCSVRow(raw_ostream &OS, ArrayRef<std::string> Cells) {
+    for (size_t C = 0; C < Cells.size(); ++C) {
+      if (C)
+        OS << ',';
+      StringRef Cell = Cells[C];
+      if (Cell.find_first_of(",\"\r\n") == StringRef::npos) {
+        OS << Cell;
+        continue;
+      }
+      OS << '"';
+      for (char Ch : Cell) {
+        if (Ch == '"')
+          OS << '"';
+        OS << Ch;
+      }
+      OS << '"';
+    }
+    OS << "\r\n";
+  }
+
+private:
+  std::vector<Column> Columns;
+  std::vector<std::vector<std::string>> Rows;
+};
+
+std::string num(uint64_t V) { return std::to_string(V); }
+
+std::string describeFile(const BinaryReport &R) {
+  return R.Path + " (" + R.FileFormat + " " + R.FileType + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// functions
+//===----------------------------------------------------------------------===//
+
+void functionsText(raw_ostream &OS, const BinaryReport &R,
+                   const OutputOptions &O) {
+  bool Sections = R.isRelocatable();
+  bool Source = R.HasDebugInfo;
+  std::vector<Table::Column> Cols = {{"ADDRESS", true}};
+  if (Sections)
+    Cols.push_back({"SECTION", false});
+  Cols.insert(Cols.end(), {{"SIZE", true}, {"ATOMICS", true}});
+  for (unsigned K = 0; K < KC_Count; ++K)
+    Cols.push_back({StringRef(kindColumnName(K)).upper(), true});
+  Cols.insert(Cols.end(), {{"FEATURES", false}, {"FUNCTION", false}});
+  if (Source)
+    Cols.push_back({"SOURCE", false});
+  Table T(Cols);
+
+  std::vector<uint32_t> Order = selectFunctions(R, O);
+  for (uint32_t I : Order) {
+    const FunctionInfo &F = R.Functions[I];
+    std::vector<std::string> Row = {hexAddress(F.Address)};
+    if (Sections)
+      Row.push_back(R.sectionName(F.Section).str());
+    Row.push_back(num(F.Size));
+    Row.push_back(num(F.NumAtomics));
+    for (unsigned K = 0; K < KC_Count; ++K)
+      Row.push_back(num(F.AtomicsByKind[K]));
+    Row.push_back(featureText(F));
+    Row.push_back(displayName(F, O.Demangle));
+    if (Source)
+      Row.push_back(sourceText(F.Source, /*BaseName=*/true));
+    T.addRow(std::move(Row));
+  }
+  FunctionTotals Tot = totalsOf(R);
+  std::vector<std::string> Row = {"TOTAL"};
+  if (Sections)
+    Row.push_back("");
+  Row.push_back(num(Tot.Size));
+  Row.push_back(num(Tot.Atomics));
+  for (unsigned K = 0; K < KC_Count; ++K)
+    Row.push_back(num(Tot.AtomicsByKind[K]));
+  Row.push_back("");
+  Row.push_back(num(Tot.Functions) + " functions");
+  T.addRow(std::move(Row));
+
+  OS << "functions of " << describeFile(R);
+  if (Order.size() < R.Functions.size())
+    OS << ", largest " << Order.size() << " of " << R.Functions.size();
+  OS << "\n";
+  T.writeText(OS);
+  if (Tot.AtomicsOutsideFunctions)
+    OS << "note: " << Tot.AtomicsOutsideFunctions
+       << " atomic sites lie outside the function entries\n";
+}
+
+void functionsCSV(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
+                  const OutputOptions &O) {
+  std::vector<std::string> Header = {
+      "file", "name", "mangled_name", "address", "section", "size", "atomics"};
+  for (unsigned K = 0; K < KC_Count; ++K)
+    Header.push_back(kindColumnName(K));
+  Header.insert(Header.end(), {"features", "sources", "upstream_features",
+                               "stack_args", "source_file", "source_line"});
+  Table::writeCSVRow(OS, Header);
+  for (const BinaryReport &R : Reports) {
+    for (uint32_t I : selectFunctions(R, O)) {
+      const FunctionInfo &F = R.Functions[I];
+      std::vector<std::string> Row = {R.Path,
+                                      displayName(F, O.Demangle),
+                                      F.Name,
+                                      hexAddress(F.Address),
+                                      R.sectionName(F.Section).str(),
+                                      num(F.Size),
+                                      num(F.NumAtomics)};
+      for (unsigned K = 0; K < KC_Count; ++K)
+        Row.push_back(num(F.AtomicsByKind[K]));
+      Row.push_back(join(featureNames(F.Features), ","));
+      Row.push_back(join(sourceNames(F.Sources), ","));
+      Row.push_back(join(
+          upstreamFeatureNames(F.UpstreamFeatures, F.UpstreamVersion), ","));
+      Row.push_back(F.HasStackArgs ? num(F.StackArgs) : "");
+      Row.push_back(F.Source.File);
+      Row.push_back(F.Source.Line ? num(F.Source.Line) : "");
+      Table::writeCSVRow(OS, Row);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// atomics
+//===----------------------------------------------------------------------===//
+
+struct AtomicFields {
+  std::string Kind, Size, Order, Failure, Op;
+};
+
+AtomicFields atomicFields(const AtomicSite &A) {
+  using namespace pcmap::format;
+  AtomicFields F;
+  if (!A.HasDescriptor) {
+    F.Kind = "unknown";
+    return F;
+  }
+  const AtomicDescriptor &D = A.Descriptor;
+  F.Kind = atomicKindName(D.Kind);
+  if (D.Kind != AK_Fence)
+    F.Size = D.sizeInBytes() ? num(D.sizeInBytes()) : "large";
+  F.Order = atomicOrderName(D.Order);
+  if (D.Kind == AK_CmpXchg)
+    F.Failure = atomicOrderName(D.FailureOrder);
+  if (D.Kind == AK_RMW) {
+    const char *Op = rmwOperationName(D.Op);
+    F.Op = Op ? Op : "op" + num(D.Op);
+  }
+  return F;
+}
+
+std::string whereText(const AtomicSite &A, bool Demangle) {
+  if (A.Symbol.empty())
+    return "?";
+  return displaySymbol(A.Symbol, Demangle) + "+" + hexAddress(A.SymbolOffset);
+}
+
+void atomicsText(raw_ostream &OS, const BinaryReport &R,
+                 const OutputOptions &O) {
+  bool Sections = R.isRelocatable();
+  bool Source = R.HasDebugInfo;
+  std::vector<Table::Column> Cols = {{"ADDRESS", true}};
+  if (Sections)
+    Cols.push_back({"SECTION", false});
+  Cols.insert(Cols.end(), {{"KIND", false},
+                           {"SIZE", true},
+                           {"ORDER", false},
+                           {"FAILURE", false},
+                           {"OP", false},
+                           {"FLAGS", false},
+                           {"FUNCTION", false}});
+  if (Source)
+    Cols.push_back({"SOURCE", false});
+  Table T(Cols);
+  auto Dash = [](const std::string &S) { return S.empty() ? "-" : S; };
+  size_t Shown = 0;
+  for (const AtomicSite &A : R.Atomics) {
+    if (O.Top && Shown == O.Top)
+      break;
+    ++Shown;
+    AtomicFields F = atomicFields(A);
+    std::vector<std::string> Row = {hexAddress(A.Address)};
+    if (Sections)
+      Row.push_back(R.sectionName(A.Section).str());
+    Row.insert(Row.end(), {F.Kind, Dash(F.Size), Dash(F.Order), Dash(F.Failure),
+                           Dash(F.Op), Dash(join(atomicFlagNames(A), ",")),
+                           whereText(A, O.Demangle)});
+    if (Source)
+      Row.push_back(sourceText(A.Source, /*BaseName=*/true));
+    T.addRow(std::move(Row));
+  }
+  OS << "atomics of " << describeFile(R) << "\n";
+  T.writeText(OS);
+  uint64_t ByKind[KC_Count] = {};
+  for (const AtomicSite &A : R.Atomics)
+    ++ByKind[A.HasDescriptor ? unsigned(A.Descriptor.Kind)
+                             : unsigned(KC_Unknown)];
+  OS << "TOTAL " << R.Atomics.size() << " atomic sites:";
+  for (unsigned K = 0; K < KC_Count; ++K)
+    OS << " " << ByKind[K] << " " << kindColumnName(K);
+  OS << "\n";
+}
+
+void atomicsCSV(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
+                const OutputOptions &O) {
+  Table::writeCSVRow(OS, {"file", "address", "section", "function",
+                          "mangled_function", "offset", "kind", "size", "order",
+                          "failure_order", "rmw_op", "flags", "source_file",
+                          "source_line"});
+  for (const BinaryReport &R : Reports) {
+    size_t Shown = 0;
+    for (const AtomicSite &A : R.Atomics) {
+      if (O.Top && Shown++ == O.Top)
+        break;
+      AtomicFields F = atomicFields(A);
+      Table::writeCSVRow(
+          OS, {R.Path, hexAddress(A.Address), R.sectionName(A.Section).str(),
+               A.Symbol.empty() ? "" : displaySymbol(A.Symbol, O.Demangle),
+               A.Symbol, A.Symbol.empty() ? "" : num(A.SymbolOffset), F.Kind,
+               F.Size, F.Order, F.Failure, F.Op, join(atomicFlagNames(A), ","),
+               A.Source.File, A.Source.Line ? num(A.Source.Line) : ""});
+    }
+  }
+}
+
+} // namespace
+
+void writeFunctionsText(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
+                        const OutputOptions &O) {
+  if (O.Format == OutputFormat::CSV)
+    return functionsCSV(OS, Reports, O);
+  for (size_t I = 0; I < Reports.size(); ++I) {
+    if (I)
+      OS << "\n";
+    functionsText(OS, Reports[I], O);
+  }
+}
+
+void writeAtomicsText(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
+                      const OutputOptions &O) {
+  if (O.Format == OutputFormat::CSV)
+    return atomicsCSV(OS, Reports, O);
+  for (size_t I = 0; I < Reports.size(); ++I) {
+    if (I)
+      OS << "\n";
+    atomicsText(OS, Reports[I], O);
+  }
+}
+
+void writeDiffText(raw_ostream &OS, const BinaryReport &Old,
+                   const BinaryReport &New, const DiffResult &D,
+                   const OutputOptions &O) {
+  std::vector<const DiffRow *> Rows = D.select(O);
+  if (O.Format == OutputFormat::CSV) {
+    Table::writeCSVRow(OS, {"name", "mangled_name", "status", "old_size",
+                            "new_size", "delta", "old_atomics", "new_atomics",
+                            "atomics_delta"});
+    for (const DiffRow *R : Rows) {
+      const FunctionInfo *F = R->New ? R->New : R->Old;
+      Table::writeCSVRow(OS, {displayName(*F, O.Demangle), F->Name,
+                              diffStatusName(R->Status), num(R->OldSize),
+                              num(R->NewSize), std::to_string(R->delta()),
+                              num(R->OldAtomics), num(R->NewAtomics),
+                              std::to_string(R->atomicsDelta())});
+    }
+    return;
+  }
+  Table T({{"STATUS", false},
+           {"OLD SIZE", true},
+           {"NEW SIZE", true},
+           {"DELTA", true},
+           {"OLD ATOMICS", true},
+           {"NEW ATOMICS", true},
+           {"DELTA", true},
+           {"FUNCTION", false}});
+  for (const DiffRow *R : Rows) {
+    const FunctionInfo *F = R->New ? R->New : R->Old;
+    T.addRow({diffStatusName(R->Status), num(R->OldSize), num(R->NewSize),
+              signedText(R->delta()), num(R->OldAtomics), num(R->NewAtomics),
+              signedText(R->atomicsDelta()), displayName(*F, O.Demangle)});
+  }
+  T.addRow({"TOTAL", num(D.OldSize), num(D.NewSize),
+            signedText(int64_t(D.NewSize) - int64_t(D.OldSize)),
+            num(D.OldAtomics), num(D.NewAtomics),
+            signedText(int64_t(D.NewAtomics) - int64_t(D.OldAtomics)),
+            num(D.Rows.size()) + " functions"});
+  OS << "diff of " << describeFile(Old) << " -> " << describeFile(New) << "\n";
+  T.writeText(OS);
+  OS << "summary: " << D.summary() << "\n";
+}
+
+} // namespace report
+} // namespace pcmap

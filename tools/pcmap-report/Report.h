@@ -1,0 +1,169 @@
+//===- Report.h - What pcmap-report knows about one binary -------*- C++
+//-*-===//
+//
+// The model every subcommand and output format works from: the functions and
+// atomic sites that the metadata sections of one ELF file describe, with their
+// symbol names and source lines. Reader.cpp fills it from an object file; the
+// writers only read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_REPORT_REPORT_H
+#define PCMAP_REPORT_REPORT_H
+
+#include "pcmap/Format.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pcmap {
+namespace report {
+
+/// Exit status of pcmap-report (docs/Report.md). When several files fail,
+/// the first failure decides.
+enum class ExitCode : int {
+  Success = 0,
+  Usage = 1,             // bad command line
+  FileError = 2,         // the file cannot be read (missing, a directory, ...)
+  UnsupportedFile = 3,   // not ELF, not 64-bit little endian, other machine
+  NoMetadata = 4,        // no pcmap_* or sanmd_* section
+  MalformedMetadata = 5, // a metadata section (or the ELF around it) is broken
+};
+
+/// An error about one input file, with the exit status it maps to.
+class ReportError : public llvm::ErrorInfo<ReportError> {
+public:
+  static char ID;
+  ReportError(ExitCode Code, std::string Message)
+      : Code(Code), Message(std::move(Message)) {}
+  ExitCode code() const { return Code; }
+  const std::string &text() const { return Message; }
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+private:
+  ExitCode Code;
+  std::string Message;
+};
+
+llvm::Error makeError(ExitCode Code, const llvm::Twine &Message);
+
+/// Section index of addresses in linked files (object::SectionedAddress's).
+constexpr uint64_t kNoSection = ~uint64_t(0);
+constexpr uint32_t kNoFunction = ~uint32_t(0);
+
+/// Which tables an entry came from.
+enum SourceBits : uint8_t {
+  FromPCMap = 1,    // pcmap_functions / pcmap_atomics
+  FromUpstream = 2, // sanmd_covered / sanmd_atomics
+};
+
+/// Columns of the per-kind atomics counts. Upstream atomics have no kind.
+enum KindColumn : unsigned {
+  KC_Load = format::AK_Load,
+  KC_Store = format::AK_Store,
+  KC_RMW = format::AK_RMW,
+  KC_CmpXchg = format::AK_CmpXchg,
+  KC_Fence = format::AK_Fence,
+  KC_Unknown,
+  KC_Count,
+};
+const char *kindColumnName(unsigned Column); // "load", ..., "unknown"
+
+/// A source position from the debug information; Line 0 if unknown.
+struct SourceLine {
+  std::string File;
+  uint32_t Line = 0;
+};
+
+struct FunctionInfo {
+  /// Virtual address in a linked file; offset in section Section in a
+  /// relocatable object.
+  uint64_t Address = 0;
+  uint64_t Section = kNoSection;
+  uint64_t Size = 0;
+  /// The symbol at Address (mangled), or empty if there is none.
+  std::string Name;
+  uint8_t Sources = 0;
+  uint64_t Features = 0;         // pcmap features (FromPCMap)
+  uint64_t UpstreamFeatures = 0; // sanmd features (FromUpstream)
+  uint32_t UpstreamVersion = 0;  // base version of the sanmd section
+  bool HasStackArgs = false;
+  uint64_t StackArgs = 0;
+  uint32_t NumAtomics = 0; // distinct atomic PCs in [Address, Address + Size)
+  uint32_t AtomicsByKind[KC_Count] = {};
+  SourceLine Source;
+};
+
+struct AtomicSite {
+  uint64_t Address = 0;
+  uint64_t Section = kNoSection;
+  uint8_t Sources = 0;
+  /// False for sites only upstream recorded: their kind is unknown.
+  bool HasDescriptor = false;
+  format::AtomicDescriptor Descriptor;
+  /// The function entry holding the site, or kNoFunction.
+  uint32_t Function = kNoFunction;
+  /// The symbol holding the site, for "function+offset" (empty if none).
+  std::string Symbol;
+  uint64_t SymbolOffset = 0;
+  SourceLine Source;
+};
+
+/// One metadata section as found in the file.
+struct MetadataSection {
+  std::string Name;
+  format::MetadataKind Kind = format::MK_None;
+  uint32_t Version = 0;
+  bool VersionFromName = true; // false: an unsuffixed sanmd section
+  uint64_t Size = 0;
+  uint64_t Entries = 0; // functions, or atomic PCs
+};
+
+struct BinaryReport {
+  std::string Path;
+  std::string FileFormat; // "elf64-x86-64"
+  std::string Arch;       // "x86_64", "aarch64"
+  std::string FileType;   // "executable", "shared-object", "relocatable"
+  bool HasDebugInfo = false;
+  std::vector<MetadataSection> Sections;
+  /// Sorted by (Section, Address), no two at the same place.
+  std::vector<FunctionInfo> Functions;
+  /// Sorted by (Section, Address), one per distinct PC.
+  std::vector<AtomicSite> Atomics;
+  /// Names of the sections functions and atomics refer to (relocatable
+  /// objects), indexed by section index; empty for linked files.
+  std::vector<std::string> SectionNames;
+
+  bool isRelocatable() const { return FileType == "relocatable"; }
+  llvm::StringRef sectionName(uint64_t Index) const {
+    return Index < SectionNames.size() ? llvm::StringRef(SectionNames[Index])
+                                       : llvm::StringRef();
+  }
+};
+
+/// What the user asked for an unsuffixed sanmd section (LLVM 16 to 18).
+enum class UpstreamVersionChoice { Auto, V1, V2 };
+
+struct ReaderOptions {
+  UpstreamVersionChoice UnsuffixedUpstream = UpstreamVersionChoice::Auto;
+  /// Look up source lines in the DWARF debug information, if any.
+  bool SourceLines = true;
+  /// Also fill BinaryReport::Atomics' symbols and source lines (the atomics
+  /// subcommand); counts per function are always computed.
+  bool AtomicDetails = false;
+};
+
+/// Reads the metadata of one ELF file. The error is a ReportError naming the
+/// file.
+llvm::Expected<BinaryReport> readBinary(llvm::StringRef Path,
+                                        const ReaderOptions &Options);
+
+} // namespace report
+} // namespace pcmap
+
+#endif // PCMAP_REPORT_REPORT_H

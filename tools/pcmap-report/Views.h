@@ -1,0 +1,158 @@
+//===- Views.h - What the subcommands show, independent of format -*- C++
+//-*-===//
+//
+// The rows each subcommand prints (functions in the requested order, atomic
+// sites, the per-function diff of two files) and how their fields read as
+// text. Every output format (OutputText.cpp, OutputJSON.cpp, OutputHTML.cpp)
+// renders these, so the formats cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_REPORT_VIEWS_H
+#define PCMAP_REPORT_VIEWS_H
+
+#include "Report.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace pcmap {
+namespace report {
+
+enum class OutputFormat { Text, CSV, JSON, HTML };
+enum class SortKey { Size, Atomics, Name, Address };
+
+struct OutputOptions {
+  OutputFormat Format = OutputFormat::Text;
+  bool Demangle = true;
+  SortKey Sort = SortKey::Size;
+  size_t Top = 0;             // 0: every row
+  bool ShowUnchanged = false; // diff: also functions that did not change
+};
+
+/// Version of the JSON document (docs/report-json.md).
+constexpr unsigned kJSONSchemaVersion = 1;
+
+//===----------------------------------------------------------------------===//
+// Field text
+//===----------------------------------------------------------------------===//
+
+std::string hexAddress(uint64_t Address); // "0x1240"
+/// The function's name, demangled if asked; "<function at 0x...>" if the
+/// file has no symbol for it.
+std::string displayName(const FunctionInfo &F, bool Demangle);
+std::string displaySymbol(llvm::StringRef Mangled, bool Demangle);
+/// pcmap feature names ("atomics", "has-atomics", "bit5").
+std::vector<std::string> featureNames(uint64_t Features);
+/// sanmd feature names ("atomics", "uar", "uar-has-size").
+std::vector<std::string> upstreamFeatureNames(uint64_t Features,
+                                              uint32_t Version);
+/// "pcmap", "sanmd".
+std::vector<std::string> sourceNames(uint8_t Sources);
+/// Features for one text column: "atomics,has-atomics" for pcmap entries,
+/// "sanmd:atomics,uar" for upstream ones; "-" for none.
+std::string featureText(const FunctionInfo &F);
+/// "file:line", or "" when unknown; BaseName drops the directories.
+std::string sourceText(const SourceLine &S, bool BaseName);
+/// "volatile", "weak", "upstream".
+std::vector<std::string> atomicFlagNames(const AtomicSite &A);
+std::string join(llvm::ArrayRef<std::string> Items, llvm::StringRef Sep);
+
+//===----------------------------------------------------------------------===//
+// Rows
+//===----------------------------------------------------------------------===//
+
+struct FunctionTotals {
+  uint64_t Functions = 0;
+  uint64_t Size = 0;
+  uint64_t Atomics = 0; // atomic sites inside function entries
+  uint64_t AtomicsByKind[KC_Count] = {};
+  uint64_t AtomicsOutsideFunctions = 0;
+};
+FunctionTotals totalsOf(const BinaryReport &R);
+
+/// Indexes of R.Functions in the order of O.Sort, cut to O.Top.
+std::vector<uint32_t> selectFunctions(const BinaryReport &R,
+                                      const OutputOptions &O);
+
+/// A treemap tile (the HTML page): a function, or the sum of the smallest
+/// ones when there are too many to draw.
+struct Tile {
+  double X, Y, W, H;
+  size_t Item; // index into the caller's items
+};
+/// Squarified treemap (Bruls, Huizing, van Wijk) of Sizes in a W x H box;
+/// items of size 0 get no tile.
+std::vector<Tile> squarify(llvm::ArrayRef<uint64_t> Sizes, double W, double H);
+
+enum class DiffStatus { Added, Removed, Changed, Unchanged };
+const char *diffStatusName(DiffStatus S);
+
+struct DiffRow {
+  std::string Name;        // mangled; the key with Occurrence
+  unsigned Occurrence = 0; // n-th function of that name in address order
+  DiffStatus Status = DiffStatus::Unchanged;
+  const FunctionInfo *Old = nullptr, *New = nullptr;
+  uint64_t OldSize = 0, NewSize = 0;
+  uint64_t OldAtomics = 0, NewAtomics = 0;
+  int64_t delta() const { return int64_t(NewSize) - int64_t(OldSize); }
+  int64_t atomicsDelta() const {
+    return int64_t(NewAtomics) - int64_t(OldAtomics);
+  }
+};
+
+struct DiffResult {
+  std::vector<DiffRow> Rows; // every function, by |delta| then |atomics delta|
+  uint64_t Added = 0, Removed = 0, Changed = 0, Unchanged = 0;
+  uint64_t OldSize = 0, NewSize = 0, OldAtomics = 0, NewAtomics = 0;
+  /// Rows to print: changed ones (all with ShowUnchanged), cut to Top.
+  std::vector<const DiffRow *> select(const OutputOptions &O) const;
+  /// "3 added, 1 removed, 2 changed, 40 unchanged; size 1000 -> 1070
+  /// (+70, +7.0%); atomics 12 -> 13 (+1)"
+  std::string summary() const;
+};
+DiffResult diffReports(const BinaryReport &Old, const BinaryReport &New);
+
+std::string signedText(int64_t V); // "+5", "-3", "0"
+
+//===----------------------------------------------------------------------===//
+// Writers
+//===----------------------------------------------------------------------===//
+
+void writeFunctionsText(llvm::raw_ostream &OS,
+                        llvm::ArrayRef<BinaryReport> Reports,
+                        const OutputOptions &O);
+void writeAtomicsText(llvm::raw_ostream &OS,
+                      llvm::ArrayRef<BinaryReport> Reports,
+                      const OutputOptions &O);
+void writeDiffText(llvm::raw_ostream &OS, const BinaryReport &Old,
+                   const BinaryReport &New, const DiffResult &D,
+                   const OutputOptions &O);
+
+void writeFunctionsJSON(llvm::raw_ostream &OS,
+                        llvm::ArrayRef<BinaryReport> Reports,
+                        const OutputOptions &O);
+void writeAtomicsJSON(llvm::raw_ostream &OS,
+                      llvm::ArrayRef<BinaryReport> Reports,
+                      const OutputOptions &O);
+void writeDiffJSON(llvm::raw_ostream &OS, const BinaryReport &Old,
+                   const BinaryReport &New, const DiffResult &D,
+                   const OutputOptions &O);
+
+void writeFunctionsHTML(llvm::raw_ostream &OS,
+                        llvm::ArrayRef<BinaryReport> Reports,
+                        const OutputOptions &O);
+void writeAtomicsHTML(llvm::raw_ostream &OS,
+                      llvm::ArrayRef<BinaryReport> Reports,
+                      const OutputOptions &O);
+void writeDiffHTML(llvm::raw_ostream &OS, const BinaryReport &Old,
+                   const BinaryReport &New, const DiffResult &D,
+                   const OutputOptions &O);
+
+} // namespace report
+} // namespace pcmap
+
+#endif // PCMAP_REPORT_VIEWS_H

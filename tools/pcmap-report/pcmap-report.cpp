@@ -1,0 +1,221 @@
+//===- pcmap-report.cpp - Size and atomics reports from ELF files ---------===//
+//
+//   pcmap-report functions FILE...   one row per function
+//   pcmap-report atomics FILE...     one row per atomic site
+//   pcmap-report diff OLD NEW        per-function size and atomics changes
+//
+// each with --format=text|csv|json|html. docs/Report.md is the manual; the
+// exit codes are ExitCode in Report.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+#include "Views.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef PCMAP_VERSION_STRING
+#define PCMAP_VERSION_STRING "unknown"
+#endif
+
+using namespace llvm;
+using namespace pcmap::report;
+
+namespace {
+
+cl::OptionCategory ReportCategory("pcmap-report options");
+
+cl::SubCommand FunctionsCmd("functions",
+                            "One row per function: size, atomics by kind, "
+                            "features, source line");
+cl::SubCommand AtomicsCmd("atomics",
+                          "One row per atomic site: kind, size, order, "
+                          "function+offset, source line");
+cl::SubCommand DiffCmd("diff", "Per-function size and atomics changes from "
+                               "OLD to NEW");
+
+// Options every subcommand takes.
+#define PCMAP_ALL_SUBCOMMANDS                                                  \
+  cl::sub(FunctionsCmd), cl::sub(AtomicsCmd), cl::sub(DiffCmd)
+
+cl::opt<OutputFormat>
+    Format("format", cl::desc("Output format"), cl::init(OutputFormat::Text),
+           cl::values(clEnumValN(OutputFormat::Text, "text", "aligned columns"),
+                      clEnumValN(OutputFormat::CSV, "csv", "RFC 4180 CSV"),
+                      clEnumValN(OutputFormat::JSON, "json",
+                                 "JSON, see docs/report-json.md"),
+                      clEnumValN(OutputFormat::HTML, "html",
+                                 "a self-contained HTML page")),
+           PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+
+cl::opt<std::string> OutputFile("o", cl::desc("Write the report to <file>"),
+                                cl::value_desc("file"), cl::init("-"),
+                                PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+
+cl::opt<bool> NoDemangle("no-demangle",
+                         cl::desc("Show symbol names as they are in the file"),
+                         PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+
+cl::opt<bool> NoSource("no-source",
+                       cl::desc("Do not read debug information for source "
+                                "lines"),
+                       PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+
+cl::opt<UpstreamVersionChoice> SanmdVersion(
+    "sanmd-version",
+    cl::desc("Version of unsuffixed sanmd_* sections (LLVM 16-18)"),
+    cl::init(UpstreamVersionChoice::Auto),
+    cl::values(clEnumValN(UpstreamVersionChoice::Auto, "auto",
+                          "decide from the section contents"),
+               clEnumValN(UpstreamVersionChoice::V1, "1", "LLVM 16"),
+               clEnumValN(UpstreamVersionChoice::V2, "2", "LLVM 17 and 18")),
+    PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+
+cl::opt<size_t> Top("top", cl::desc("Show the first N rows only (0: all)"),
+                    cl::value_desc("N"), cl::init(0), PCMAP_ALL_SUBCOMMANDS,
+                    cl::cat(ReportCategory));
+
+cl::opt<SortKey> Sort(
+    "sort", cl::desc("Order of the functions"), cl::init(SortKey::Size),
+    cl::values(clEnumValN(SortKey::Size, "size", "largest first"),
+               clEnumValN(SortKey::Atomics, "atomics", "most atomics first"),
+               clEnumValN(SortKey::Name, "name", "by name"),
+               clEnumValN(SortKey::Address, "address", "by address")),
+    cl::sub(FunctionsCmd), cl::cat(ReportCategory));
+
+cl::opt<bool> ShowAll("all",
+                      cl::desc("Also list functions that did not change"),
+                      cl::sub(DiffCmd), cl::cat(ReportCategory));
+
+cl::list<std::string> FunctionsInputs(cl::Positional, cl::OneOrMore,
+                                      cl::desc("<ELF file>..."),
+                                      cl::sub(FunctionsCmd),
+                                      cl::cat(ReportCategory));
+cl::list<std::string> AtomicsInputs(cl::Positional, cl::OneOrMore,
+                                    cl::desc("<ELF file>..."),
+                                    cl::sub(AtomicsCmd),
+                                    cl::cat(ReportCategory));
+cl::list<std::string> DiffInputs(cl::Positional, cl::OneOrMore,
+                                 cl::desc("<old ELF file> <new ELF file>"),
+                                 cl::sub(DiffCmd), cl::cat(ReportCategory));
+
+[[noreturn]] void usageError(const Twine &Message) {
+  WithColor::error(errs(), "pcmap-report") << Message << "\n";
+  errs() << "Run 'pcmap-report --help' for usage.\n";
+  exit(int(ExitCode::Usage));
+}
+
+/// Reads every file; on failure prints one line per failing file and
+/// returns the first failure's exit code.
+ExitCode readAll(ArrayRef<std::string> Paths, const ReaderOptions &Options,
+                 std::vector<BinaryReport> &Out) {
+  ExitCode Status = ExitCode::Success;
+  for (const std::string &Path : Paths) {
+    Expected<BinaryReport> R = readBinary(Path, Options);
+    if (R) {
+      Out.push_back(std::move(*R));
+      continue;
+    }
+    handleAllErrors(R.takeError(), [&](const ReportError &E) {
+      WithColor::error(errs(), "pcmap-report") << E.text() << "\n";
+      if (Status == ExitCode::Success)
+        Status = E.code();
+    });
+  }
+  return Status;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(ReportCategory);
+  for (cl::SubCommand *Sub : {&FunctionsCmd, &AtomicsCmd, &DiffCmd})
+    cl::HideUnrelatedOptions(ReportCategory, *Sub);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "pcmap-report " << PCMAP_VERSION_STRING << " (LLVM "
+       << LLVM_VERSION_STRING << ")\n";
+  });
+  cl::ParseCommandLineOptions(
+      Argc, Argv,
+      "pcmap-report: per-function size and atomics reports from ELF files\n\n"
+      "  pcmap-report functions FILE...   one row per function\n"
+      "  pcmap-report atomics FILE...     one row per atomic site\n"
+      "  pcmap-report diff OLD NEW        what changed between two builds\n\n"
+      "Reads pcmap_* and upstream sanmd_* sections of 64-bit ELF files\n"
+      "(executables, shared objects, relocatable objects; x86-64, AArch64).\n"
+      "Exit status: 0 ok, 1 usage, 2 unreadable file, 3 unsupported file,\n"
+      "4 no metadata, 5 malformed metadata.\n");
+
+  bool IsFunctions = bool(FunctionsCmd), IsAtomics = bool(AtomicsCmd),
+       IsDiff = bool(DiffCmd);
+  if (!IsFunctions && !IsAtomics && !IsDiff)
+    usageError("no subcommand: use 'functions', 'atomics' or 'diff'");
+  if (IsDiff && DiffInputs.size() != 2)
+    usageError("diff needs exactly two files, OLD and NEW (got " +
+               Twine(DiffInputs.size()) + ")");
+
+  ReaderOptions ReadOptions;
+  ReadOptions.UnsuffixedUpstream = SanmdVersion;
+  ReadOptions.SourceLines = !NoSource && !IsDiff;
+  ReadOptions.AtomicDetails = IsAtomics;
+  OutputOptions Out;
+  Out.Format = Format;
+  Out.Demangle = !NoDemangle;
+  Out.Sort = Sort;
+  Out.Top = Top;
+  Out.ShowUnchanged = ShowAll;
+
+  std::vector<BinaryReport> Reports;
+  cl::list<std::string> &Given = IsFunctions ? FunctionsInputs
+                                 : IsAtomics ? AtomicsInputs
+                                             : DiffInputs;
+  std::vector<std::string> Inputs(Given.begin(), Given.end());
+  if (ExitCode Status = readAll(Inputs, ReadOptions, Reports);
+      Status != ExitCode::Success)
+    return int(Status);
+
+  std::error_code EC;
+  raw_fd_ostream OS(OutputFile, EC, sys::fs::OF_None);
+  if (EC) {
+    WithColor::error(errs(), "pcmap-report")
+        << "'" << OutputFile << "': " << EC.message() << "\n";
+    return int(ExitCode::FileError);
+  }
+  if (IsFunctions) {
+    if (Out.Format == OutputFormat::JSON)
+      writeFunctionsJSON(OS, Reports, Out);
+    else if (Out.Format == OutputFormat::HTML)
+      writeFunctionsHTML(OS, Reports, Out);
+    else
+      writeFunctionsText(OS, Reports, Out);
+  } else if (IsAtomics) {
+    if (Out.Format == OutputFormat::JSON)
+      writeAtomicsJSON(OS, Reports, Out);
+    else if (Out.Format == OutputFormat::HTML)
+      writeAtomicsHTML(OS, Reports, Out);
+    else
+      writeAtomicsText(OS, Reports, Out);
+  } else {
+    DiffResult D = diffReports(Reports[0], Reports[1]);
+    if (Out.Format == OutputFormat::JSON)
+      writeDiffJSON(OS, Reports[0], Reports[1], D, Out);
+    else if (Out.Format == OutputFormat::HTML)
+      writeDiffHTML(OS, Reports[0], Reports[1], D, Out);
+    else
+      writeDiffText(OS, Reports[0], Reports[1], D, Out);
+  }
+  OS.flush();
+  if (OS.has_error()) {
+    WithColor::error(errs(), "pcmap-report")
+        << "'" << OutputFile << "': " << OS.error().message() << "\n";
+    OS.clear_error();
+    return int(ExitCode::FileError);
+  }
+  return int(ExitCode::Success);
+}
