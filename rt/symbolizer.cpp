@@ -100,7 +100,7 @@ bool Symbolizer::start() {
     Problem = "no llvm-symbolizer found (set PCMAP_SYMBOLIZER_PATH)";
     return false;
   }
-  const char *Argv[] = {SymbolizerPath, "--no-inlines", "--demangle", nullptr};
+  const char *Argv[] = {SymbolizerPath, "--inlines", "--demangle", nullptr};
   Pid = spawnWithPipes(SymbolizerPath, Argv, ToChild, FromChild);
   if (Pid < 0) {
     Problem = "cannot start llvm-symbolizer";
@@ -141,7 +141,7 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
   T.hex(Offset) << "\n";
   writeAll(ToChild, T.data(), T.size());
   // The answer: function, location, an empty line.
-  char Answer[1024];
+  char Answer[16384];
   size_t Len = 0;
   for (;;) {
     // The first answer may wait for the debug information to load.
@@ -156,11 +156,26 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
     Len += size_t(N);
     Answer[Len] = '\0';
     if (char *End = strstr(Answer, "\n\n")) {
-      char *NL =
-          static_cast<char *>(memchr(Answer, '\n', size_t(End - Answer)));
+      // Pairs of lines (function, location), innermost inlined frame first;
+      // the last pair is the function that holds PC and its own line.
+      const char *Pair = Answer;
+      for (const char *P = Answer; P < End;) {
+        const char *NL1 =
+            static_cast<const char *>(memchr(P, '\n', size_t(End - P)));
+        if (!NL1)
+          break;
+        const char *NL2 = static_cast<const char *>(
+            memchr(NL1 + 1, '\n', size_t(End - NL1 - 1)));
+        // Skip frames without a name ("??").
+        if (!(NL1 - P == 2 && P[0] == '?' && P[1] == '?') || Pair == Answer)
+          Pair = P;
+        P = NL2 ? NL2 + 1 : End;
+      }
+      const char *NL =
+          static_cast<const char *>(memchr(Pair, '\n', size_t(End - Pair)));
       if (!NL)
         NL = End;
-      copyAnswer(Answer, NL, Out.Function, sizeof(Out.Function));
+      copyAnswer(Pair, NL, Out.Function, sizeof(Out.Function));
       if (NL < End)
         copyAnswer(NL + 1, End, Out.Location, sizeof(Out.Location));
       return Out.Function[0] || Out.Location[0];

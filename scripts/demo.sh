@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds pcmap (LLVM 19), compiles examples/demo.c
-# with pcmap-clang, runs it and shows the metadata the compiler recorded.
+# Installs what is missing, builds pcmap (LLVM 19), and shows it on a real
+# concurrent program, examples/refcache.cpp (a reference-counted cache on
+# four threads), run three ways: with the atomic tracer, with the function
+# report, and with its planted bug, a fault inside an atomic. Then the
+# metadata the compiler recorded for examples/demo.c, decoded.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh" 19
@@ -9,12 +12,29 @@ b="$root/build-19"
 out="$b/demo"
 mkdir -p "$out"
 
-echo "== compile: pcmap-clang -O2 -fsanitize-metadata=all examples/demo.c"
+echo "== compile: pcmap-clang++ -O2 -g -pthread -fsanitize-metadata=all examples/refcache.cpp"
+"$b/bin/pcmap-clang++" -O2 -g -pthread -fsanitize-metadata=all \
+  "$root/examples/refcache.cpp" -o "$out/refcache"
+
+echo
+echo "== 1. where the atomics take the time: PCMAP_OPTIONS=trace_atomics=1 refcache"
+PCMAP_OPTIONS=trace_atomics=1 "$out/refcache"
+
+echo
+echo "== 2. how big the functions are: PCMAP_OPTIONS=report_functions=1 refcache"
+PCMAP_OPTIONS=report_functions=1 "$out/refcache"
+
+echo
+echo "== 3. the planted bug, a fault inside an atomic: refcache --bug"
+status=0
+"$out/refcache" --bug || status=$?
+echo "== refcache --bug: exit status $status (128 + 11: killed by SIGSEGV, as without pcmap)"
+
+echo
+echo "== 4. the metadata of examples/demo.c (pcmap-clang -O2 -fsanitize-metadata=all)"
 "$b/bin/pcmap-clang" -O2 -g -pthread -fsanitize-metadata=all \
   "$root/examples/demo.c" -o "$out/demo"
-echo "== run"
 "$out/demo"
-echo "== sections"
 /usr/lib/llvm-19/bin/llvm-readelf -S -W "$out/demo" | grep -E 'Name|pcmap_'
 echo "== decoded (an independent decoder, test/tools/pcmap_elf.py)"
 python3 "$root/test/tools/pcmap_elf.py" dump "$out/demo"
