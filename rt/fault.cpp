@@ -12,7 +12,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <ucontext.h>
 #include <unistd.h>
 #include <unwind.h>
 
@@ -75,17 +74,6 @@ const char *codeMeaning(int Signal, int Code) {
   default:
     return "";
   }
-}
-
-uintptr_t contextPC(void *Context) {
-  auto *UC = static_cast<ucontext_t *>(Context);
-#if defined(__x86_64__)
-  return uintptr_t(UC->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-  return uintptr_t(UC->uc_mcontext.pc);
-#else
-#error "pcmap: the fault reporter does not know this architecture's PC"
-#endif
 }
 
 void emitLine(const char *S) {
@@ -213,8 +201,7 @@ void printFrames(const Frames &F, int First, int Depth) {
         T << " " << S.Location;
     }
     if (HasModule) {
-      const char *Base = strrchr(Path, '/');
-      T << " (" << (Base ? Base + 1 : Path) << "+";
+      T << " (" << baseName(Path) << "+";
       T.hex(PC - Bias) << ")";
     }
     emitLine(Line);
@@ -285,7 +272,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     }
   }
   if (Report) {
-    uintptr_t PC = contextPC(Context);
+    uintptr_t PC = signalContextPC(Context);
     reportFault(Signal, Info, PC);
     if (Flags.stack_depth > 0) {
       emitLine("stack:");

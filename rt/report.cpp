@@ -193,11 +193,6 @@ int bySizeDescending(const void *A, const void *B) {
   return X.F.start < Y.F.start ? -1 : X.F.start > Y.F.start;
 }
 
-const char *baseName(const char *Path) {
-  const char *Slash = strrchr(Path, '/');
-  return Slash ? Slash + 1 : Path;
-}
-
 /// "atomics,pcmap" and the like.
 void featureText(const pcmap_function &F, char *Out, size_t Size) {
   Text T(Out, Size);

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 namespace pcmap {
@@ -79,15 +78,6 @@ Slot *slotFor(Slot (&Table)[N], uintptr_t Slot::*KeyField, uintptr_t Key) {
     }
   }
   return nullptr;
-}
-
-uintptr_t samplePC(void *Context) {
-  auto *UC = static_cast<ucontext_t *>(Context);
-#if defined(__x86_64__)
-  return uintptr_t(UC->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-  return uintptr_t(UC->uc_mcontext.pc);
-#endif
 }
 
 /// Records a sample of Weight timer periods at PC.
@@ -253,7 +243,7 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
     // The kernel checks CPU-time timers at its clock tick: at rates above
     // the tick, one signal stands for several periods (the overrun).
     int Overrun = Info->si_overrun;
-    record(samplePC(Context),
+    record(signalContextPC(Context),
            1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0));
   } else if (Info->si_value.sival_int == kDiscoveryCookie)
     discoverThreads();
@@ -321,11 +311,6 @@ void percent(ReportWriter &W, double Share) {
   double P = 100 * Share;
   W.pad("", P < 10 ? 2 : P < 100 ? 1 : 0);
   W.fixed(P, 1) << "%  ";
-}
-
-const char *baseName(const char *Path) {
-  const char *Slash = strrchr(Path, '/');
-  return Slash ? Slash + 1 : Path;
 }
 
 void writeReport() {
