@@ -49,6 +49,9 @@ const char *signalName(int Signal) {
   }
 }
 
+/// TRAP_PERF (Linux 5.13): a perf event with sigtrap, e.g. a watchpoint.
+constexpr int kTrapPerf = 6;
+
 const char *codeMeaning(int Signal, int Code) {
   if (Code <= 0)
     return "sent by a process";
@@ -70,6 +73,7 @@ const char *codeMeaning(int Signal, int Code) {
   case SIGTRAP:
     return Code == TRAP_HWBKPT  ? "hardware breakpoint or watchpoint"
            : Code == TRAP_BRKPT ? "breakpoint"
+           : Code == kTrapPerf  ? "perf event: breakpoint or watchpoint"
                                 : "trap";
   default:
     return "";
@@ -89,7 +93,9 @@ void reportFault(int Signal, siginfo_t *Info, uintptr_t PC) {
     Text T(Line, sizeof(Line));
     T << "==" << uint64_t(currentProcessId()) << "== " << signalName(Signal)
       << " (" << codeMeaning(Signal, Info->si_code) << ")";
-    if (Info->si_code > 0 && Signal != SIGTRAP) {
+    bool HasAddress = Signal != SIGTRAP || Info->si_code == TRAP_HWBKPT ||
+                      Info->si_code == kTrapPerf;
+    if (Info->si_code > 0 && HasAddress) {
       T << " on address ";
       T.hex(uintptr_t(Info->si_addr));
     }
@@ -178,13 +184,18 @@ _Unwind_Reason_Code collectFrame(_Unwind_Context *Ctx, void *Data) {
   return _URC_NO_REASON;
 }
 
-void printFrames(const Frames &F, int First, int Depth) {
+/// Prints frames [First, First + Depth). The first frame's PC is the
+/// interrupted instruction, or, if FirstIsAfter (a trap), the one after it.
+void printFrames(const Frames &F, int First, int Depth,
+                 bool FirstIsAfter = false) {
   Symbolizer Sym;
   bool Noted = false;
   for (int I = First, N = 0; I < F.Count && N < Depth; ++I, ++N) {
     uintptr_t PC = F.PC[I];
     // A return address points after the call: symbolize the call.
-    uintptr_t Lookup = F.Exact[I] || I == First ? PC : PC - 1;
+    uintptr_t Lookup = I == First   ? (FirstIsAfter ? PC - 1 : PC)
+                       : F.Exact[I] ? PC
+                                    : PC - 1;
     char Path[512];
     uintptr_t Bias = 0;
     bool HasModule = moduleOf(Lookup, Path, sizeof(Path), Bias);
@@ -292,7 +303,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
         F.Count = 1;
         First = 0;
       }
-      printFrames(F, First, Flags.stack_depth);
+      printFrames(F, First, Flags.stack_depth, Signal == SIGTRAP);
     }
     const struct sigaction &P = Previous[Signal];
     bool Default = !(P.sa_flags & SA_SIGINFO) &&
