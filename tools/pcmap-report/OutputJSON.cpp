@@ -22,6 +22,11 @@ namespace report {
 
 namespace {
 
+/// Names and paths come from the file; JSON strings must be UTF-8.
+std::string utf8(StringRef S) {
+  return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
+}
+
 void header(json::OStream &J, StringRef Command) {
   J.attribute("schema_version", int64_t(kJSONSchemaVersion));
   J.attribute("tool", "pcmap-report");
@@ -55,7 +60,7 @@ void stringArray(json::OStream &J, StringRef Name,
 
 void sectionOrNull(json::OStream &J, const BinaryReport &R, uint64_t Index) {
   if (R.isRelocatable())
-    J.attribute("section", R.sectionName(Index));
+    J.attribute("section", utf8(R.sectionName(Index)));
   else
     J.attribute("section", nullptr);
 }
@@ -66,7 +71,7 @@ void source(json::OStream &J, const SourceLine &S) {
     return;
   }
   J.attributeObject("source", [&] {
-    J.attribute("file", S.File);
+    J.attribute("file", utf8(S.File));
     J.attribute("line", int64_t(S.Line));
   });
 }
@@ -80,7 +85,7 @@ void byKind(json::OStream &J, StringRef Name, const uint64_t *Counts) {
 
 /// Path, format and sections: what every subcommand says about a file.
 void fileAttributes(json::OStream &J, const BinaryReport &R) {
-  J.attribute("path", R.Path);
+  J.attribute("path", utf8(R.Path));
   J.attribute("format", R.FileFormat);
   J.attribute("arch", R.Arch);
   J.attribute("type", R.FileType);
@@ -88,7 +93,7 @@ void fileAttributes(json::OStream &J, const BinaryReport &R) {
   J.attributeArray("sections", [&] {
     for (const MetadataSection &S : R.Sections)
       J.object([&] {
-        J.attribute("name", S.Name);
+        J.attribute("name", utf8(S.Name));
         J.attribute("kind", metadataKindName(S.Kind));
         J.attribute("version", int64_t(S.Version));
         J.attribute("version_in_name", S.VersionFromName);
@@ -101,8 +106,8 @@ void fileAttributes(json::OStream &J, const BinaryReport &R) {
 void function(json::OStream &J, const BinaryReport &R, const FunctionInfo &F,
               const OutputOptions &O) {
   J.object([&] {
-    J.attribute("name", displayName(F, O.Demangle));
-    J.attribute("mangled_name", F.Name);
+    J.attribute("name", utf8(displayName(F, O.Demangle)));
+    J.attribute("mangled_name", utf8(F.Name));
     J.attribute("address", hexAddress(F.Address));
     sectionOrNull(J, R, F.Section);
     J.attribute("size", int64_t(F.Size));
@@ -140,8 +145,8 @@ void atomic(json::OStream &J, const BinaryReport &R, const AtomicSite &A,
       J.attribute("mangled_function", nullptr);
       J.attribute("offset", nullptr);
     } else {
-      J.attribute("function", displaySymbol(A.Symbol, O.Demangle));
-      J.attribute("mangled_function", A.Symbol);
+      J.attribute("function", utf8(displaySymbol(A.Symbol, O.Demangle)));
+      J.attribute("mangled_function", utf8(A.Symbol));
       J.attribute("offset", int64_t(A.SymbolOffset));
     }
     if (!A.HasDescriptor) {
@@ -177,7 +182,7 @@ void atomic(json::OStream &J, const BinaryReport &R, const AtomicSite &A,
 
 void briefFile(json::OStream &J, StringRef Name, const BinaryReport &R) {
   J.attributeObject(Name, [&] {
-    J.attribute("path", R.Path);
+    J.attribute("path", utf8(R.Path));
     J.attribute("format", R.FileFormat);
     J.attribute("arch", R.Arch);
     J.attribute("type", R.FileType);
@@ -265,8 +270,8 @@ void writeDiffJSON(raw_ostream &OS, const BinaryReport &Old,
       for (const DiffRow *R : D.select(O))
         J.object([&] {
           const FunctionInfo *F = R->New ? R->New : R->Old;
-          J.attribute("name", displayName(*F, O.Demangle));
-          J.attribute("mangled_name", F->Name);
+          J.attribute("name", utf8(displayName(*F, O.Demangle)));
+          J.attribute("mangled_name", utf8(F->Name));
           J.attribute("status", diffStatusName(R->Status));
           J.attribute("old_size", int64_t(R->OldSize));
           J.attribute("new_size", int64_t(R->NewSize));

@@ -15,7 +15,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/Magic.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -25,7 +24,6 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
-#include <optional>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -43,7 +41,15 @@ std::error_code ReportError::convertToErrorCode() const {
 }
 
 Error makeError(ExitCode Code, const Twine &Message) {
-  return make_error<ReportError>(Code, Message.str());
+  // One line, whatever names a broken file holds.
+  std::string Line;
+  for (char C : Message.str()) {
+    if (uint8_t(C) < 0x20 || C == 0x7f)
+      Line += "\\x" + utohexstr(uint8_t(C), /*LowerCase=*/true, 2);
+    else
+      Line += C;
+  }
+  return make_error<ReportError>(Code, std::move(Line));
 }
 
 const char *kindColumnName(unsigned Column) {
@@ -203,6 +209,7 @@ public:
 
 private:
   Error open();
+  Error validateTables();
   Error scanSections();
   Error collectSymbols();
   Error decodeSection(const SectionRef &Section,
@@ -308,6 +315,74 @@ Error Reader::open() {
     return makeError(ExitCode::UnsupportedFile,
                      "'" + Path + "': unsupported ELF file type " +
                          Twine(Type));
+  return Error::success();
+}
+
+/// ELFObjectFile's symbol and relocation accessors end the process on a
+/// malformed table (report_fatal_error, or a division by a zero sh_entsize),
+/// and so would DWARFContext, which uses them. Check every symbol and
+/// relocation table once with ELFFile's Expected-returning API first.
+Error Reader::validateTables() {
+  const ELFFile<ELF64LE> &EF = ELF->getELFFile();
+  Expected<ELF64LE::ShdrRange> Sections = EF.sections();
+  if (!Sections)
+    return malformed(toString(Sections.takeError()));
+  for (const ELF64LE::Shdr &Sec : *Sections) {
+    auto Fail = [&](Error E) {
+      Expected<StringRef> Name = EF.getSectionName(Sec);
+      std::string N =
+          Name ? ("section '" + *Name + "'").str()
+               : "section " + std::to_string(&Sec - Sections->begin());
+      if (!Name)
+        consumeError(Name.takeError());
+      return malformed(N + ": " + toString(std::move(E)));
+    };
+    switch (Sec.sh_type) {
+    case ELF::SHT_SYMTAB:
+    case ELF::SHT_DYNSYM: {
+      if (Expected<ELF64LE::SymRange> Syms = EF.symbols(&Sec); !Syms)
+        return Fail(Syms.takeError());
+      if (Expected<StringRef> Strings = EF.getStringTableForSymtab(Sec);
+          !Strings)
+        return Fail(Strings.takeError());
+      break;
+    }
+    case ELF::SHT_SYMTAB_SHNDX:
+      if (Expected<ArrayRef<ELF64LE::Word>> Table = EF.getSHNDXTable(Sec);
+          !Table)
+        return Fail(Table.takeError());
+      break;
+    case ELF::SHT_REL:
+    case ELF::SHT_RELA: {
+      Expected<const ELF64LE::Shdr *> SymTab = EF.getSection(Sec.sh_link);
+      if (!SymTab)
+        return Fail(SymTab.takeError());
+      auto Check = [&](const auto &Rel) -> Error {
+        if (!Rel.getSymbol(false))
+          return Error::success();
+        Expected<const ELF64LE::Sym *> Sym =
+            EF.getRelocationSymbol(Rel, *SymTab);
+        return Sym ? Error::success() : Sym.takeError();
+      };
+      if (Sec.sh_type == ELF::SHT_RELA) {
+        Expected<ELF64LE::RelaRange> Relas = EF.relas(Sec);
+        if (!Relas)
+          return Fail(Relas.takeError());
+        for (const ELF64LE::Rela &R : *Relas)
+          if (Error E = Check(R))
+            return Fail(std::move(E));
+      } else {
+        Expected<ELF64LE::RelRange> Rels = EF.rels(Sec);
+        if (!Rels)
+          return Fail(Rels.takeError());
+        for (const ELF64LE::Rel &R : *Rels)
+          if (Error E = Check(R))
+            return Fail(std::move(E));
+      }
+      break;
+    }
+    }
+  }
   return Error::success();
 }
 
@@ -777,25 +852,26 @@ void Reader::addSourceLines() {
   }
   if (!Options.AtomicDetails)
     return;
+  // A site's line is the one in the function that holds it (the outermost
+  // frame): for an atomic inlined from <atomic>, the user's line that
+  // called it.
   for (AtomicSite &A : Report.Atomics) {
-#if LLVM_VERSION_MAJOR >= 21
-    std::optional<DILineInfo> Info =
-        DICtx->getLineInfoForAddress({A.Address, A.Section}, Spec);
-    if (!Info)
+    DIInliningInfo Frames =
+        DICtx->getInliningInfoForAddress({A.Address, A.Section}, Spec);
+    if (!Frames.getNumberOfFrames())
       continue;
-    const DILineInfo &L = *Info;
-#else
-    DILineInfo L = DICtx->getLineInfoForAddress({A.Address, A.Section}, Spec);
-#endif
-    if (L.Line && L.FileName != DILineInfo::BadString) {
-      A.Source.File = L.FileName;
-      A.Source.Line = L.Line;
+    const DILineInfo &Outer = Frames.getFrame(Frames.getNumberOfFrames() - 1);
+    if (Outer.Line && Outer.FileName != DILineInfo::BadString) {
+      A.Source.File = Outer.FileName;
+      A.Source.Line = Outer.Line;
     }
   }
 }
 
 Expected<BinaryReport> Reader::run() {
   if (Error E = open())
+    return std::move(E);
+  if (Error E = validateTables())
     return std::move(E);
   if (Error E = scanSections())
     return std::move(E);

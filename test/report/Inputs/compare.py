@@ -16,6 +16,10 @@
       the CSV parses with Python's csv module and holds the JSON's rows
   compare.py schema REPORT.json SCHEMA.json
       the document validates against the JSON Schema
+  compare.py diff DIFF.json OLD.json NEW.json
+      every row of a diff (made with --all) holds the sizes and atomics of
+      the functions reports of OLD and NEW, rows are sorted by |delta|, and
+      the summary adds up
   compare.py zeros DIFF.json
       every row of a diff is unchanged with zero deltas
   compare.py png FILE
@@ -285,6 +289,58 @@ def cmd_zeros(args):
     print("OK: %d functions, all deltas zero" % len(rows))
 
 
+def cmd_diff(args):
+    diff, old, new = load(args[0]), load(args[1]), load(args[2])
+    errors = []
+    sides = {}
+    for side, doc in (("old", old), ("new", new)):
+        sizes = {}
+        for f in functions_of(doc):
+            sizes[f["mangled_name"]] = (f["size"], f["atomics"])
+        sides[side] = sizes
+    rows = diff["functions"]
+    names = set()
+    for r in rows:
+        name = r["mangled_name"]
+        names.add(name)
+        for side in ("old", "new"):
+            want = sides[side].get(name, (0, 0))
+            have = (r[side + "_size"], r[side + "_atomics"])
+            if want != have:
+                errors.append("%s: %s (size, atomics) %s, functions report %s"
+                              % (name, side, have, want))
+        status = ("added" if name not in sides["old"] else
+                  "removed" if name not in sides["new"] else
+                  "unchanged" if sides["old"][name] == sides["new"][name]
+                  else "changed")
+        if r["status"] != status:
+            errors.append("%s: status %s, expected %s"
+                          % (name, r["status"], status))
+        if r["delta"] != r["new_size"] - r["old_size"] or \
+                r["atomics_delta"] != r["new_atomics"] - r["old_atomics"]:
+            errors.append("%s: deltas do not add up" % name)
+    if names != set(sides["old"]) | set(sides["new"]):
+        errors.append("rows %s, functions %s"
+                      % (sorted(names), sorted(set(sides["old"]) |
+                                               set(sides["new"]))))
+    keys = [abs(r["delta"]) for r in rows]
+    if keys != sorted(keys, reverse=True):
+        errors.append("rows are not sorted by |delta|: %s" % keys)
+    s = diff["summary"]
+    if s["old_size"] != sum(v[0] for v in sides["old"].values()) or \
+            s["new_size"] != sum(v[0] for v in sides["new"].values()) or \
+            s["delta"] != s["new_size"] - s["old_size"]:
+        errors.append("summary sizes %s" % s)
+    for status in ("added", "removed", "changed", "unchanged"):
+        if s[status] != sum(r["status"] == status for r in rows):
+            errors.append("summary %s count" % status)
+    if errors:
+        fail(errors)
+    print("OK: %d rows: %d added, %d removed, %d changed, %d unchanged"
+          % (len(rows), s["added"], s["removed"], s["changed"],
+             s["unchanged"]))
+
+
 def cmd_png(args):
     with open(args[0], "rb") as f:
         data = f.read()
@@ -299,6 +355,7 @@ def cmd_png(args):
 def main():
     commands = {"nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
                 "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
+                "diff": cmd_diff,
                 "png": cmd_png}
     if len(sys.argv) < 3 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
