@@ -116,6 +116,16 @@ const char *kScript = R"(
       });
     });
   });
+  // page.html#sort=size sorts by that column on load (twice: descending).
+  var m = /sort=([a-z_]+)/.exec(location.hash);
+  if (m) {
+    document.querySelectorAll('table.sortable th').forEach(function (th) {
+      if (th.textContent.trim().toLowerCase().replace(/ /g, '_') !== m[1])
+        return;
+      th.click();
+      if (th.classList.contains('n')) th.click();
+    });
+  }
 })();
 )";
 

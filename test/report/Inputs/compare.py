@@ -22,6 +22,10 @@
       the summary adds up
   compare.py zeros DIFF.json
       every row of a diff is unchanged with zero deltas
+  compare.py html DOM.html REPORT.json [--sorted-by-name]
+      the page (as a browser's --dump-dom wrote it) has a table row for
+      every row of the JSON report, with the same name (in the same order,
+      or by name after the page sorted itself)
   compare.py png FILE
       FILE is a PNG image of a plausible size
 
@@ -30,6 +34,7 @@ lines and exits 1.
 """
 
 import csv
+import html.parser
 import json
 import re
 import struct
@@ -341,6 +346,79 @@ def cmd_diff(args):
              s["unchanged"]))
 
 
+class _Tables(html.parser.HTMLParser):
+    """The first cells of the body rows of every table, by table class."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables = {}
+        self.current = None
+        self.in_body = False
+        self.cell = None
+        self.row = None
+        self.scripts = self.external = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.current = self.tables.setdefault(
+                attrs.get("class", "").split()[-1], [])
+        elif tag == "tbody":
+            self.in_body = True
+        elif tag == "tr" and self.in_body:
+            self.row = []
+        elif tag == "td" and self.row is not None:
+            self.cell = ""
+        elif tag in ("script", "img", "link", "iframe") and \
+                ("src" in attrs or "href" in attrs):
+            self.external += 1
+
+    def handle_endtag(self, tag):
+        if tag == "tbody":
+            self.in_body = False
+        elif tag == "td" and self.cell is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.current.append(self.row)
+            self.row = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def cmd_html(args):
+    with open(args[0]) as f:
+        page = f.read()
+    doc = load(args[1])
+    parser = _Tables()
+    parser.feed(page)
+    errors = []
+    if parser.external:
+        errors.append("%d external resources" % parser.external)
+    if doc["command"] == "functions":
+        table = "functions"
+        want = [f["name"] for f in functions_of(doc)]
+    elif doc["command"] == "atomics":
+        table = "atomics"
+        want = [a["address"] for file in doc["files"] for a in file["atomics"]]
+    else:
+        table = "diff"
+        want = [d["name"] for d in doc["functions"]]
+    rows = parser.tables.get(table, [])
+    have = [r[0] for r in rows]
+    if "--sorted-by-name" in args:
+        want = sorted(want)
+    if have != want:
+        errors.append("table rows %s, expected %s" % (have, want))
+    if not rows:
+        errors.append("no rows")
+    if errors:
+        fail(errors)
+    print("OK: %d rows in the %s table" % (len(rows), table))
+
+
 def cmd_png(args):
     with open(args[0], "rb") as f:
         data = f.read()
@@ -355,7 +433,7 @@ def cmd_png(args):
 def main():
     commands = {"nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
                 "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
-                "diff": cmd_diff,
+                "diff": cmd_diff, "html": cmd_html,
                 "png": cmd_png}
     if len(sys.argv) < 3 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
