@@ -22,29 +22,33 @@ namespace report {
 
 namespace {
 
-/// Rows of cells, rendered as aligned text or as CSV.
+/// Rows of cells, rendered as aligned text or as CSV. The cells of a text
+/// table are kept back to back in one buffer: a report of 100k functions
+/// would otherwise hold a million small strings.
 class Table {
 public:
   struct Column {
     std::string Header;
     bool Right; // right-aligned (numbers)
   };
-  explicit Table(std::vector<Column> Columns) : Columns(std::move(Columns)) {}
+  explicit Table(std::vector<Column> Columns) : Columns(std::move(Columns)) {
+    for (const Column &C : this->Columns)
+      Widths.push_back(C.Header.size());
+  }
 
-  void addRow(std::vector<std::string> Cells) {
-    Cells.resize(Columns.size());
-    Rows.push_back(std::move(Cells));
+  void addRow(ArrayRef<std::string> Cells) {
+    for (size_t C = 0; C < Columns.size(); ++C) {
+      StringRef Cell = C < Cells.size() ? StringRef(Cells[C]) : StringRef();
+      Data += Cell;
+      Ends.push_back(Data.size());
+      Widths[C] = std::max(Widths[C], Cell.size());
+    }
   }
 
   void writeText(raw_ostream &OS) const {
-    std::vector<size_t> Widths(Columns.size());
-    for (size_t C = 0; C < Columns.size(); ++C) {
-      Widths[C] = Columns[C].Header.size();
-      for (const auto &Row : Rows)
-        Widths[C] = std::max(Widths[C], Row[C].size());
-    }
+    std::string Out;
     auto Line = [&](auto Cell) {
-      std::string Out;
+      Out.clear();
       for (size_t C = 0; C < Columns.size(); ++C) {
         StringRef Text = Cell(C);
         bool Last = C + 1 == Columns.size();
@@ -60,8 +64,13 @@ public:
       OS << StringRef(Out).rtrim() << "\n";
     };
     Line([&](size_t C) { return StringRef(Columns[C].Header); });
-    for (const auto &Row : Rows)
-      Line([&](size_t C) { return StringRef(Row[C]); });
+    size_t N = Columns.size();
+    for (size_t Row = 0; Row * N < Ends.size(); ++Row)
+      Line([&](size_t C) {
+        size_t I = Row * N + C;
+        size_t Begin = I ? Ends[I - 1] : 0;
+        return StringRef(Data).slice(Begin, Ends[I]);
+      });
   }
 
   static void writeCSVRow(raw_ostream &OS, ArrayRef<std::string> Cells) {
@@ -86,7 +95,9 @@ public:
 
 private:
   std::vector<Column> Columns;
-  std::vector<std::vector<std::string>> Rows;
+  std::vector<size_t> Widths;
+  std::string Data;
+  std::vector<size_t> Ends; // end of each cell in Data, row by row
 };
 
 std::string num(uint64_t V) { return std::to_string(V); }
@@ -128,7 +139,7 @@ void functionsText(raw_ostream &OS, const BinaryReport &R,
     Row.push_back(displayName(F, O.Demangle));
     if (Source)
       Row.push_back(sourceText(F.Source, /*BaseName=*/true));
-    T.addRow(std::move(Row));
+    T.addRow(Row);
   }
   FunctionTotals Tot = totalsOf(R);
   std::vector<std::string> Row = {"TOTAL"};
@@ -140,7 +151,7 @@ void functionsText(raw_ostream &OS, const BinaryReport &R,
     Row.push_back(num(Tot.AtomicsByKind[K]));
   Row.push_back("");
   Row.push_back(num(Tot.Functions) + " functions");
-  T.addRow(std::move(Row));
+  T.addRow(Row);
 
   OS << "functions of " << describeFile(R);
   if (Order.size() < R.Functions.size())
@@ -252,7 +263,7 @@ void atomicsText(raw_ostream &OS, const BinaryReport &R,
                            whereText(A, O.Demangle)});
     if (Source)
       Row.push_back(sourceText(A.Source, /*BaseName=*/true));
-    T.addRow(std::move(Row));
+    T.addRow(Row);
   }
   OS << "atomics of " << describeFile(R) << "\n";
   T.writeText(OS);
