@@ -25,8 +25,7 @@ __attribute__((noinline)) long rmw_ops(long v) {
 
 __attribute__((noinline)) int cas_weak(int expected, int desired) {
   return atomic_compare_exchange_weak_explicit(
-      &counter, &expected, desired, memory_order_seq_cst,
-      memory_order_relaxed);
+      &counter, &expected, desired, memory_order_seq_cst, memory_order_relaxed);
 }
 
 __attribute__((noinline)) void fences(void) {
@@ -42,9 +41,7 @@ static __attribute__((noinline)) int local_helper(int x) {
   return s + atomic_load_explicit(&counter, memory_order_relaxed);
 }
 
-__attribute__((noinline)) int no_atomics(int a, int b) {
-  return a * b + plain;
-}
+__attribute__((noinline)) int no_atomics(int a, int b) { return a * b + plain; }
 
 int main(int argc, char **argv) {
   (void)argv;
