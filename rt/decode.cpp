@@ -20,9 +20,9 @@ const char *sectionKindName(SectionKind K) {
   case SectionKind::PCMapFunctions:
     return "pcmap_functions";
   case SectionKind::SanmdAtomics:
-    return "sanmd_atomics";
+    return kUpstreamAtomicsSectionBase;
   case SectionKind::SanmdCovered:
-    return "sanmd_covered";
+    return kUpstreamCoveredSectionBase;
   }
   return "?";
 }
@@ -35,10 +35,6 @@ bool CodeRanges::contains(uintptr_t PC, uint64_t Size) const {
 }
 
 namespace {
-
-/// Version bases of upstream's SanitizerBinaryMetadata.
-constexpr uint32_t kSanmdV1 = 1, kSanmdV2 = 2;
-constexpr uint32_t kSanmdV1FeatureUAR = 2, kSanmdV2FeatureUARHasSize = 4;
 
 /// Writer scratch memory, outside the arena: readers never see it.
 struct ScratchBuffer {
@@ -102,7 +98,7 @@ bool versionOk(SectionKind Kind, uint32_t Version) {
     return false;
   if (Kind == SectionKind::PCMapAtomics || Kind == SectionKind::PCMapFunctions)
     return Base == kVersionBase;
-  return Base == kSanmdV1 || Base == kSanmdV2;
+  return Base == kUpstreamVersionV1 || Base == kUpstreamVersionV2;
 }
 
 } // namespace
@@ -264,7 +260,7 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
   }
   const unsigned Width = relativePCSize(Version, sizeof(void *));
   const bool Upstream = Kind == SectionKind::SanmdCovered;
-  const bool SanmdV1 = Upstream && versionBase(Version) == kSanmdV1;
+  const bool SanmdV1 = Upstream && versionBase(Version) == kUpstreamVersionV1;
   // Records are decoded into writer scratch memory (already mapped and
   // reused from one registration to the next), then copied in sorted order
   // into the arena. A function entry is at least Width + 2 bytes, so the
@@ -308,8 +304,7 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
       break;
     }
     bool HasStackArgs =
-        Upstream &&
-        (Features & (SanmdV1 ? kSanmdV1FeatureUAR : kSanmdV2FeatureUARHasSize));
+        Upstream && upstreamHasStackArgs(versionBase(Version), Features);
     if (HasStackArgs && !Read(StackArgs, SanmdV1)) {
       Ok = C.fail("truncated stack-arguments size", N);
       break;

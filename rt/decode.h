@@ -44,10 +44,6 @@ constexpr unsigned kMaxSectionsPerModule = 32;
 /// Descriptor stored for upstream atomics, which carry none.
 constexpr uint32_t kUpstreamDescriptor = 0xffffffffu;
 
-/// Bit 0 of upstream's (sanmd_covered) features: the function's shared
-/// accesses that are atomic are all in sanmd_atomics.
-constexpr uint32_t kSanmdFeatureAtomics = 1;
-
 /// Function record, as decoded and as kept in module tables.
 struct FunctionRecord {
   uint32_t Start; // offset from TextLo

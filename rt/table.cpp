@@ -217,10 +217,10 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
                            (F[I].Features & kFeatureAtomics) &&
                            !State.PCMapAtomicsRejected &&
                            !((F[I].Features & kFeatureHasAtomics) && A == B);
-      bool UpstreamComplete = (F[I].Source & PCMAP_SOURCE_UPSTREAM) &&
-                              (F[I].UpstreamFeatures & kSanmdFeatureAtomics) &&
-                              State.UpstreamAtomicsPresent &&
-                              !State.UpstreamAtomicsRejected;
+      bool UpstreamComplete =
+          (F[I].Source & PCMAP_SOURCE_UPSTREAM) &&
+          (F[I].UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
+          State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
       F[I].Features = (F[I].Features & ~uint32_t(kFeatureAtomics)) |
                       (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
     }
