@@ -58,6 +58,23 @@ __attribute__((always_inline)) inline int64_t atomicAt(const Located &L,
 /// The function holding L's offset, if any: its index and bounds.
 __attribute__((always_inline)) inline int64_t functionAt(const Located &L,
                                                          FunctionBounds &B) {
+  // Most offsets lie in the prefix or suffix function of their stretch.
+  Stretch E = loadStretch(L.View, L.Offset >> kStretchShift);
+  uint8_t Low = uint8_t(L.Offset);
+  bool InPrefix = E.inPrefix(Low);
+  if (InPrefix || E.inSuffix(Low)) {
+    uint64_t Next = (L.Offset >> kStretchShift) + 1;
+    uint64_t F = InPrefix
+                     ? E.prefixFunction()
+                     : uint64_t(loadStretch(L.View, Next).firstFunction()) - 1;
+    if (F < L.View.numFunctions()) {
+      B = loadFunctionBounds(L.View, F);
+      // Checked all the same: a reader that raced with an update may have
+      // read garbage, and must not index out of the table.
+      if (L.Offset - B.Start < B.Size)
+        return int64_t(F);
+    }
+  }
   int64_t F = lastFunctionAtOrBefore(L.View, L.Offset);
   if (F < 0)
     return -1;
@@ -121,15 +138,18 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     if (!L.Found)
       return PCMAP_UNKNOWN;
     Stretch E = stretchOf(L);
-    if (E.numAtomics() <= kLowBytes) {
-      // The index entry lists the stretch's atomics: a hit, or, in a covered
-      // stretch, a miss is the answer (computed without a branch on it).
-      bool Hit = E.findLow(uint8_t(L.Offset)) >= 0;
-      if (Hit | E.covered())
-        return Hit ? PCMAP_YES : PCMAP_NO;
-    } else if (atomicAt(L, E) >= 0) {
+    // The index entry lists the stretch's atomics: a hit, or, in a function
+    // complete for atomics, a miss is the answer. Computed without a branch
+    // on the answer (see Stretch), only on whether the entry had it.
+    static_assert(PCMAP_YES == 1 && PCMAP_NO == 0, "the answer is Hit");
+    unsigned Hit = unsigned(E.findLow(uint8_t(L.Offset)) >= 0);
+    unsigned Listed = unsigned(E.numAtomics() <= kLowBytes);
+    unsigned Known =
+        Listed & (Hit | unsigned(E.inCompleteFunction(uint8_t(L.Offset))));
+    if (__builtin_expect(Known, 1))
+      return int(Hit);
+    if (!Listed && atomicAt(L, E) >= 0)
       return PCMAP_YES;
-    }
     FunctionBounds B;
     if (functionAt(L, B) >= 0 && (B.Features & kFeatureAtomics))
       return PCMAP_NO;
@@ -200,8 +220,8 @@ int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
     Out->bias = uintptr_t(loadBias(V));
     Out->text_start = uintptr_t(V.TextLo);
     Out->text_end = uintptr_t(V.TextHi);
-    Out->num_functions = size_t(V.NumFunctions);
-    Out->num_atomics = size_t(V.NumAtomics);
+    Out->num_functions = size_t(V.numFunctions());
+    Out->num_atomics = size_t(V.numAtomics());
     return 1;
   });
 }
@@ -213,7 +233,7 @@ int pcmap_function_at(uintptr_t ModuleTextStart, size_t Index,
   return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
     Located L = locate(Copy, ModuleTextStart);
     if (!L.Found || L.View.TextLo != ModuleTextStart ||
-        Index >= L.View.NumFunctions)
+        Index >= L.View.numFunctions())
       return 0;
     fillFunction(L.View, loadFunction(L.View, Index), *Out);
     return 1;
@@ -227,7 +247,7 @@ int pcmap_atomic_at(uintptr_t ModuleTextStart, size_t Index,
   return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
     Located L = locate(Copy, ModuleTextStart);
     if (!L.Found || L.View.TextLo != ModuleTextStart ||
-        Index >= L.View.NumAtomics)
+        Index >= L.View.numAtomics())
       return 0;
     L.Offset = loadAtomicOffset(L.View, Index);
     fillAtomic(L, Index, *Out);

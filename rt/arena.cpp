@@ -21,13 +21,24 @@ constexpr unsigned kMaxClass = 40; // 1 TiB, more than any region
 /// faulting in zeroed ones.
 constexpr unsigned kReleaseClass = 16; // 64 KiB
 constexpr uint64_t kMinRetainedBytes = uint64_t(64) << 20;
+/// Blocks of at least 2 MiB come from the upper half of the region, which
+/// asks for transparent huge pages: a query into a large table then costs
+/// no page walk (a 10^6-atomic module has some 30 MiB of tables, 7500 small
+/// pages but 15 huge ones). Small tables stay on small pages, so a program
+/// with little metadata does not pay 2 MiB of resident memory for it.
+constexpr unsigned kLargeClass = 21;
+constexpr uint64_t kLargeAlign = uint64_t(1) << kLargeClass;
+/// The second word of a free block: whether its pages were kept.
+constexpr uint64_t kRetainedMark = 0x72657461696e6564ull;
 /// A guard past the end of the region, so that an element read at the last
 /// masked offset stays inside the mapping.
 constexpr uint64_t kGuard = 1 << 16;
 
-uint64_t Bump;     // next unallocated offset
-uint64_t InUse;    // bytes in allocated blocks
-uint64_t Retained; // bytes of free blocks whose pages were kept
+uint64_t Bump;      // next unallocated offset for small blocks
+uint64_t LargeBump; // next unallocated offset for large blocks
+uint64_t InUse;     // bytes in allocated blocks
+uint64_t Retained;  // bytes of free blocks whose pages were kept
+uint64_t Released;  // bytes whose pages went back to the system (stats)
 ArenaOffset FreeList[kMaxClass + 1]; // per class; the link is the block's
                                      // first 8 bytes
 
@@ -51,6 +62,8 @@ bool arenaInit() {
       Arena.Mask = Size - 1;
       // Offset 0 is reserved to mean "no block".
       Bump = 1 << kMinClass;
+      LargeBump = Size / 2;
+      adviseHugePages(static_cast<char *>(P) + LargeBump, Size / 2);
       __atomic_store_n(&Arena.Base, static_cast<char *>(P), __ATOMIC_RELEASE);
       return true;
     }
@@ -66,16 +79,26 @@ ArenaOffset arenaAllocate(uint64_t Size) {
     return 0;
   uint64_t ClassSize = uint64_t(1) << C;
   if (ArenaOffset Head = FreeList[C]) {
-    FreeList[C] =
-        loadRelaxed(static_cast<const uint64_t *>(arenaPointer(Head)));
+    const auto *Words = static_cast<const uint64_t *>(arenaPointer(Head));
+    FreeList[C] = loadRelaxed(&Words[0]);
+    if (C >= kReleaseClass && loadRelaxed(&Words[1]) == kRetainedMark)
+      Retained -= ClassSize;
     InUse += ClassSize;
     return Head;
   }
-  // Align blocks to their size (up to a page), which keeps them from
-  // straddling pages needlessly.
+  // Align blocks to their size (up to a page; large ones to a huge page),
+  // which keeps them from straddling pages needlessly.
+  if (C >= kLargeClass) {
+    uint64_t Offset = (LargeBump + kLargeAlign - 1) & ~(kLargeAlign - 1);
+    if (Offset + ClassSize > Arena.Mask + 1)
+      return 0;
+    LargeBump = Offset + ClassSize;
+    InUse += ClassSize;
+    return Offset;
+  }
   uint64_t Align = ClassSize < 4096 ? ClassSize : 4096;
   uint64_t Offset = (Bump + Align - 1) & ~(Align - 1);
-  if (Offset + ClassSize > Arena.Mask + 1)
+  if (Offset + ClassSize > (Arena.Mask + 1) / 2)
     return 0;
   Bump = Offset + ClassSize;
   InUse += ClassSize;
@@ -87,19 +110,26 @@ void arenaFree(ArenaOffset Offset, uint64_t Size) {
     return;
   unsigned C = classOf(Size ? Size : 1);
   uint64_t ClassSize = uint64_t(1) << C;
+  auto *Words = static_cast<uint64_t *>(arenaWritable(Offset));
   if (C >= kReleaseClass) {
+    // InUse still counts the block: the budget is what is in use with it.
     uint64_t Budget = InUse > kMinRetainedBytes ? InUse : kMinRetainedBytes;
-    if (Retained + ClassSize > Budget)
-      releasePages(arenaWritable(Offset), ClassSize);
-    else
+    if (Retained + ClassSize > Budget) {
+      releasePages(Words, ClassSize);
+      Released += ClassSize;
+    } else {
       Retained += ClassSize;
+      storeRelaxed(&Words[1], kRetainedMark);
+    }
   }
-  storeRelaxed(static_cast<uint64_t *>(arenaWritable(Offset)), FreeList[C]);
+  storeRelaxed(&Words[0], FreeList[C]);
   FreeList[C] = Offset;
   InUse -= ClassSize;
 }
 
 uint64_t arenaBytesInUse() { return InUse; }
+uint64_t arenaBytesRetained() { return Retained; }
+uint64_t arenaBytesReleased() { return Released; }
 
 } // namespace rt
 } // namespace pcmap

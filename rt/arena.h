@@ -7,8 +7,10 @@
 // generation check of the registry then discards what it read.
 //
 // Allocation (writers only, under the writer lock): power-of-two size
-// classes with free lists; freed blocks are reused, large ones have their
-// pages returned to the system.
+// classes with free lists; freed blocks are reused, and large ones keep
+// their pages up to a budget and return them to the system beyond it.
+// Blocks of 2 MiB and more live in the upper half of the region, on
+// transparent huge pages where the system has them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,8 +62,11 @@ void arenaFree(ArenaOffset Offset, uint64_t Size);
 inline void *arenaWritable(ArenaOffset Offset) {
   return Arena.Base + (Offset & Arena.Mask);
 }
-/// Bytes of blocks currently allocated.
+/// Bytes of blocks currently allocated; of free blocks that kept their
+/// pages; given back to the system so far (all writers only).
 uint64_t arenaBytesInUse();
+uint64_t arenaBytesRetained();
+uint64_t arenaBytesReleased();
 
 } // namespace rt
 } // namespace pcmap

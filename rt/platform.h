@@ -19,6 +19,8 @@ void *reserveAddressSpace(size_t Size);
 /// Gives the pages of [Begin, Begin + Size) back to the system; they read as
 /// zero afterwards and stay mapped.
 void releasePages(void *Begin, size_t Size);
+/// Asks for transparent huge pages in [Begin, Begin + Size) (a hint).
+void adviseHugePages(void *Begin, size_t Size);
 
 /// Writes to a file descriptor, retrying on EINTR and short writes.
 /// Async-signal-safe.

@@ -28,6 +28,12 @@ void releasePages(void *Begin, size_t Size) {
   madvise(Begin, Size, MADV_DONTNEED);
 }
 
+void adviseHugePages(void *Begin, size_t Size) {
+#ifdef MADV_HUGEPAGE
+  madvise(Begin, Size, MADV_HUGEPAGE);
+#endif
+}
+
 void writeAll(int Fd, const char *Data, size_t Size) {
   int SavedErrno = errno;
   while (Size) {

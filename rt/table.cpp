@@ -35,10 +35,11 @@ bool buildIndex(ArenaOffset AtomicOffsets, uint64_t NumAtomics,
   const auto *Atomics =
       static_cast<const uint32_t *>(arenaWritable(AtomicOffsets));
   uint64_t A = 0, F = 0;
-  // Covered stretches: those inside one function complete for atomics. The
-  // index is filled stretch by stretch; most stretches of a sparse module
-  // hold no atomic and start no function, and cost two stores.
-  uint64_t Holder = ~uint64_t(0); // the function holding the current byte
+  // The index is filled stretch by stretch; most stretches of a sparse
+  // module hold no atomic and start no function, and cost a few compares
+  // and two stores.
+  const uint64_t None = ~uint64_t(0);
+  uint64_t Holder = None; // the last function starting at or before Start
   for (uint64_t S = 0; S <= NumStretches; ++S) {
     uint64_t Start = S << kStretchShift, End = Start + (1u << kStretchShift);
     while (A < NumAtomics && Atomics[A] < Start)
@@ -47,8 +48,9 @@ bool buildIndex(ArenaOffset AtomicOffsets, uint64_t NumAtomics,
       Holder = F++;
     // F is now the first function starting after Start; the entry wants the
     // first starting at or after it.
-    uint64_t FirstFunction =
-        Holder != ~uint64_t(0) && Functions[Holder].Start == Start ? Holder : F;
+    bool StartsFunction = Holder != None && Functions[Holder].Start == Start;
+    uint64_t FirstFunction = StartsFunction ? Holder : F;
+    uint64_t Flags = StartsFunction ? kStretchStartsFunction : 0;
     uint64_t Word0 = A | (FirstFunction << 32), Word1 = 0;
     uint64_t N = 0;
     while (A + N < NumAtomics && Atomics[A + N] < End) {
@@ -57,11 +59,34 @@ bool buildIndex(ArenaOffset AtomicOffsets, uint64_t NumAtomics,
       ++N;
     }
     Word1 |= N < 255 ? N : 255;
-    if (Holder != ~uint64_t(0) && End <= TextSize) {
+    // The prefix: the bytes of the function holding the first byte.
+    uint64_t PrefixEnd = 0;
+    if (Holder != None) {
       const FunctionRecord &H = Functions[Holder];
-      if (uint64_t(H.Start) + H.Size >= End && (H.Features & kFeatureAtomics))
-        Word1 |= uint64_t(kStretchCovered) << 8;
+      uint64_t HEnd = uint64_t(H.Start) + H.Size;
+      if (HEnd > Start) {
+        Flags |= kStretchPrefix;
+        if (H.Features & kFeatureAtomics)
+          Flags |= kStretchPrefixComplete;
+        PrefixEnd = HEnd >= End ? 0 : HEnd - Start; // 0: the whole stretch
+      }
     }
+    // The suffix: the last function starting inside the stretch (after its
+    // first byte), if it reaches the stretch's end.
+    uint64_t SuffixStart = 0;
+    if (F < NumFunctions && Functions[F].Start < End) {
+      uint64_t L = F;
+      while (L + 1 < NumFunctions && Functions[L + 1].Start < End)
+        ++L;
+      const FunctionRecord &Last = Functions[L];
+      if (uint64_t(Last.Start) + Last.Size >= End) {
+        Flags |= kStretchSuffix;
+        if (Last.Features & kFeatureAtomics)
+          Flags |= kStretchSuffixComplete;
+        SuffixStart = Last.Start - Start;
+      }
+    }
+    Word1 |= (Flags << 8) | (PrefixEnd << 48) | (SuffixStart << 56);
     auto *Out = reinterpret_cast<uint64_t *>(&Index[S]);
     storeRelaxed(&Out[0], Word0);
     storeRelaxed(&Out[1], Word1);

@@ -8,18 +8,26 @@
 //   FirstAtomic    index of the first atomic at or after the stretch
 //   FirstFunction  index of the first function starting at or after it
 //   NumAtomics     atomics in the stretch (saturated at 255)
-//   Flags          kStretchCovered: the stretch lies inside one function
-//                  that is complete for atomics
-//   Low[6]         the low bytes of the first six atomics of the stretch
+//   Flags          kStretch* below
+//   Low[4]         the low bytes of the first four atomics of the stretch
+//   PrefixEnd      bytes [0, PrefixEnd) lie in the function holding the
+//                  stretch's first byte (0: the whole stretch)
+//   SuffixStart    bytes [SuffixStart, 256) lie in the last function that
+//                  starts inside the stretch
 //
-// is_atomic at offset X reads entry X / 256 (one cache line): X is an atomic
-// if its low byte is among Low, and is not one if the stretch has at most
-// six atomics and is covered. Otherwise (a stretch at a function boundary,
-// or dense with atomics) it reads the next entry and binary-searches the
-// atomics and function starts of the stretch: at most 256 distinct
-// offsets, usually none to two. Every lookup is O(1) in the size of the
-// table. The index costs 16 bytes per 256 bytes of code (6 %); an atomic
-// costs 8 bytes (offset, descriptor).
+// A stretch thus describes its functions when it holds at most one
+// function boundary with code on both sides, or one function that starts
+// in it and one that ends in it: nearly all stretches. is_atomic at offset
+// X reads entry X / 256 (one cache line): X is an atomic if its low byte is
+// among Low; if the stretch has at most four atomics and X lies in the
+// prefix or suffix of a function complete for atomics, it is not one.
+// lookup_function finds the function of a prefix or suffix the same way.
+// Otherwise (several functions start in the stretch, or it is dense with
+// atomics) the query reads the next entry and binary-searches the atomics
+// and function starts of the stretch: at most 256 distinct offsets, usually
+// none to two. Every lookup is O(1) in the size of the table. The index
+// costs 16 bytes per 256 bytes of code (6 %); an atomic costs 8 bytes
+// (offset, descriptor).
 //
 // Tables are immutable once published. Readers reach them by arena offset
 // (arena.h) and read every field with relaxed loads, so that a reader that
@@ -41,8 +49,15 @@ namespace pcmap {
 namespace rt {
 
 constexpr unsigned kStretchShift = 8; // 256 bytes of code per index entry
-constexpr unsigned kLowBytes = 6;
-constexpr uint8_t kStretchCovered = 1;
+constexpr unsigned kLowBytes = 4;
+/// IndexEntry::Flags.
+enum : uint8_t {
+  kStretchPrefix = 1,         // PrefixEnd is meaningful
+  kStretchPrefixComplete = 2, // the prefix's function is complete for atomics
+  kStretchSuffix = 4,         // SuffixStart is meaningful
+  kStretchSuffixComplete = 8, // the suffix's function is complete for atomics
+  kStretchStartsFunction = 16 // a function starts at the stretch's first byte
+};
 
 struct IndexEntry {
   uint32_t FirstAtomic;
@@ -50,6 +65,8 @@ struct IndexEntry {
   uint8_t NumAtomics;
   uint8_t Flags;
   uint8_t Low[kLowBytes];
+  uint8_t PrefixEnd;
+  uint8_t SuffixStart;
 };
 static_assert(sizeof(IndexEntry) == 16, "an entry is 16 bytes");
 
@@ -95,32 +112,43 @@ void freeModuleTable(ArenaOffset Table);
 // Reader side (async-signal-safe)
 //===----------------------------------------------------------------------===//
 
-/// A reader's copy of the header fields a lookup needs.
-struct TableView {
-  uint64_t TextLo, TextHi;
-  ArenaOffset Index;
-  uint64_t NumStretches;
-  ArenaOffset Functions, AtomicOffsets, AtomicDescriptors;
-  uint64_t NumFunctions, NumAtomics;
-  ArenaOffset Table; // for the fields below the first cache line
-};
-
 inline uint64_t headerField(ArenaOffset Table, size_t Offset) {
   return loadRelaxed(
       static_cast<const uint64_t *>(arenaPointer(Table + Offset)));
 }
+
+/// A reader's copy of the header fields every lookup needs; the others are
+/// loaded when used. (Relaxed loads cannot be dropped by the compiler when
+/// unused, and a query that is not waiting for memory is as fast as its
+/// instruction count: is_atomic reads four fields.)
+struct TableView {
+  uint64_t TextLo, TextHi;
+  ArenaOffset Index;
+  uint64_t NumStretches;
+  ArenaOffset Table;
+
+  ArenaOffset functions() const {
+    return headerField(Table, offsetof(ModuleTable, Functions));
+  }
+  ArenaOffset atomicOffsets() const {
+    return headerField(Table, offsetof(ModuleTable, AtomicOffsets));
+  }
+  ArenaOffset atomicDescriptors() const {
+    return headerField(Table, offsetof(ModuleTable, AtomicDescriptors));
+  }
+  uint64_t numFunctions() const {
+    return headerField(Table, offsetof(ModuleTable, NumFunctions));
+  }
+  uint64_t numAtomics() const {
+    return headerField(Table, offsetof(ModuleTable, NumAtomics));
+  }
+};
 
 inline void readTableView(ArenaOffset Table, TableView &V) {
   V.TextLo = headerField(Table, offsetof(ModuleTable, TextLo));
   V.TextHi = headerField(Table, offsetof(ModuleTable, TextHi));
   V.Index = headerField(Table, offsetof(ModuleTable, Index));
   V.NumStretches = headerField(Table, offsetof(ModuleTable, NumStretches));
-  V.Functions = headerField(Table, offsetof(ModuleTable, Functions));
-  V.AtomicOffsets = headerField(Table, offsetof(ModuleTable, AtomicOffsets));
-  V.AtomicDescriptors =
-      headerField(Table, offsetof(ModuleTable, AtomicDescriptors));
-  V.NumFunctions = headerField(Table, offsetof(ModuleTable, NumFunctions));
-  V.NumAtomics = headerField(Table, offsetof(ModuleTable, NumAtomics));
   V.Table = Table;
 }
 inline uint64_t loadBias(const TableView &V) {
@@ -136,15 +164,44 @@ struct Stretch {
   uint32_t firstAtomic() const { return uint32_t(Words[0]); }
   uint32_t firstFunction() const { return uint32_t(Words[0] >> 32); }
   unsigned numAtomics() const { return unsigned(Words[1] & 0xff); }
-  bool covered() const { return (Words[1] >> 8) & kStretchCovered; }
+  unsigned flags() const { return unsigned(Words[1] >> 8) & 0xff; }
+  /// The end of the prefix, 1 to 256.
+  unsigned prefixEnd() const {
+    return ((unsigned(Words[1] >> 48) - 1) & 0xff) + 1;
+  }
+  unsigned suffixStart() const { return unsigned(Words[1] >> 56); }
+  /// Whether the stretch's byte Low lies in its prefix or suffix function.
+  /// Computed without branches, like the rest of the fast paths: a branch
+  /// on index data waits for the load, and a mispredicted one throws away
+  /// the loads of the queries that follow.
+  bool inPrefix(uint8_t Low) const {
+    return bool((flags() & kStretchPrefix) & unsigned(Low < prefixEnd()));
+  }
+  bool inSuffix(uint8_t Low) const {
+    return bool((flags() & kStretchSuffix) & unsigned(Low >= suffixStart()));
+  }
+  /// Whether byte Low is known to lie in a function complete for atomics.
+  bool inCompleteFunction(uint8_t Low) const {
+    unsigned F = flags();
+    unsigned P =
+        ((F & kStretchPrefixComplete) >> 1) & unsigned(Low < prefixEnd());
+    unsigned S =
+        ((F & kStretchSuffixComplete) >> 3) & unsigned(Low >= suffixStart());
+    return bool(P | S);
+  }
+  /// The index of the function holding the stretch's first byte (when the
+  /// prefix is meaningful).
+  uint64_t prefixFunction() const {
+    return uint64_t(firstFunction()) - !(flags() & kStretchStartsFunction);
+  }
   /// The position among the stretch's first atomics whose low byte is Low,
   /// or -1. Only meaningful when numAtomics() <= kLowBytes. Branch-free: a
-  /// byte-wise compare of the six low bytes in one word.
+  /// byte-wise compare of the four low bytes in one word.
   int findLow(uint8_t Low) const {
-    constexpr uint64_t Ones = 0x010101010101ull, Highs = 0x808080808080ull;
+    constexpr uint64_t Ones = 0x01010101ull, Highs = 0x80808080ull;
     unsigned N = numAtomics();
     uint64_t Valid = N >= kLowBytes ? Highs : (Highs & ((1ull << (8 * N)) - 1));
-    uint64_t X = (Words[1] >> 16) ^ (Ones * Low); // zero bytes where equal
+    uint64_t X = ((Words[1] >> 16) & 0xffffffffull) ^ (Ones * Low);
     // The lowest flagged byte is exact (borrows only flag bytes above it).
     uint64_t Zero = (X - Ones) & ~X & Valid;
     return Zero ? int(__builtin_ctzll(Zero) >> 3) : -1;
@@ -187,23 +244,24 @@ inline uint64_t upperBound(ArenaOffset Keys, uint64_t Stride, uint64_t Lo,
 /// Index of the last atomic at or before Offset, or -1.
 inline int64_t lastAtomicAtOrBefore(const TableView &V, uint32_t Offset) {
   if (pastIndex(V, Offset))
-    return int64_t(V.NumAtomics) - 1;
+    return int64_t(V.numAtomics()) - 1;
   uint64_t S = Offset >> kStretchShift;
-  return int64_t(upperBound(
-             V.AtomicOffsets, sizeof(uint32_t), loadStretch(V, S).firstAtomic(),
-             loadStretch(V, S + 1).firstAtomic(), V.NumAtomics, Offset)) -
+  return int64_t(upperBound(V.atomicOffsets(), sizeof(uint32_t),
+                            loadStretch(V, S).firstAtomic(),
+                            loadStretch(V, S + 1).firstAtomic(), V.numAtomics(),
+                            Offset)) -
          1;
 }
 /// Index of the last function starting at or before Offset, or -1.
 inline int64_t lastFunctionAtOrBefore(const TableView &V, uint32_t Offset) {
   if (pastIndex(V, Offset))
-    return int64_t(V.NumFunctions) - 1;
+    return int64_t(V.numFunctions()) - 1;
   uint64_t S = Offset >> kStretchShift;
   static_assert(offsetof(FunctionRecord, Start) == 0, "Start first");
-  return int64_t(upperBound(V.Functions, sizeof(FunctionRecord),
+  return int64_t(upperBound(V.functions(), sizeof(FunctionRecord),
                             loadStretch(V, S).firstFunction(),
                             loadStretch(V, S + 1).firstFunction(),
-                            V.NumFunctions, Offset)) -
+                            V.numFunctions(), Offset)) -
          1;
 }
 
@@ -213,7 +271,7 @@ struct FunctionBounds {
 };
 inline FunctionBounds loadFunctionBounds(const TableView &V, uint64_t I) {
   const auto *W = static_cast<const uint32_t *>(
-      arenaPointer(V.Functions + I * sizeof(FunctionRecord)));
+      arenaPointer(V.functions() + I * sizeof(FunctionRecord)));
   static_assert(offsetof(FunctionRecord, Size) == 4 &&
                     offsetof(FunctionRecord, Features) == 8,
                 "FunctionBounds are the first fields");
@@ -222,7 +280,7 @@ inline FunctionBounds loadFunctionBounds(const TableView &V, uint64_t I) {
 inline FunctionRecord loadFunction(const TableView &V, uint64_t I) {
   FunctionRecord R;
   const auto *Words = static_cast<const uint32_t *>(
-      arenaPointer(V.Functions + I * sizeof(FunctionRecord)));
+      arenaPointer(V.functions() + I * sizeof(FunctionRecord)));
   uint32_t W[sizeof(FunctionRecord) / 4];
   for (unsigned J = 0; J < sizeof(W) / 4; ++J)
     W[J] = loadRelaxed(&Words[J]);
@@ -230,10 +288,10 @@ inline FunctionRecord loadFunction(const TableView &V, uint64_t I) {
   return R;
 }
 inline uint32_t loadAtomicOffset(const TableView &V, uint64_t I) {
-  return arenaLoad<uint32_t>(V.AtomicOffsets, I);
+  return arenaLoad<uint32_t>(V.atomicOffsets(), I);
 }
 inline uint32_t loadAtomicDescriptor(const TableView &V, uint64_t I) {
-  return arenaLoad<uint32_t>(V.AtomicDescriptors, I);
+  return arenaLoad<uint32_t>(V.atomicDescriptors(), I);
 }
 
 } // namespace rt
