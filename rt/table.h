@@ -278,11 +278,12 @@ inline FunctionBounds loadFunctionBounds(const TableView &V, uint64_t I) {
   return {loadRelaxed(&W[0]), loadRelaxed(&W[1]), loadRelaxed(&W[2])};
 }
 inline FunctionRecord loadFunction(const TableView &V, uint64_t I) {
+  static_assert(sizeof(FunctionRecord) % 8 == 0, "whole words");
   FunctionRecord R;
-  const auto *Words = static_cast<const uint32_t *>(
+  const auto *Words = static_cast<const uint64_t *>(
       arenaPointer(V.functions() + I * sizeof(FunctionRecord)));
-  uint32_t W[sizeof(FunctionRecord) / 4];
-  for (unsigned J = 0; J < sizeof(W) / 4; ++J)
+  uint64_t W[sizeof(FunctionRecord) / 8];
+  for (unsigned J = 0; J < sizeof(W) / 8; ++J)
     W[J] = loadRelaxed(&Words[J]);
   memcpy(&R, W, sizeof(R));
   return R;
