@@ -9,9 +9,9 @@
 //  2. Call: linear disassembly from the function's start reaches the
 //     record's PC exactly and the instruction that ends there is a call. The
 //     size is that instruction's.
-//  3. Patchpoint: nops start at the record's PC (a patchpoint with a null
-//     target, or a stack map's shadow that LLVM had to pad). The size is the
-//     nops'.
+//  3. Nops: nops start at the record's PC (a patchpoint with a null
+//     target, or the part of a stack map's shadow that LLVM had to pad). The
+//     size is the nops'.
 //  4. None: otherwise (a stack map whose shadow holds ordinary code).
 //
 //===----------------------------------------------------------------------===//
@@ -42,6 +42,8 @@ const char *callSiteKindName(CallSiteKind Kind) {
     return "call";
   case CallSiteKind::Patchpoint:
     return "patchpoint";
+  case CallSiteKind::Nops:
+    return "nops";
   case CallSiteKind::Unknown:
     break;
   }
@@ -118,7 +120,7 @@ public:
       Kind = CallSiteKind::Call;
       Size = uint32_t(LastSize);
     } else if (Reserved) {
-      Kind = CallSiteKind::Patchpoint;
+      Kind = CallSiteKind::Nops;
       Size = Reserved;
     } else {
       Kind = CallSiteKind::None;

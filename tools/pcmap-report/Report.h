@@ -142,7 +142,8 @@ struct StackMapLiveOut {
 enum class CallSiteKind {
   None,       // neither: a stack map whose shadow holds ordinary code
   Call,       // the record's PC is the return address of a call
-  Patchpoint, // patchable bytes start at the record's PC
+  Patchpoint, // a patchpoint's call sequence (and nops) starts at the PC
+  Nops,       // nops start at the PC: reserved bytes without a call
   Unknown,    // the code could not be read or decoded
 };
 const char *callSiteKindName(CallSiteKind Kind); // "none", "call", ...
