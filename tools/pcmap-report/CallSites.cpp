@@ -91,8 +91,8 @@ public:
                CallSiteKind &Kind, uint32_t &Size) const override {
     Kind = CallSiteKind::Unknown;
     Size = 0;
-    if (Offset > Code.size())
-      return;
+    if (Code.empty() || Offset > Code.size())
+      return; // Unknown: no code for the function, or a PC outside it
     bool HasCallSequence = false;
     uint32_t Reserved = patchableBytes(Code, Address, Offset, HasCallSequence);
     if (HasCallSequence) {

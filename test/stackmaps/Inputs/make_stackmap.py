@@ -3,7 +3,8 @@
 .llvm_stackmaps section of a given version, laid out byte by byte as
 docs/StackMaps.md describes it (independently of include/pcmap/StackMap.h).
 
-make_stackmap.py VERSION [--one-function] [--corrupt KIND] > out.s
+make_stackmap.py VERSION [--one-function] [--data-function] [--corrupt KIND]
+    > out.s
 
 The code (offsets are what the records point at):
   f1: 0 pushq %rbp (1); 1 callq f2 (5); 6 movq %rsp, %rbp (3); 9 popq; retq
@@ -11,6 +12,9 @@ The code (offsets are what the records point at):
       record ID 11 at offset 9: after a movq, no call, no nops
   f2: 0 movabsq $0x1234, %r11 (10); 10 callq *%r11 (3); 13 3 nops; 16 retq
       record ID 12 at offset 0: a patchpoint of 16 bytes
+
+--data-function: the second function record points at a data object (d2,
+in .data) instead of f2: there is no code to decode at its record.
 
 Corruptions (--corrupt): truncated-header, bad-version, reserved,
 counts-past-end, count-mismatch, truncated-record, too-many-locations,
@@ -24,6 +28,7 @@ import sys
 def main():
     version = int(sys.argv[1])
     one_function = "--one-function" in sys.argv
+    data_function = "--data-function" in sys.argv
     corrupt = None
     if "--corrupt" in sys.argv:
         corrupt = sys.argv[sys.argv.index("--corrupt") + 1]
@@ -51,7 +56,7 @@ def main():
             raw("HBB", reg, 0, size)
         pad8()
 
-    functions = [("f1", 24, 2), ("f2", 8, 1)]
+    functions = [("f1", 24, 2), ("d2" if data_function else "f2", 8, 1)]
     if one_function:
         functions = [("f1", 24, 2)]
     records = 2 if one_function else 3
@@ -96,6 +101,8 @@ def main():
     out.write("\t.globl f2\n\t.type f2,@function\nf2:\n"
               "\tmovabsq $0x1234, %r11\n\tcallq *%r11\n"
               "\tnop\n\tnop\n\tnop\n\tretq\n\t.size f2, .-f2\n")
+    out.write("\t.data\n\t.globl d2\n\t.type d2,@object\nd2:\n"
+              "\t.quad 0, 0\n\t.size d2, 16\n")
     out.write('\t.section .llvm_stackmaps,"a",@progbits\n\t.p2align 3\n')
     for item in items:
         if isinstance(item, tuple):
