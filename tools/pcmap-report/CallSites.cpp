@@ -134,7 +134,9 @@ private:
     StringRef N = name(I);
     if (IsX86)
       return N.starts_with("NOOP") || N == "XCHG16ar" /* 66 90 */;
-    // AArch64: "nop" is hint #0.
+    // AArch64: "nop" is hint #0 (LLVM 22 decodes it as its own NOP).
+    if (N == "NOP")
+      return true;
     return N == "HINT" && I.getNumOperands() == 1 && I.getOperand(0).isImm() &&
            I.getOperand(0).getImm() == 0;
   }
