@@ -309,8 +309,9 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
       Ok = C.fail("truncated stack-arguments size", N);
       break;
     }
-    if (Rel == 0 || Size > 0xffffffffu || Features > 0xffffffffu ||
-        !Code.contains(PC, Size)) {
+    // Feature bits 32 and up are reserved: ignored like the other bits
+    // this reader does not know (FunctionRecord keeps 32 of them).
+    if (Rel == 0 || Size > 0xffffffffu || !Code.contains(PC, Size)) {
       Ok = C.fail("function outside the module's executable code", N);
       break;
     }
