@@ -14,7 +14,7 @@
 // CHECK: pcmap: rejected section pcmap_atomics1 (version 1, 3 bytes at 0x{{[0-9a-f]+}}) of {{.*}}prog: truncated relative PC at byte 0
 // CHECK: pcmap: rejected section pcmap_atomics1 {{.*}}: invalid descriptor at byte 8
 // CHECK: pcmap: rejected section pcmap_atomics1 {{.*}}: PC outside the module's executable code at byte 0
-// CHECK: pcmap: rejected section pcmap_functions1 {{.*}}: function outside the module's executable code at byte {{[0-9]+}}
+// CHECK: pcmap: rejected section pcmap_functions1 {{.*}}: function outside the module's executable code at byte 6
 // CHECK: pcmap: rejected section pcmap_functions2 (version 2, {{.*}}: unsupported section version at byte 0
 // CHECK: pcmap: rejected section pcmap_functions1 (version 1048577, {{.*}}: unsupported section version
 // CHECK: pcmap: rejected section sanmd_covered3 (version 3, {{.*}}: unsupported section version
@@ -79,8 +79,12 @@ int main(void) {
   __pcmap_atomics_add(1, Buf, Buf + N);
   __pcmap_atomics_del(1, Buf, Buf + N);
 
-  // A huge function size (2^40 bytes, ULEB128).
+  // A huge function size (2^40 bytes, ULEB128), after a good entry: the
+  // message gives the offset of the bad entry (byte 6).
   N = putRel(Buf, F, 4);
+  Buf[N++] = 4;
+  Buf[N++] = 1;
+  N += putRel(Buf + N, F, 4);
   memcpy(Buf + N, "\x80\x80\x80\x80\x80\x20\x01", 7);
   N += 7;
   __pcmap_functions_add(1, Buf, Buf + N);
