@@ -8,7 +8,8 @@ Two kinds of seeds:
   model; each metadata section is cut out of the executable together with
   its executable segments, expressed relative to the section as the
   harnesses' input layout wants (fuzz/FuzzSupport.h);
-- hand-made edge cases, encoded here by the rules of docs/FORMAT.md.
+- hand-made edge cases, encoded here by the rules of docs/FORMAT.md;
+- for the ELF reader, the objects and executables themselves.
 
 Usage: make_corpus.py [--pcmap-clang PATH --clang PATH] [--out DIR]
 Without the compilers only the hand-made seeds are written. Existing seeds
@@ -260,7 +261,9 @@ def elf_sections(path):
     return sections, segments
 
 
-def real_seeds(pcmap_clang, clang, tmp):
+def real_seeds(pcmap_clang, clang, tmp, elf_files):
+    """Sections of real executables; the files themselves (executables of
+    the small code model, objects of both) go to elf_files."""
     src = os.path.join(tmp, "prog.c")
     with open(src, "w") as f:
         f.write(PROGRAM)
@@ -273,8 +276,16 @@ def real_seeds(pcmap_clang, clang, tmp):
     seeds = []
     for tag, cc, model in builds:
         exe = os.path.join(tmp, tag)
+        # Compiled by the compiler under test, linked by plain clang: the
+        # executables do not contain the runtime (its registration
+        # callbacks are weak), so the seeds do not change with it.
+        obj = exe + ".o"
         subprocess.run(cc + ["-O2", "-mcmodel=" + model, "-Wno-atomic-alignment",
-                             src, "-o", exe], check=True)
+                             "-c", src, "-o", obj], check=True)
+        subprocess.run([clang, "-mcmodel=" + model, obj, "-o", exe], check=True)
+        elf_files.append(("real-%s.o" % tag, open(obj, "rb").read()))
+        if model == "small":
+            elf_files.append(("real-%s" % tag, open(exe, "rb").read()))
         sections, segments = elf_sections(exe)
         for name, addr, data in sections:
             m = re.match(r"(\w+?)(\d*)$", name)
@@ -313,12 +324,15 @@ def main():
 
     if args.pcmap_clang and args.clang:
         with tempfile.TemporaryDirectory() as tmp:
+            elf_files = []
             for name, kind, version, ranges, section in real_seeds(
-                    args.pcmap_clang, args.clang, tmp):
+                    args.pcmap_clang, args.clang, tmp, elf_files):
                 for harness in ("format", "sanmd", "report"):
                     data = seed(harness, kind, version, ranges, section)
                     if data is not None:
                         write(args.out, harness, name, data)
+            for name, data in elf_files:
+                write(args.out, "elf", name, data)
     return 0
 
 
