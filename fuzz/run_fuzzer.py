@@ -43,8 +43,13 @@ def main():
 
     done = re.search(r"^Done (\d+) runs in (\d+) second", log, re.M)
     if proc.returncode != 0 or not done:
+        # The report of what went wrong (a sanitizer's, libFuzzer's or a
+        # failed property's), else the end of the log.
         lines = log.splitlines()
-        print("\n".join(lines[-60:]))
+        first = next((i for i, l in enumerate(lines) if re.search(
+            r"==\d+==ERROR|FUZZ_CHECK failed|runtime error:|ERROR: libFuzzer",
+            l)), max(len(lines) - 60, 0))
+        print("\n".join(lines[first:first + 80]))
         print("%s: FAILED (exit status %d)" % (name, proc.returncode))
         for a in sorted(os.listdir(artifacts)):
             path = os.path.join(artifacts, a)
