@@ -295,6 +295,7 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
       Ok = C.fail("truncated relative PC", N);
       break;
     }
+    const uint8_t *Entry = C.P;
     uint64_t Rel = readWord(C.P, Width);
     uintptr_t PC = uintptr_t(C.P) + uintptr_t(Rel);
     C.P += Width;
@@ -309,8 +310,10 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
       Ok = C.fail("truncated stack-arguments size", N);
       break;
     }
-    if (Rel == 0 || Size > 0xffffffffu || Features > 0xffffffffu ||
-        !Code.contains(PC, Size)) {
+    // Feature bits 32 and up are reserved: ignored like the other bits
+    // this reader does not know (FunctionRecord keeps 32 of them).
+    if (Rel == 0 || Size > 0xffffffffu || !Code.contains(PC, Size)) {
+      C.P = Entry; // the error is the entry's, not that of what follows
       Ok = C.fail("function outside the module's executable code", N);
       break;
     }

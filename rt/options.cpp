@@ -163,6 +163,8 @@ unsigned parseOptions(Options &Into, const char *Text, const char *Source) {
   return Problems;
 }
 
+void resetOptionStrings() { StringPoolUsed = 0; }
+
 void printOptions(const Options &O) {
   Message Header;
   Header << "options (PCMAP_OPTIONS=key=value:key=value):";

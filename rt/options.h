@@ -35,6 +35,11 @@ extern Options Flags;
 /// runtime-owned storage. Not async-signal-safe.
 unsigned parseOptions(Options &Into, const char *Text, const char *Source);
 
+/// Tests and fuzzers only: forgets the string values kept so far, so that
+/// many option strings can be parsed in one process. Options parsed before
+/// must not be used afterwards.
+void resetOptionStrings();
+
 /// Sets Flags from the defaults, __pcmap_default_options() and
 /// PCMAP_OPTIONS, opens the log, and prints the options if help=1.
 /// Idempotent; called by the registry under the writer lock.

@@ -18,6 +18,7 @@ for v in "${versions[@]}"; do
   echo "=== LLVM $v: tests"
   lit=$(grep -m1 '^PCMAP_LIT:' "$root/build-$v/CMakeCache.txt" | cut -d= -f2-)
   results="$root/build-$v/test/results.json"
+  rm -rf "$root/build-$v/fuzz/summary"
   python3 "$lit" -sv --output "$results" "$root/build-$v/test" \
     "$root/build-$v/test/Unit" || status=1
   counts=$(python3 - "$results" <<'PY'
@@ -29,6 +30,10 @@ print(sum(c in ok for c in codes), sum(c not in ok + skip for c in codes),
       sum(c in skip for c in codes))
 PY
   ) || { counts="0 1 0"; status=1; }
+  if [ -d "$root/build-$v/fuzz/summary" ]; then
+    echo "=== LLVM $v: fuzzers (test/fuzz)"
+    cat "$root/build-$v/fuzz/summary"/*.txt
+  fi
   read -r p f s <<<"$counts"
   echo "=== LLVM $v: $p passed, $f failed, $s skipped"
   passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))

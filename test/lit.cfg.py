@@ -48,3 +48,16 @@ if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
     config.available_features.add("lld")
 if shutil.which("chromium"):
     config.available_features.add("chromium")
+
+# The libFuzzer harnesses (fuzz/), each run for a bounded time by test/fuzz.
+if config.pcmap_fuzz_bin_dir:
+    config.available_features.add("fuzzers")
+    fuzz_src = os.path.join(config.pcmap_src_root, "fuzz")
+    config.substitutions.append(
+        ("%fuzz-run", "%s %s --seconds %s" % (
+            config.python_executable, os.path.join(fuzz_src, "run_fuzzer.py"),
+            config.pcmap_fuzz_seconds)))
+    config.substitutions.append(("%fuzz-bin", config.pcmap_fuzz_bin_dir))
+    config.substitutions.append(("%fuzz-corpus", os.path.join(fuzz_src, "corpus")))
+    config.substitutions.append(
+        ("%fuzz-summary", os.path.join(config.pcmap_obj_root, "fuzz", "summary")))

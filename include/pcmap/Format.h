@@ -416,6 +416,37 @@ inline int64_t readRelativePC(const uint8_t *P, unsigned Width) {
   return int64_t(V);
 }
 
+/// Writes Value as ULEB128 (the shortest encoding, sizeOfULEB128(Value)
+/// bytes) at P. Returns the number of bytes written.
+inline unsigned writeULEB128(uint8_t *P, uint64_t Value) {
+  unsigned N = 0;
+  do {
+    uint8_t Byte = Value & 0x7f;
+    Value >>= 7;
+    P[N++] = Value ? uint8_t(Byte | 0x80) : Byte;
+  } while (Value);
+  return N;
+}
+
+/// True if a relative PC of Width (4 or 8) bytes can hold Value.
+constexpr bool fitsRelativePC(int64_t Value, unsigned Width) {
+  return Width == 8 || (Value >= INT32_MIN && Value <= INT32_MAX);
+}
+
+/// Writes Value as a little-endian relative PC of Width (4 or 8) bytes;
+/// the inverse of readRelativePC when fitsRelativePC(Value, Width).
+inline void writeRelativePC(uint8_t *P, int64_t Value, unsigned Width) {
+  uint64_t V = uint64_t(Value);
+  for (unsigned I = 0; I < Width; ++I)
+    P[I] = uint8_t(V >> (8 * I));
+}
+
+/// Writes a 32-bit little-endian value (sanmd_covered version 1 fields).
+inline void writeU32(uint8_t *P, uint32_t Value) {
+  for (unsigned I = 0; I < 4; ++I)
+    P[I] = uint8_t(Value >> (8 * I));
+}
+
 } // namespace format
 } // namespace pcmap
 

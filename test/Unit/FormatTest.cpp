@@ -145,6 +145,32 @@ TEST(FormatTest, RelativePCs) {
   EXPECT_EQ(readRelativePC(Big, 8), 0x180000000ll);
 }
 
+TEST(FormatTest, Writers) {
+  for (uint64_t V :
+       {0ull, 1ull, 127ull, 128ull, 300ull, 16384ull, (1ull << 63), ~0ull}) {
+    uint8_t B[kMaxULEB128Bytes] = {};
+    unsigned N = writeULEB128(B, V);
+    EXPECT_EQ(N, sizeOfULEB128(V));
+    EXPECT_EQ(std::vector<uint8_t>(B, B + N), uleb(V));
+  }
+  for (int64_t V : {int64_t(-4), int64_t(0x2010), int64_t(INT32_MIN),
+                    int64_t(INT32_MAX), int64_t(0x180000000ll)}) {
+    for (unsigned Width : {4u, 8u}) {
+      bool Fits = Width == 8 || (V >= INT32_MIN && V <= INT32_MAX);
+      EXPECT_EQ(fitsRelativePC(V, Width), Fits) << V << " " << Width;
+      if (!Fits)
+        continue;
+      uint8_t B[8] = {};
+      writeRelativePC(B, V, Width);
+      EXPECT_EQ(readRelativePC(B, Width), V);
+    }
+  }
+  uint8_t W[4];
+  writeU32(W, 0x12345678);
+  EXPECT_EQ(W[0], 0x78);
+  EXPECT_EQ(W[3], 0x12);
+}
+
 TEST(FormatTest, FieldNames) {
   EXPECT_STREQ(atomicKindName(AK_Load), "load");
   EXPECT_STREQ(atomicKindName(AK_Fence), "fence");

@@ -425,6 +425,30 @@ TEST_F(RuntimeTest, UpstreamV1) {
   EXPECT_EQ(F.size, 0x20u);
 }
 
+// Found by fuzzing (the runtime rejected what pcmap-report accepted): feature
+// bits above 31 are reserved, and readers ignore the bits they do not know.
+TEST_F(RuntimeTest, HighFeatureBitsAreIgnored) {
+  FakeModule M;
+  pcmap_stats Before = stats();
+  M.section()
+      .function(M.pc(0x100), 0x10, kFeatureAtomics | (uint64_t(1) << 40))
+      .function(M.pc(0x200), 0x10, ~uint64_t(0))
+      .add(M.Functions);
+  M.section(2)
+      .pcField(M.pc(0x300))
+      .uleb(0x20)
+      .uleb(1 | (uint64_t(1) << 63))
+      .add(M.SanmdCovered);
+  pcmap_function F;
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x100), &F));
+  EXPECT_EQ(F.features, PCMAP_FEATURE_ATOMICS);
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x200), &F));
+  EXPECT_EQ(F.size, 0x10u);
+  ASSERT_TRUE(pcmap_lookup_function(M.pc(0x300), &F));
+  EXPECT_EQ(F.upstream_features, 1u);
+  EXPECT_EQ(stats().sections_rejected, Before.sections_rejected);
+}
+
 TEST_F(RuntimeTest, SameSectionTwiceCountsOnce) {
   FakeModule M;
   auto S = M.section();

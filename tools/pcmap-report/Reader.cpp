@@ -510,12 +510,16 @@ Error Reader::preparePCs(const SectionRef &Section, ArrayRef<uint8_t> Bytes,
         SmallString<32> TypeName;
         R.getTypeName(TypeName);
         symbol_iterator Sym = R.getSymbol();
-        if (!T.Width || !Supports || !Supports(Type)) {
-          T.Error = ("relocation " + TypeName + " is not a relative PC").str();
-        } else if (Offset > Bytes.size() || Bytes.size() - Offset < T.Width) {
+        // Every relocation must apply inside the section, whatever its
+        // type: its offset is also the key of Targets, which must not be
+        // one of DenseMap's reserved keys (~0 and ~0 - 1).
+        if (Offset >= Bytes.size() ||
+            (T.Width && Bytes.size() - Offset < T.Width)) {
           return malformed(Section, "relocation at offset " +
                                         hexString(Offset) +
                                         " lies outside the section");
+        } else if (!T.Width || !Supports || !Supports(Type)) {
+          T.Error = ("relocation " + TypeName + " is not a relative PC").str();
         } else if (Sym == Object->symbol_end()) {
           T.Error = "relocation without a symbol";
         } else {

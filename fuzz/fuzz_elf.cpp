@@ -1,0 +1,88 @@
+//===- fuzz_elf.cpp - Fuzzing pcmap-report's whole ELF reader -------------===//
+//
+// readBinary (tools/pcmap-report/Report.h) on any bytes, as a file: ELF
+// parsing with LLVM's Object library, section discovery, relocations of
+// relocatable objects, symbols, and the section decoder. Properties: it
+// never crashes; an error is handled and names the file; an accepted file's
+// functions and atomics are sorted by (section, address) with no two at the
+// same place, each atomic's function index is valid, and every function
+// counts no more atomics than the file has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace pcmap::report;
+
+#define FUZZ_CHECK(Cond, ...)                                                  \
+  do {                                                                         \
+    if (!(Cond)) {                                                             \
+      std::fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s\n", __FILE__,       \
+                   __LINE__, #Cond);                                           \
+      std::fprintf(stderr, __VA_ARGS__);                                       \
+      std::fprintf(stderr, "\n");                                              \
+      std::abort();                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+/// The input as a file: an in-memory file reached through /proc/self/fd.
+int InputFd = -1;
+std::string InputPath;
+
+template <class T> bool before(const T &A, const T &B) {
+  return A.Section != B.Section ? A.Section < B.Section : A.Address < B.Address;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  InputFd = memfd_create("pcmap-fuzz-elf", 0);
+  if (InputFd < 0) {
+    std::perror("memfd_create");
+    std::exit(1);
+  }
+  InputPath = "/proc/self/fd/" + std::to_string(InputFd);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  if (ftruncate(InputFd, 0) != 0 ||
+      pwrite(InputFd, Data, Size, 0) != ssize_t(Size))
+    std::abort();
+  ReaderOptions Options;
+  Options.SourceLines = false; // DWARF is LLVM's business, and slow
+  Options.AtomicDetails = true;
+  llvm::Expected<BinaryReport> R = readBinary(InputPath, Options);
+  if (!R) {
+    std::string Message = llvm::toString(R.takeError());
+    FUZZ_CHECK(Message.find(InputPath) != std::string::npos,
+               "error [%s] does not name the file", Message.c_str());
+    return 0;
+  }
+  for (size_t I = 1; I < R->Functions.size(); ++I)
+    FUZZ_CHECK(before(R->Functions[I - 1], R->Functions[I]),
+               "functions not sorted and unique at %zu", I);
+  for (size_t I = 0; I < R->Atomics.size(); ++I) {
+    const AtomicSite &A = R->Atomics[I];
+    FUZZ_CHECK(I == 0 || before(R->Atomics[I - 1], A),
+               "atomics not sorted and unique at %zu", I);
+    FUZZ_CHECK(A.Function == kNoFunction || A.Function < R->Functions.size(),
+               "atomic %zu names function %u of %zu", I, A.Function,
+               R->Functions.size());
+  }
+  for (const FunctionInfo &F : R->Functions)
+    FUZZ_CHECK(F.NumAtomics <= R->Atomics.size(),
+               "a function counts %u atomics of %zu", F.NumAtomics,
+               R->Atomics.size());
+  return 0;
+}
