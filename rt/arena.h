@@ -60,6 +60,19 @@ void arenaFree(ArenaOffset Offset, uint64_t Size);
 inline void *arenaWritable(ArenaOffset Offset) {
   return Arena.Base + (Offset & Arena.Mask);
 }
+/// Copies Bytes (a multiple of 8) from Src to the block at Offset (8-byte
+/// aligned) with relaxed atomic stores: a stale reader may still read a
+/// reused block, and a plain copy (memcpy) would race with its loads.
+inline void arenaStoreWords(ArenaOffset Offset, const void *Src,
+                            uint64_t Bytes) {
+  auto *Out = static_cast<uint64_t *>(arenaWritable(Offset));
+  const auto *In = static_cast<const unsigned char *>(Src);
+  for (uint64_t I = 0; I < Bytes / 8; ++I) {
+    uint64_t Word;
+    __builtin_memcpy(&Word, In + I * 8, 8);
+    storeRelaxed(&Out[I], Word);
+  }
+}
 /// Bytes of blocks currently allocated.
 uint64_t arenaBytesInUse();
 

@@ -243,11 +243,11 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
   T.Bytes = sizeof(ModuleTable) + T.PathBytes +
             (T.NumFunctions + 1) * sizeof(FunctionRecord) + T.NumAtomics * 8 +
             indexBytes(T.NumStretches);
-  memcpy(arenaWritable(TableOff), &T, sizeof(T));
+  arenaStoreWords(TableOff, &T, sizeof(T));
   return TableOff;
 
 Fail:
-  memcpy(arenaWritable(TableOff), &T, sizeof(T));
+  arenaStoreWords(TableOff, &T, sizeof(T));
   freeModuleTable(TableOff);
   return 0;
 }
