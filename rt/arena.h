@@ -62,6 +62,28 @@ void arenaFree(ArenaOffset Offset, uint64_t Size);
 inline void *arenaWritable(ArenaOffset Offset) {
   return Arena.Base + (Offset & Arena.Mask);
 }
+/// Copies Bytes from Src to Dst, in a block a writer owns, with relaxed
+/// atomic stores: a stale reader may still read a reused block with its
+/// relaxed loads, and a plain copy (memcpy, assignment) would race with them.
+inline void arenaStore(void *Dst, const void *Src, uint64_t Bytes) {
+  const auto *In = static_cast<const unsigned char *>(Src);
+  auto *Out = static_cast<unsigned char *>(Dst);
+  uint64_t I = 0;
+  if (reinterpret_cast<uintptr_t>(Out) % 8 == 0)
+    for (; I + 8 <= Bytes; I += 8) {
+      uint64_t Word;
+      __builtin_memcpy(&Word, In + I, 8);
+      storeRelaxed(reinterpret_cast<uint64_t *>(Out + I), Word);
+    }
+  if (reinterpret_cast<uintptr_t>(Out + I) % 4 == 0)
+    for (; I + 4 <= Bytes; I += 4) {
+      uint32_t Word;
+      __builtin_memcpy(&Word, In + I, 4);
+      storeRelaxed(reinterpret_cast<uint32_t *>(Out + I), Word);
+    }
+  for (; I < Bytes; ++I)
+    storeRelaxed(Out + I, In[I]);
+}
 /// Bytes of blocks currently allocated; of free blocks that kept their
 /// pages; given back to the system so far (all writers only).
 uint64_t arenaBytesInUse();

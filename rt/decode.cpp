@@ -351,7 +351,7 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
     // Functions folded by identical-code folding share a start: keep one.
     if (Unique && Out_[Unique - 1].Start == R.Start)
       continue;
-    memcpy(&Out_[Unique++], &R, sizeof(R));
+    arenaStore(&Out_[Unique++], &R, sizeof(R));
   }
   Out.Records = Sorted;
   Out.Count = uint32_t(Unique);

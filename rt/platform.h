@@ -37,7 +37,8 @@ int currentProcessId();
 const char *getEnv(const char *Name);
 
 /// Writer-side mutual exclusion (a pthread mutex, statically initialised so
-/// that it works before any constructor has run).
+/// that it works before any constructor has run; fork() takes it, so that a
+/// child never inherits it held by another thread).
 void lockWriters();
 void unlockWriters();
 

@@ -58,7 +58,23 @@ int openForAppend(const char *Path) {
 int currentProcessId() { return int(getpid()); }
 
 static pthread_mutex_t WriterMutex = PTHREAD_MUTEX_INITIALIZER;
-void lockWriters() { pthread_mutex_lock(&WriterMutex); }
+
+// A child forked while another thread registers would inherit the writer
+// lock held by a thread it does not have: its first registration (a dlopen)
+// would wait forever. The forking thread takes the lock around fork(), so
+// that the child gets the tables whole and the lock free. (Queries take no
+// lock and are unaffected.)
+static void lockForFork() { pthread_mutex_lock(&WriterMutex); }
+static void unlockAfterFork() { pthread_mutex_unlock(&WriterMutex); }
+static pthread_once_t ForkHandlersOnce = PTHREAD_ONCE_INIT;
+static void installForkHandlers() {
+  pthread_atfork(lockForFork, unlockAfterFork, unlockAfterFork);
+}
+
+void lockWriters() {
+  pthread_once(&ForkHandlersOnce, installForkHandlers);
+  pthread_mutex_lock(&WriterMutex);
+}
 void unlockWriters() { pthread_mutex_unlock(&WriterMutex); }
 
 namespace {

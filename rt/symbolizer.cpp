@@ -63,6 +63,23 @@ void copyAnswer(const char *Begin, const char *End, char *Out, size_t Size) {
   Out[N] = '\0';
 }
 
+/// The sanitizers' symbolizer renders Format for each frame of PC, the
+/// innermost inlined frame first, each ending with a NUL, the list with an
+/// empty one. Like the llvm-symbolizer answer, the last frame is the function
+/// that holds PC (with its own line): copies that one to Out.
+void sanitizerSymbolize(void *PC, const char *Format, char *Out, size_t Size) {
+  char Frames[2048];
+  Frames[0] = Frames[1] = '\0';
+  __sanitizer_symbolize_pc(PC, Format, Frames, sizeof(Frames));
+  Frames[sizeof(Frames) - 2] = Frames[sizeof(Frames) - 1] = '\0';
+  const char *Last = Frames;
+  for (const char *P = Frames; *P;) {
+    Last = P;
+    P += strlen(P) + 1;
+  }
+  copyAnswer(Last, Last + strlen(Last), Out, Size);
+}
+
 } // namespace
 
 void initSymbolizer() {
@@ -125,8 +142,8 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
   if (haveSanitizerSymbolizer()) {
     // It takes a return address and looks at the byte before it.
     void *After = reinterpret_cast<void *>(PC + 1);
-    __sanitizer_symbolize_pc(After, "%f", Out.Function, sizeof(Out.Function));
-    __sanitizer_symbolize_pc(After, "%S", Out.Location, sizeof(Out.Location));
+    sanitizerSymbolize(After, "%f", Out.Function, sizeof(Out.Function));
+    sanitizerSymbolize(After, "%S", Out.Location, sizeof(Out.Location));
     if (!strncmp(Out.Location, "<null>", 6) || !strncmp(Out.Location, "(", 1))
       Out.Location[0] = '\0';
     if (!strcmp(Out.Function, "<null>") || !strcmp(Out.Function, "??"))

@@ -139,8 +139,8 @@ bool mergeAtomics(const DecodedAtomics *In, unsigned K, uint64_t Total,
 uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
                         FunctionRecord *Out) {
   if (K == 1) { // the common case: one section, already sorted and unique
-    memcpy(Out, arenaPointer(In[0].Records),
-           uint64_t(In[0].Count) * sizeof(FunctionRecord));
+    arenaStore(Out, arenaPointer(In[0].Records),
+               uint64_t(In[0].Count) * sizeof(FunctionRecord));
     return In[0].Count;
   }
   uint64_t Pos[kMaxSectionsPerModule] = {};
@@ -166,7 +166,7 @@ uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
         arenaPointer(In[Best].Records + Pos[Best]++ * sizeof(FunctionRecord)),
         sizeof(R));
     if (Count && Out[Count - 1].Start == R.Start) {
-      FunctionRecord &Prev = Out[Count - 1];
+      FunctionRecord Prev = Out[Count - 1];
       Prev.Features |= R.Features; // upstream records contribute none
       Prev.Source |= R.Source;
       if (R.Source & PCMAP_SOURCE_UPSTREAM) {
@@ -175,9 +175,10 @@ uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
       } else {
         Prev.Size = R.Size;
       }
+      arenaStore(&Out[Count - 1], &Prev, sizeof(Prev));
       continue;
     }
-    Out[Count++] = R;
+    arenaStore(&Out[Count++], &R, sizeof(R));
   }
   return Count;
 }
@@ -227,27 +228,29 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
     T.NumFunctions = mergeFunctions(Functions, NumFunctionSections, F);
     uint64_t A = 0;
     for (uint64_t I = 0; I < T.NumFunctions; ++I) {
-      uint64_t End = uint64_t(F[I].Start) + F[I].Size;
+      FunctionRecord R = F[I];
+      uint64_t End = uint64_t(R.Start) + R.Size;
       while (A < T.NumAtomics &&
-             arenaLoad<uint32_t>(T.AtomicOffsets, A) < F[I].Start)
+             arenaLoad<uint32_t>(T.AtomicOffsets, A) < R.Start)
         ++A;
-      F[I].AtomicsBegin = uint32_t(A);
+      R.AtomicsBegin = uint32_t(A);
       uint64_t B = A;
       while (B < T.NumAtomics && arenaLoad<uint32_t>(T.AtomicOffsets, B) < End)
         ++B;
-      F[I].AtomicsEnd = uint32_t(B);
+      R.AtomicsEnd = uint32_t(B);
 
       // Whether the function's claim of completeness can be relied on.
-      bool PCMapComplete = (F[I].Source & PCMAP_SOURCE_PCMAP) &&
-                           (F[I].Features & kFeatureAtomics) &&
+      bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
+                           (R.Features & kFeatureAtomics) &&
                            !State.PCMapAtomicsRejected &&
-                           !((F[I].Features & kFeatureHasAtomics) && A == B);
+                           !((R.Features & kFeatureHasAtomics) && A == B);
       bool UpstreamComplete =
-          (F[I].Source & PCMAP_SOURCE_UPSTREAM) &&
-          (F[I].UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
+          (R.Source & PCMAP_SOURCE_UPSTREAM) &&
+          (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
           State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
-      F[I].Features = (F[I].Features & ~uint32_t(kFeatureAtomics)) |
-                      (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
+      R.Features = (R.Features & ~uint32_t(kFeatureAtomics)) |
+                   (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
+      arenaStore(&F[I], &R, sizeof(R));
     }
 
     if (!buildIndex(T.AtomicOffsets, T.NumAtomics, F, T.NumFunctions, TextSize,
@@ -261,18 +264,18 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
     T.Path = arenaAllocate(T.PathBytes);
     if (!T.Path)
       goto Fail;
-    memcpy(arenaWritable(T.Path), Path ? Path : "", Len);
-    static_cast<char *>(arenaWritable(T.Path))[Len] = '\0';
+    arenaStore(arenaWritable(T.Path), Path ? Path : "", Len);
+    arenaStore(static_cast<char *>(arenaWritable(T.Path)) + Len, "", 1);
   }
 
   T.Bytes = sizeof(ModuleTable) + T.PathBytes +
             (T.NumFunctions + 1) * sizeof(FunctionRecord) + T.NumAtomics * 8 +
             indexBytes(T.NumStretches);
-  memcpy(arenaWritable(TableOff), &T, sizeof(T));
+  arenaStore(arenaWritable(TableOff), &T, sizeof(T));
   return TableOff;
 
 Fail:
-  memcpy(arenaWritable(TableOff), &T, sizeof(T));
+  arenaStore(arenaWritable(TableOff), &T, sizeof(T));
   freeModuleTable(TableOff);
   return 0;
 }

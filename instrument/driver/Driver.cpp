@@ -36,6 +36,9 @@
 #ifndef PCMAP_PLUGIN_RELATIVE_PATH
 #error "PCMAP_PLUGIN_RELATIVE_PATH must locate the plugin from bin/"
 #endif
+#ifndef PCMAP_RT_SANITIZE
+#define PCMAP_RT_SANITIZE "" // the sanitizers the runtime was built with
+#endif
 
 using namespace llvm;
 
@@ -127,6 +130,88 @@ bool isCXXDriver(StringRef Argv0) {
   return sys::path::filename(Argv0).ends_with("++");
 }
 
+void append(std::vector<std::string> &To, const std::vector<std::string> &V) {
+  To.insert(To.end(), V.begin(), V.end());
+}
+
+/// Runs Args; returns its exit status (-1 if it could not run).
+int run(const std::vector<std::string> &Args) {
+  std::vector<StringRef> Refs(Args.begin(), Args.end());
+  std::string Error;
+  int Status =
+      sys::ExecuteAndWait(Args[0], Refs, /*Env=*/std::nullopt, {},
+                          /*SecondsToWait=*/0, /*MemoryLimit=*/0, &Error);
+  if (Status < 0)
+    errs() << ToolName << ": error: cannot run '" << Args[0] << "': " << Error
+           << '\n';
+  return Status;
+}
+
+/// Compiles each source of Passthrough to a temporary object (with
+/// CompileArgs, without the sanitizers), then links the objects and the other
+/// inputs with LinkArgs and RuntimeArgs. Returns the exit status.
+int compileThenLink(const std::string &Clang,
+                    const std::vector<std::string> &Passthrough,
+                    const std::vector<std::pair<size_t, std::string>> &Sources,
+                    const std::vector<size_t> &Inputs, size_t OutputIndex,
+                    const std::vector<std::string> &CompileArgs,
+                    const std::vector<std::string> &LinkArgs,
+                    const std::vector<std::string> &RuntimeArgs) {
+  // The options shared by every compile: all but the inputs and -o.
+  std::vector<std::string> Options;
+  for (size_t I = 0; I < Passthrough.size(); ++I) {
+    if (is_contained(Inputs, I))
+      continue;
+    if (I == OutputIndex) {
+      ++I;
+      continue;
+    }
+    Options.push_back(Passthrough[I]);
+  }
+  std::vector<std::string> Objects;
+  int Status = 0;
+  for (const auto &[Index, Language] : Sources) {
+    SmallString<128> Object;
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("pcmap", "o", Object)) {
+      errs() << ToolName
+             << ": error: cannot create a temporary file: " << EC.message()
+             << '\n';
+      Status = 1;
+      break;
+    }
+    Objects.emplace_back(Object.str());
+    std::vector<std::string> Args{Clang};
+    append(Args, CompileArgs);
+    append(Args, Options);
+    append(Args, {"-Qunused-arguments", "-c", "-x", Language,
+                  Passthrough[Index], "-o", Objects.back()});
+    if ((Status = run(Args)) != 0)
+      break;
+  }
+  if (Status == 0) {
+    std::vector<std::string> Args{Clang};
+    append(Args, LinkArgs);
+    size_t Next = 0;
+    for (size_t I = 0; I < Passthrough.size(); ++I) {
+      if (Next < Sources.size() && Sources[Next].first == I) {
+        append(Args, {"-x", "none", Objects[Next]});
+        if (Sources[Next].second != "none")
+          append(Args, {"-x", Sources[Next].second});
+        ++Next;
+        continue;
+      }
+      Args.push_back(Passthrough[I]);
+    }
+    Args.push_back("-Qunused-arguments");
+    append(Args, RuntimeArgs);
+    Status = run(Args);
+  }
+  for (const std::string &Object : Objects)
+    sys::fs::remove(Object);
+  return Status == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -138,16 +223,26 @@ int main(int Argc, char **Argv) {
   unsigned Features = 0;
   std::vector<std::string> Ignorelists;
   std::vector<std::string> Passthrough;
+  size_t OutputIndex = ~size_t(0); // of "-o" in Passthrough
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
   bool CompilesSource = false, LanguageGiven = false;
+  // The inputs that are compiled: their index in Passthrough and the -x
+  // language in force for them ("none": from the file name).
+  std::vector<std::pair<size_t, std::string>> Sources;
+  std::vector<size_t> Inputs; // every input's index in Passthrough
+  std::string Language = "none";
   // Whether the link gets the runtime, and which one.
   bool UpstreamMetadata = false, SharedRuntime = false, SharedOutput = false,
        NoRuntime = false;
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
     if (takesSeparateValue(Arg) && I + 1 < Argc) {
-      if (Arg == "-x")
-        LanguageGiven = StringRef(Argv[I + 1]) != "none";
+      if (Arg == "-x") {
+        Language = Argv[I + 1];
+        LanguageGiven = Language != "none";
+      } else if (Arg == "-o") {
+        OutputIndex = Passthrough.size();
+      }
       Passthrough.emplace_back(Argv[I]);
       Passthrough.emplace_back(Argv[++I]);
       continue;
@@ -193,31 +288,37 @@ int main(int Argc, char **Argv) {
       Linking = false;
     else if (Arg.starts_with("-fuse-ld="))
       UseLdGiven = true;
-    else if (Arg.starts_with("-x"))
-      LanguageGiven = Arg != "-xnone";
-    else if (Arg == "-" || !Arg.starts_with("-")) {
+    else if (Arg.starts_with("-x")) {
+      Language = Arg.drop_front(2).str();
+      LanguageGiven = Language != "none";
+    } else if (Arg == "-" || !Arg.starts_with("-")) {
       HasInput = true;
-      if (LanguageGiven || Arg == "-" || !isLinkerInput(Arg))
+      Inputs.push_back(Passthrough.size());
+      if (LanguageGiven || Arg == "-" || !isLinkerInput(Arg)) {
         CompilesSource = true;
+        Sources.emplace_back(Passthrough.size(), Language);
+      }
     }
     Passthrough.emplace_back(Argv[I]);
   }
 
-  std::vector<std::string> Args{Clang};
+  // Arguments for compiling (the plugin), for linking (the plugin for LTO)
+  // and for linking the runtime.
+  std::vector<std::string> CompileArgs, LinkArgs, RuntimeArgs;
   if (Features && (CompilesSource || (LTO && Linking && HasInput))) {
     std::string Plugin = findPlugin(Argv[0]);
     if (!sys::fs::exists(Plugin))
       fail("cannot find the pcmap plugin at '" + Plugin +
            "' (set PCMAP_PLUGIN)");
     auto Option = [&](const std::string &O) {
-      Args.push_back("-mllvm");
-      Args.push_back(O);
+      CompileArgs.push_back("-mllvm");
+      CompileArgs.push_back(O);
     };
     if (CompilesSource) {
       // -fplugin loads the library before -mllvm is parsed, so that the
       // plugin's -pcmap-* options exist; -fpass-plugin registers the pass.
-      Args.push_back("-fplugin=" + Plugin);
-      Args.push_back("-fpass-plugin=" + Plugin);
+      CompileArgs.push_back("-fplugin=" + Plugin);
+      CompileArgs.push_back("-fpass-plugin=" + Plugin);
       Option(std::string("-pcmap-atomics=") + (Features & Atomics ? "1" : "0"));
       Option(std::string("-pcmap-functions=") +
              (Features & Functions ? "1" : "0"));
@@ -231,34 +332,49 @@ int main(int Argc, char **Argv) {
     if (LTO) {
       if (Linking && HasInput) {
         if (!UseLdGiven)
-          Args.push_back("-fuse-ld=lld");
-        Args.push_back("-Wl,--load-pass-plugin=" + Plugin);
+          LinkArgs.push_back("-fuse-ld=lld");
+        LinkArgs.push_back("-Wl,--load-pass-plugin=" + Plugin);
       }
     }
   }
-  Args.insert(Args.end(), Passthrough.begin(), Passthrough.end());
-
   // The runtime goes into executables, as -fsanitize=address puts ASan's:
   // shared objects register with the executable's runtime, which exports
   // its interface to them.
   if ((Features || UpstreamMetadata) && Linking && HasInput && !SharedOutput &&
       !NoRuntime) {
     std::string Dir = libraryDir(Argv[0]);
+    // A runtime built with sanitizers (PCMAP_SANITIZE) calls into theirs:
+    // the program gets them too.
+    if (*PCMAP_RT_SANITIZE)
+      RuntimeArgs.push_back(std::string("-fsanitize=") + PCMAP_RT_SANITIZE);
     // The drivers' option defaults (the fault reporter on).
-    Args.push_back("-Wl,--whole-archive");
-    Args.push_back(Dir + "/libpcmap_rt_driver.a");
-    Args.push_back("-Wl,--no-whole-archive");
+    RuntimeArgs.push_back("-Wl,--whole-archive");
+    RuntimeArgs.push_back(Dir + "/libpcmap_rt_driver.a");
+    RuntimeArgs.push_back("-Wl,--no-whole-archive");
     if (SharedRuntime) {
-      Args.push_back(Dir + "/libpcmap_rt.so");
-      Args.push_back("-Wl,-rpath," + Dir);
+      RuntimeArgs.push_back(Dir + "/libpcmap_rt.so");
+      RuntimeArgs.push_back("-Wl,-rpath," + Dir);
     } else {
-      Args.push_back("-Wl,--whole-archive");
-      Args.push_back(Dir + "/libpcmap_rt.a");
-      Args.push_back("-Wl,--no-whole-archive");
-      Args.push_back("-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms");
+      RuntimeArgs.push_back("-Wl,--whole-archive");
+      RuntimeArgs.push_back(Dir + "/libpcmap_rt.a");
+      RuntimeArgs.push_back("-Wl,--no-whole-archive");
+      RuntimeArgs.push_back("-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms");
     }
   }
 
+  // Linked with a sanitized runtime, the program's own code is still
+  // compiled as asked: -fsanitize=thread, for one, would replace its atomics
+  // with calls. Sources compiled and linked in one command are then compiled
+  // first, each to a temporary object, and linked with the sanitizers.
+  if (*PCMAP_RT_SANITIZE && !RuntimeArgs.empty() && CompilesSource)
+    return compileThenLink(Clang, Passthrough, Sources, Inputs, OutputIndex,
+                           CompileArgs, LinkArgs, RuntimeArgs);
+
+  std::vector<std::string> Args{Clang};
+  append(Args, CompileArgs);
+  append(Args, LinkArgs);
+  append(Args, Passthrough);
+  append(Args, RuntimeArgs);
   std::vector<char *> CArgs;
   for (std::string &A : Args)
     CArgs.push_back(A.data());

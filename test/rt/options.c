@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %pcmap-clang -fsanitize-metadata=all -I%pcmap-include %s -o %t/prog
 // RUN: %pcmap-clang -fsanitize-metadata=all -DDEFAULTS -I%pcmap-include %s -o %t/prog-defaults
-// RUN: %clang -I%pcmap-include -DNO_METADATA %s -Wl,--whole-archive %pcmap-rt-a -Wl,--no-whole-archive -o %t/prog-plain
+// RUN: %clang %link-sanitizers -I%pcmap-include -DNO_METADATA %s -Wl,--whole-archive %pcmap-rt-a -Wl,--no-whole-archive -o %t/prog-plain
 
 // RUN: env PCMAP_OPTIONS=help=1 %t/prog 2>&1 | FileCheck %s --check-prefix=HELP
 // HELP: pcmap: options (PCMAP_OPTIONS=key=value:key=value):
