@@ -155,15 +155,31 @@ unsigned x86MovImmLength(const uint8_t *Code, size_t Avail) {
 
 unsigned x86CallEndingAt(const uint8_t *Code, size_t End, uintptr_t CodeAddress,
                          uintptr_t TargetLo, uintptr_t TargetHi) {
-  for (unsigned Len = 2; Len <= kX86MaxInstructionLength && Len <= End; ++Len) {
+  auto Decodes = [&](unsigned Len) {
     int64_t Rel;
     bool Direct;
-    if (x86CallLength(Code + End - Len, Len, &Rel, &Direct) != Len)
-      continue;
+    if (Len > End || x86CallLength(Code + End - Len, Len, &Rel, &Direct) != Len)
+      return false;
     if (Direct) {
       uintptr_t Target = CodeAddress + End + uintptr_t(Rel);
       if (Target < TargetLo || Target >= TargetHi)
-        continue;
+        return false;
+    }
+    return true;
+  };
+  for (unsigned Len = 2; Len <= kX86MaxInstructionLength && Len <= End; ++Len) {
+    if (!Decodes(Len))
+      continue;
+    // The shortest decoding may have left out prefixes of the call (ff d6
+    // decodes as call *%rsi, 41 ff d6 as call *%r14): take the prefix bytes
+    // right before it as long as the longer candidate still decodes.
+    while (Len < kX86MaxInstructionLength && Len < End) {
+      uint8_t Before = Code[End - Len - 1];
+      if (!isRex(Before) && !isLegacyPrefix(Before))
+        break;
+      if (!Decodes(Len + 1))
+        break;
+      ++Len;
     }
     return Len;
   }
