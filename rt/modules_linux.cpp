@@ -124,7 +124,8 @@ void reportRejected(const char *Path, uintptr_t Start, uint64_t Size,
     return;
   Message M;
   M << "rejected section .llvm_stackmaps (" << Size << " bytes at ";
-  M.hex(Start) << ") of " << Path << ": " << What << " at byte " << Offset;
+  M.hex(Start) << ") of " << Path << ": " << What << " (blob at byte " << Offset
+               << ")";
   M.emit();
 }
 

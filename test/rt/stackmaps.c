@@ -12,38 +12,47 @@
 // the static runtime, the shared one, and a -static executable (no dynamic
 // loader: discovery at start-up only).
 
+// clang-format off
 // RUN: rm -rf %t && mkdir %t
-// RUN: llc -O2 -filetype=obj -relocation-model=pic %S/Inputs/stackmaps.ll -o
-// %t/sm-pic.o RUN: llc -O2 -filetype=obj -relocation-model=static
-// %S/Inputs/stackmaps.ll -o %t/sm-static.o RUN: %clang -O1 -I%pcmap-include
-// -I%S/Inputs -c %s -o %t/main-pie.o RUN: %clang -O1 -fno-pie -I%pcmap-include
-// -I%S/Inputs -c %s -o %t/main-nopie.o
+// RUN: llc -O2 -filetype=obj -relocation-model=pic \
+// RUN:   %S/Inputs/stackmaps.ll -o %t/sm-pic.o
+// RUN: llc -O2 -filetype=obj -relocation-model=static \
+// RUN:   %S/Inputs/stackmaps.ll -o %t/sm-static.o
+// RUN: %clang -O1 -I%pcmap-include -I%S/Inputs -c %s -o %t/main-pie.o
+// RUN: %clang -O1 -fno-pie -I%pcmap-include -I%S/Inputs -c %s \
+// RUN:   -o %t/main-nopie.o
 
 // DEFINE: %{exe} = pie-static-rt
-// DEFINE: %{check} = %python %S/Inputs/stackmap_expect.py %t/%{exe} 10=16,11=15
-// \
-// DEFINE:   %t/%{exe}.expect > %t/%{exe}.py.out && \
-// DEFINE:   FileCheck %s --check-prefix=EXPECT --input-file=%t/%{exe}.py.out &&
-// \
+// DEFINE: %{check} = \
+// DEFINE:   %python %S/Inputs/stackmap_expect.py %t/%{exe} 10=16,11=15 \
+// DEFINE:     %t/%{exe}.expect > %t/%{exe}.py.out && \
+// DEFINE:   FileCheck %s --check-prefix=EXPECT \
+// DEFINE:     --input-file=%t/%{exe}.py.out && \
 // DEFINE:   %t/%{exe} %t/%{exe}.expect > %t/%{exe}.out 2>&1 && \
 // DEFINE:   FileCheck %s --input-file=%t/%{exe}.out
 
-// RUN: %clang %t/main-pie.o %t/sm-pic.o -pie -Wl,-z,notext %rt-static-lib -o
-// %t/pie-static-rt RUN: %{check} RUN: %clang %t/main-nopie.o %t/sm-static.o
-// -no-pie %rt-static-lib -o %t/nopie-static-rt REDEFINE: %{exe} =
-// nopie-static-rt RUN: %{check}
+// RUN: %clang %t/main-pie.o %t/sm-pic.o -pie -Wl,-z,notext %rt-static-lib \
+// RUN:   -o %t/pie-static-rt
+// RUN: %{check}
+// RUN: %clang %t/main-nopie.o %t/sm-static.o -no-pie %rt-static-lib \
+// RUN:   -o %t/nopie-static-rt
+// REDEFINE: %{exe} = nopie-static-rt
+// RUN: %{check}
 // RUN: %clang %t/main-pie.o %t/sm-pic.o -pie -Wl,-z,notext %rt-shared-lib \
 // RUN:   -Wl,-rpath,%rt-shared-dir -o %t/pie-shared-rt
 // REDEFINE: %{exe} = pie-shared-rt
 // RUN: %{check}
-// RUN: %clang %t/main-nopie.o %t/sm-static.o -static %rt-static-lib -o
-// %t/static-exe REDEFINE: %{exe} = static-exe RUN: %{check}
+// RUN: %clang %t/main-nopie.o %t/sm-static.o -static %rt-static-lib \
+// RUN:   -o %t/static-exe
+// REDEFINE: %{exe} = static-exe
+// RUN: %{check}
 
 // EXPECT: expect: 4 functions, 7 records, 2 patchpoints
-// CHECK: exe: functions=4 records=7 locations=19 live-outs=12 calls=4
-// patchpoints=2 misses={{[1-9][0-9]*}} CHECK-NEXT: stats: modules=1 functions=4
-// records=7 rejected=0 CHECK-NEXT: run: sm_calls=12 sm_gc=ok CHECK-NEXT:
-// stackmaps: failures=0
+// CHECK: exe: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2 misses={{[1-9][0-9]*}}
+// CHECK-NEXT: stats: modules=1 functions=4 records=7 rejected=0
+// CHECK-NEXT: run: sm_calls=12 sm_gc=ok
+// CHECK-NEXT: stackmaps: failures=0
+// clang-format on
 
 #include "stackmap_check.h"
 
