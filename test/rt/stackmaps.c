@@ -5,7 +5,8 @@
 // linked with this program. Every record that llvm-readobj --stackmap lists
 // is found at its function's address + offset, with its ID, locations,
 // live-outs, constants, frame size and function (start and size from the
-// symbol table, as llvm-nm -S gives them); the PCs next to records are not
+// symbol table, as llvm-nm -S gives them, or from pcmap's function table
+// when the functions are instrumented); the PCs next to records are not
 // records; call-site sizes are those of the disassembly (llvm-objdump -d).
 //
 // PIE (text relocations in the stack map section: -z notext) and non-PIE;
@@ -47,6 +48,16 @@
 // REDEFINE: %{exe} = static-exe
 // RUN: %{check}
 
+// The stack map functions instrumented by pcmap (function table only).
+// RUN: %pcmap-clang -fsanitize-metadata=functions -O2 -fPIC -Wno-override-module \
+// RUN:   -c %S/Inputs/stackmaps.ll -o %t/sm-pcmap.o
+// RUN: %clang %t/main-pie.o %t/sm-pcmap.o -pie -Wl,-z,notext %rt-static-lib \
+// RUN:   -o %t/pcmap-fns
+// RUN: %python %S/Inputs/stackmap_expect.py %t/pcmap-fns 10=16,11=15 \
+// RUN:   %t/pcmap-fns.expect
+// RUN: %t/pcmap-fns %t/pcmap-fns.expect pcmap > %t/pcmap-fns.out 2>&1
+// RUN: FileCheck %s --input-file=%t/pcmap-fns.out
+
 // EXPECT: expect: 4 functions, 7 records, 2 patchpoints
 // CHECK: exe: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2 misses={{[1-9][0-9]*}}
 // CHECK-NEXT: stats: modules=1 functions=4 records=7 rejected=0
@@ -85,10 +96,13 @@ static uintptr_t resolve(const char *name, void *ctx) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    rt_out("usage: %s EXPECTATIONS\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    rt_out("usage: %s EXPECTATIONS [pcmap]\n", argv[0]);
     return 2;
   }
+  // "pcmap": the functions are instrumented; their bounds come from pcmap.
+  if (argc == 3 && !strcmp(argv[2], "pcmap"))
+    sm_expected_source = PCMAP_STACKMAP_SIZE_PCMAP;
   struct sm_counts n = sm_check_file(argv[1], resolve, NULL, 1, NULL);
   sm_print_counts("exe", n);
   struct pcmap_stackmap_stats s;

@@ -13,6 +13,8 @@
 typedef uintptr_t (*sm_resolve_fn)(const char *name, void *ctx);
 
 static int sm_failures;
+// Where function bounds must come from (PCMAP_STACKMAP_SIZE_*).
+static unsigned sm_expected_source = PCMAP_STACKMAP_SIZE_SYMBOL;
 
 #define SM_EXPECT(cond, ...)                                                   \
   do {                                                                         \
@@ -58,7 +60,7 @@ static struct sm_counts sm_check_file(const char *path, sm_resolve_fn resolve,
       SM_EXPECT(found, "%s: function not found", name);
       if (found) {
         SM_EXPECT(fn.start == start && fn.size == size &&
-                      fn.size_source == PCMAP_STACKMAP_SIZE_SYMBOL,
+                      fn.size_source == sm_expected_source,
                   "%s: function %#lx+%llu source %u, expected %#lx+%llu", name,
                   (unsigned long)fn.start, (unsigned long long)fn.size,
                   fn.size_source, (unsigned long)start, size);
