@@ -8,8 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CallSites.h"
 #include "Decoder.h"
 #include "Report.h"
+
+#include "pcmap/StackMap.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -24,6 +27,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -223,6 +227,10 @@ private:
   void buildModel();
   void nameFunctions();
   void addSourceLines();
+  Error decodeStackMaps();
+  Error stackMapAddresses(const SectionRef &Section, ArrayRef<uint8_t> Bytes,
+                          DenseMap<uint64_t, CodeAddress> &Out);
+  ArrayRef<uint8_t> functionCode(const StackMapFunction &F);
   const FunctionSymbol *symbolAt(uint64_t Section, uint64_t Address,
                                  uint64_t Size) const;
   const FunctionSymbol *symbolHolding(uint64_t Section, uint64_t Address) const;
@@ -249,6 +257,7 @@ private:
   /// Relocation sections by the index of the section they apply to.
   DenseMap<uint64_t, SmallVector<SectionRef, 1>> RelocationsOf;
   std::vector<std::pair<SectionRef, MetadataSectionName>> MetadataSections;
+  std::optional<SectionRef> StackMapSection;
   std::vector<FunctionSymbol> Symbols;
 
   struct PendingFunction {
@@ -413,8 +422,19 @@ Error Reader::scanSections() {
     MetadataSectionName MD;
     if (parseMetadataSectionName(Name.data(), Name.size(), MD))
       MetadataSections.push_back({Section, MD});
+    if (Name == stackmap::kSectionName && !StackMapSection)
+      StackMapSection = Section;
   }
   Code.finish();
+  if (Options.StackMaps) {
+    if (!StackMapSection)
+      return makeError(ExitCode::NoMetadata,
+                       "'" + Path + "': no " + stackmap::kSectionName +
+                           " section (stack maps come from "
+                           "llvm.experimental.stackmap, "
+                           "llvm.experimental.patchpoint and gc.statepoint)");
+    return Error::success();
+  }
   if (MetadataSections.empty())
     return makeError(ExitCode::NoMetadata,
                      "'" + Path +
@@ -868,6 +888,232 @@ void Reader::addSourceLines() {
   }
 }
 
+/// The function address fields of .llvm_stackmaps are absolute (R_X86_64_64,
+/// R_AARCH64_ABS64). In a relocatable object a relocation says where they
+/// point; in a PIE or shared object linked with -z notext a dynamic
+/// relocation (RELATIVE, or absolute against a symbol) fills them at load
+/// time and the field itself may hold 0. Out maps the field's offset in the
+/// section to the address it holds after relocation.
+Error Reader::stackMapAddresses(const SectionRef &Section,
+                                ArrayRef<uint8_t> Bytes,
+                                DenseMap<uint64_t, CodeAddress> &Out) {
+  uint16_t Machine = ELFBase->getEMachine();
+  bool X86 = Machine == ELF::EM_X86_64;
+  uint32_t Abs64 = X86 ? ELF::R_X86_64_64 : ELF::R_AARCH64_ABS64;
+  if (Relocatable) {
+    auto [Supports, Resolver] = getRelocationResolver(*Object);
+    auto It = RelocationsOf.find(Section.getIndex());
+    if (It == RelocationsOf.end())
+      return Error::success();
+    for (const SectionRef &RelSection : It->second) {
+      for (const RelocationRef &R : RelSection.relocations()) {
+        uint64_t Offset = R.getOffset();
+        if (R.getType() != Abs64 || !Supports || !Supports(R.getType()))
+          continue; // not a function address; reported as unresolved
+        if (Offset > Bytes.size() || Bytes.size() - Offset < 8)
+          return malformed(Section, "relocation at offset " +
+                                        hexString(Offset) +
+                                        " lies outside the section");
+        symbol_iterator Sym = R.getSymbol();
+        if (Sym == Object->symbol_end())
+          continue;
+        Expected<section_iterator> SymSection = Sym->getSection();
+        Expected<uint64_t> Value = Sym->getValue();
+        if (!SymSection || !Value) {
+          if (!SymSection)
+            consumeError(SymSection.takeError());
+          if (!Value)
+            consumeError(Value.takeError());
+          continue;
+        }
+        if (*SymSection == Object->section_end())
+          continue; // undefined: unresolved
+        uint64_t Target = resolveRelocation(Resolver, R, *Value, 0);
+        Out[Offset] = CodeAddress{Target, (*SymSection)->getIndex()};
+      }
+    }
+    return Error::success();
+  }
+  const ELFFile<ELF64LE> &EF = ELF->getELFFile();
+  uint64_t Begin = Section.getAddress(), End = Begin + Bytes.size();
+  uint32_t Relative = X86 ? ELF::R_X86_64_RELATIVE : ELF::R_AARCH64_RELATIVE;
+  Expected<ELF64LE::ShdrRange> Sections = EF.sections();
+  if (!Sections)
+    return malformed(toString(Sections.takeError()));
+  for (const ELF64LE::Shdr &Sec : *Sections) {
+    if (Sec.sh_type != ELF::SHT_RELA)
+      continue;
+    Expected<ELF64LE::RelaRange> Relas = EF.relas(Sec);
+    if (!Relas)
+      return malformed(toString(Relas.takeError()));
+    Expected<const ELF64LE::Shdr *> SymTab = EF.getSection(Sec.sh_link);
+    for (const ELF64LE::Rela &R : *Relas) {
+      uint64_t Where = R.r_offset;
+      if (Where < Begin || Where >= End || End - Where < 8)
+        continue;
+      uint32_t Type = R.getType(false);
+      if (Type == Relative) {
+        Out[Where - Begin] = CodeAddress{uint64_t(R.r_addend), kNoSection};
+      } else if (Type == Abs64 && SymTab) {
+        Expected<const ELF64LE::Sym *> Sym = EF.getRelocationSymbol(R, *SymTab);
+        if (!Sym) {
+          consumeError(Sym.takeError());
+          continue;
+        }
+        if (*Sym && (*Sym)->st_shndx != ELF::SHN_UNDEF)
+          Out[Where - Begin] =
+              CodeAddress{(*Sym)->st_value + uint64_t(R.r_addend), kNoSection};
+      }
+    }
+    if (!SymTab)
+      consumeError(SymTab.takeError());
+  }
+  return Error::success();
+}
+
+/// The bytes of a function, from its start: its size when known, otherwise
+/// up to the end of the code section that holds it.
+ArrayRef<uint8_t> Reader::functionCode(const StackMapFunction &F) {
+  for (const SectionRef &Section : Object->sections()) {
+    ELFSectionRef ES(Section);
+    if (!(ES.getFlags() & ELF::SHF_EXECINSTR) ||
+        ES.getType() == ELF::SHT_NOBITS)
+      continue;
+    uint64_t Begin = Relocatable ? 0 : Section.getAddress();
+    if (Relocatable
+            ? Section.getIndex() != F.Section
+            : F.Address < Begin || F.Address - Begin >= Section.getSize())
+      continue;
+    Expected<StringRef> Contents = Section.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      return {};
+    }
+    uint64_t From = F.Address - Begin;
+    if (From >= Contents->size())
+      return {};
+    uint64_t N = Contents->size() - From;
+    if (F.Size && F.Size < N)
+      N = F.Size;
+    return ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(Contents->data()) + From, N);
+  }
+  return {};
+}
+
+Error Reader::decodeStackMaps() {
+  const SectionRef &Section = *StackMapSection;
+  ELFSectionRef ES(Section);
+  if (ES.getType() == ELF::SHT_NOBITS)
+    return malformed(Section, "has no contents (SHT_NOBITS)");
+  Expected<StringRef> Contents = Section.getContents();
+  if (!Contents)
+    return malformed(Section, toString(Contents.takeError()));
+  ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Contents->data()),
+                          Contents->size());
+  DenseMap<uint64_t, CodeAddress> Addresses;
+  if (Error E = stackMapAddresses(Section, Bytes, Addresses))
+    return E;
+  std::string Why;
+  std::unique_ptr<CallSiteAnalyzer> Analyzer =
+      CallSiteAnalyzer::create(Object->makeTriple(), Why);
+
+  // Function sizes: pcmap's function table first, then symbols.
+  auto SizeOf = [&](StackMapFunction &F) {
+    auto It =
+        llvm::lower_bound(Report.Functions, CodeAddress{F.Address, F.Section},
+                          [](const FunctionInfo &I, const CodeAddress &K) {
+                            return CodeAddress{I.Address, I.Section} < K;
+                          });
+    if (It != Report.Functions.end() && It->Address == F.Address &&
+        It->Section == F.Section && (It->Sources & FromPCMap)) {
+      F.Size = It->Size;
+      F.SizeFrom = SizeSource::PCMap;
+      F.Name = It->Name;
+      return;
+    }
+    if (const FunctionSymbol *S = symbolAt(F.Section, F.Address, 0)) {
+      F.Name = S->Name.str();
+      if (S->Size) {
+        F.Size = S->Size;
+        F.SizeFrom = SizeSource::Symbol;
+      }
+    }
+  };
+
+  size_t Offset = 0;
+  while (Offset < Bytes.size()) {
+    stackmap::Section S;
+    const char *Err = "invalid stack map";
+    if (!stackmap::parse(Bytes.data() + Offset, Bytes.size() - Offset, S, &Err))
+      return malformed(Section,
+                       Twine(Err) + (Offset ? " (in the stack map at offset " +
+                                                  hexString(Offset) + ")"
+                                            : Twine()));
+    StackMapBlob B;
+    B.SectionOffset = Offset;
+    B.Version = S.Version;
+    for (uint32_t I = 0; I < S.NumFunctions; ++I) {
+      stackmap::Function SF = S.function(I);
+      StackMapFunction F;
+      F.StoredAddress = SF.Address;
+      F.StackSize = SF.StackSize;
+      F.RecordCount = SF.RecordCount;
+      F.FirstRecord = S.NumRecords;
+      uint64_t Field = Offset + stackmap::kHeaderSize +
+                       uint64_t(I) * stackmap::functionRecordSize(S.Version);
+      auto It = Addresses.find(Field);
+      if (It != Addresses.end()) {
+        F.Address = It->second.Address;
+        F.Section = It->second.Section;
+      } else {
+        F.Address = SF.Address;
+        F.Section = kNoSection;
+        // A relocatable object's address field means nothing without a
+        // relocation.
+        F.Resolved = !Relocatable;
+      }
+      if (F.Resolved)
+        SizeOf(F);
+      B.Functions.push_back(std::move(F));
+    }
+    for (uint32_t I = 0; I < S.NumConstants; ++I)
+      B.Constants.push_back(S.constant(I));
+    stackmap::Record SR;
+    for (stackmap::RecordIterator It = S.records(); It.next(SR);) {
+      StackMapRecord R;
+      R.ID = SR.ID;
+      R.InstructionOffset = SR.InstructionOffset;
+      R.Flags = SR.Flags;
+      for (unsigned L = 0; L < SR.NumLocations; ++L) {
+        stackmap::Location Loc = SR.location(L);
+        R.Locations.push_back({Loc.Kind, Loc.Size, Loc.DwarfReg, Loc.Offset});
+      }
+      for (unsigned L = 0; L < SR.NumLiveOuts; ++L) {
+        stackmap::LiveOut LO = SR.liveOut(L);
+        R.LiveOuts.push_back({LO.DwarfReg, LO.Size});
+      }
+      if (SR.FunctionIndex != stackmap::kUnknownFunction) {
+        R.Function = SR.FunctionIndex;
+        StackMapFunction &F = B.Functions[SR.FunctionIndex];
+        F.FirstRecord = std::min(F.FirstRecord, SR.Index);
+        if (F.Resolved) {
+          R.PC = F.Address + SR.InstructionOffset;
+          R.Section = F.Section;
+          if (Analyzer)
+            Analyzer->analyze(functionCode(F), F.Address, SR.InstructionOffset,
+                              R.CallKind, R.CallSize);
+        }
+      }
+      B.Records.push_back(std::move(R));
+    }
+    Report.StackMaps.push_back(std::move(B));
+    Offset =
+        stackmap::nextBlobOffset(Bytes.data(), Bytes.size(), Offset + S.Size);
+  }
+  return Error::success();
+}
+
 Expected<BinaryReport> Reader::run() {
   if (Error E = open())
     return std::move(E);
@@ -883,12 +1129,19 @@ Expected<BinaryReport> Reader::run() {
   buildModel();
   nameFunctions();
   addSourceLines();
+  if (Options.StackMaps)
+    if (Error E = decodeStackMaps())
+      return std::move(E);
   if (Relocatable) {
     uint64_t MaxIndex = 0;
     for (const FunctionInfo &F : Report.Functions)
       MaxIndex = std::max(MaxIndex, F.Section + 1);
     for (const AtomicSite &A : Report.Atomics)
       MaxIndex = std::max(MaxIndex, A.Section + 1);
+    for (const StackMapBlob &B : Report.StackMaps)
+      for (const StackMapFunction &F : B.Functions)
+        if (F.Section != kNoSection)
+          MaxIndex = std::max(MaxIndex, F.Section + 1);
     Report.SectionNames.resize(MaxIndex);
     for (const SectionRef &Section : Object->sections()) {
       if (Section.getIndex() >= MaxIndex)

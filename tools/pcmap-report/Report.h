@@ -30,7 +30,7 @@ enum class ExitCode : int {
   Usage = 1,             // bad command line
   FileError = 2,         // the file cannot be read (missing, a directory, ...)
   UnsupportedFile = 3,   // not ELF, not 64-bit little endian, other machine
-  NoMetadata = 4,        // no pcmap_* or sanmd_* section
+  NoMetadata = 4,        // no pcmap_* or sanmd_* (stackmaps: .llvm_stackmaps)
   MalformedMetadata = 5, // a metadata section (or the ELF around it) is broken
 };
 
@@ -124,6 +124,75 @@ struct MetadataSection {
   uint64_t Entries = 0; // functions, or atomic PCs
 };
 
+/// Stack maps (.llvm_stackmaps, docs/StackMaps.md), for the stackmaps
+/// subcommand.
+struct StackMapLocation {
+  uint8_t Kind = 0; // stackmap::LocationKind
+  uint16_t Size = 0;
+  uint16_t DwarfReg = 0;
+  int32_t Offset = 0;
+};
+
+struct StackMapLiveOut {
+  uint16_t DwarfReg = 0;
+  uint8_t Size = 0;
+};
+
+/// What precedes or starts at a record's PC (docs/Report.md, "stackmaps").
+enum class CallSiteKind {
+  None,       // neither: a stack map whose shadow holds ordinary code
+  Call,       // the record's PC is the return address of a call
+  Patchpoint, // a patchpoint's call sequence (and nops) starts at the PC
+  Nops,       // nops start at the PC: reserved bytes without a call
+  Unknown,    // the code could not be read or decoded
+};
+const char *callSiteKindName(CallSiteKind Kind); // "none", "call", ...
+
+/// Where a function's size came from.
+enum class SizeSource { None, PCMap, Symbol };
+
+struct StackMapFunction {
+  /// The field as stored (0 in relocatable objects and in PIEs whose
+  /// dynamic relocations fill it at load time).
+  uint64_t StoredAddress = 0;
+  /// The function's address after relocations (Address in Section for
+  /// relocatable objects); Resolved is false when a relocation could not be
+  /// resolved.
+  uint64_t Address = 0;
+  uint64_t Section = kNoSection;
+  bool Resolved = true;
+  uint64_t StackSize = 0;
+  uint64_t RecordCount = 0; // stackmap::kUnknownRecordCount in version 1
+  uint64_t Size = 0;
+  SizeSource SizeFrom = SizeSource::None;
+  std::string Name; // mangled, empty if no symbol
+  uint32_t FirstRecord = 0;
+};
+
+struct StackMapRecord {
+  uint64_t ID = 0;
+  uint32_t InstructionOffset = 0;
+  uint16_t Flags = 0;
+  uint32_t Function = kNoFunction; // index in the blob's functions
+  /// Function address + instruction offset (in Section for relocatable
+  /// objects); only meaningful when the function is known and resolved.
+  uint64_t PC = 0;
+  uint64_t Section = kNoSection;
+  std::vector<StackMapLocation> Locations;
+  std::vector<StackMapLiveOut> LiveOuts;
+  CallSiteKind CallKind = CallSiteKind::Unknown;
+  uint32_t CallSize = 0;
+};
+
+/// One blob of a .llvm_stackmaps section (a linked file has one per object).
+struct StackMapBlob {
+  uint64_t SectionOffset = 0;
+  unsigned Version = 0;
+  std::vector<StackMapFunction> Functions;
+  std::vector<uint64_t> Constants;
+  std::vector<StackMapRecord> Records;
+};
+
 struct BinaryReport {
   std::string Path;
   std::string FileFormat; // "elf64-x86-64"
@@ -138,6 +207,8 @@ struct BinaryReport {
   /// Names of the sections functions and atomics refer to (relocatable
   /// objects), indexed by section index; empty for linked files.
   std::vector<std::string> SectionNames;
+  /// Blobs of .llvm_stackmaps (ReaderOptions::StackMaps only).
+  std::vector<StackMapBlob> StackMaps;
 
   bool isRelocatable() const { return FileType == "relocatable"; }
   llvm::StringRef sectionName(uint64_t Index) const {
@@ -156,6 +227,10 @@ struct ReaderOptions {
   /// Also fill BinaryReport::Atomics' symbols and source lines (the atomics
   /// subcommand); counts per function are always computed.
   bool AtomicDetails = false;
+  /// Read .llvm_stackmaps (the stackmaps subcommand): the file then needs a
+  /// stack map section rather than pcmap or sanmd sections, which are still
+  /// read for function sizes when present.
+  bool StackMaps = false;
 };
 
 /// Reads the metadata of one ELF file. The error is a ReportError naming the

@@ -152,6 +152,14 @@ void writeDiffHTML(llvm::raw_ostream &OS, const BinaryReport &Old,
                    const BinaryReport &New, const DiffResult &D,
                    const OutputOptions &O);
 
+/// The stackmaps subcommand (OutputStackMaps.cpp).
+void writeStackMapsText(llvm::raw_ostream &OS,
+                        const std::vector<BinaryReport> &Reports,
+                        const OutputOptions &Options);
+void writeStackMapsJSON(llvm::raw_ostream &OS,
+                        const std::vector<BinaryReport> &Reports,
+                        const OutputOptions &Options);
+
 } // namespace report
 } // namespace pcmap
 

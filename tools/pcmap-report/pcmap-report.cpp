@@ -3,9 +3,11 @@
 //   pcmap-report functions FILE...   one row per function
 //   pcmap-report atomics FILE...     one row per atomic site
 //   pcmap-report diff OLD NEW        per-function size and atomics changes
+//   pcmap-report stackmaps FILE...   .llvm_stackmaps records with function
+//                                    and call-site sizes
 //
-// each with --format=text|csv|json|html. docs/Report.md is the manual; the
-// exit codes are ExitCode in Report.h.
+// each with --format=text|csv|json|html (stackmaps: text|json). docs/Report.md
+// is the manual; the exit codes are ExitCode in Report.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,10 +40,14 @@ cl::SubCommand AtomicsCmd("atomics",
                           "function+offset, source line");
 cl::SubCommand DiffCmd("diff", "Per-function size and atomics changes from "
                                "OLD to NEW");
+cl::SubCommand StackMapsCmd("stackmaps",
+                            "LLVM stack map records (.llvm_stackmaps) with "
+                            "function and call-site sizes");
 
 // Options every subcommand takes.
 #define PCMAP_ALL_SUBCOMMANDS                                                  \
-  cl::sub(FunctionsCmd), cl::sub(AtomicsCmd), cl::sub(DiffCmd)
+  cl::sub(FunctionsCmd), cl::sub(AtomicsCmd), cl::sub(DiffCmd),                \
+      cl::sub(StackMapsCmd)
 
 cl::opt<OutputFormat>
     Format("format", cl::desc("Output format"), cl::init(OutputFormat::Text),
@@ -100,6 +106,10 @@ cl::list<std::string> AtomicsInputs(cl::Positional, cl::OneOrMore,
                                     cl::desc("<ELF file>..."),
                                     cl::sub(AtomicsCmd),
                                     cl::cat(ReportCategory));
+cl::list<std::string> StackMapsInputs(cl::Positional, cl::OneOrMore,
+                                      cl::desc("<ELF file>..."),
+                                      cl::sub(StackMapsCmd),
+                                      cl::cat(ReportCategory));
 cl::list<std::string> DiffInputs(cl::Positional, cl::OneOrMore,
                                  cl::desc("<old ELF file> <new ELF file>"),
                                  cl::sub(DiffCmd), cl::cat(ReportCategory));
@@ -135,7 +145,8 @@ ExitCode readAll(ArrayRef<std::string> Paths, const ReaderOptions &Options,
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::HideUnrelatedOptions(ReportCategory);
-  for (cl::SubCommand *Sub : {&FunctionsCmd, &AtomicsCmd, &DiffCmd})
+  for (cl::SubCommand *Sub :
+       {&FunctionsCmd, &AtomicsCmd, &DiffCmd, &StackMapsCmd})
     cl::HideUnrelatedOptions(ReportCategory, *Sub);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "pcmap-report " << PCMAP_VERSION_STRING << " (LLVM "
@@ -146,24 +157,32 @@ int main(int Argc, char **Argv) {
       "pcmap-report: per-function size and atomics reports from ELF files\n\n"
       "  pcmap-report functions FILE...   one row per function\n"
       "  pcmap-report atomics FILE...     one row per atomic site\n"
-      "  pcmap-report diff OLD NEW        what changed between two builds\n\n"
-      "Reads pcmap_* and upstream sanmd_* sections of 64-bit ELF files\n"
+      "  pcmap-report diff OLD NEW        what changed between two builds\n"
+      "  pcmap-report stackmaps FILE...   stack map records, function and\n"
+      "                                   call-site sizes\n\n"
+      "Reads pcmap_* and upstream sanmd_* sections (stackmaps:\n"
+      ".llvm_stackmaps) of 64-bit ELF files\n"
       "(executables, shared objects, relocatable objects; x86-64, AArch64).\n"
       "Exit status: 0 ok, 1 usage, 2 unreadable file, 3 unsupported file,\n"
       "4 no metadata, 5 malformed metadata.\n");
 
   bool IsFunctions = bool(FunctionsCmd), IsAtomics = bool(AtomicsCmd),
-       IsDiff = bool(DiffCmd);
-  if (!IsFunctions && !IsAtomics && !IsDiff)
-    usageError("no subcommand: use 'functions', 'atomics' or 'diff'");
+       IsDiff = bool(DiffCmd), IsStackMaps = bool(StackMapsCmd);
+  if (!IsFunctions && !IsAtomics && !IsDiff && !IsStackMaps)
+    usageError(
+        "no subcommand: use 'functions', 'atomics', 'diff' or 'stackmaps'");
+  if (IsStackMaps && Format != OutputFormat::Text &&
+      Format != OutputFormat::JSON)
+    usageError("stackmaps writes --format=text or --format=json");
   if (IsDiff && DiffInputs.size() != 2)
     usageError("diff needs exactly two files, OLD and NEW (got " +
                Twine(DiffInputs.size()) + ")");
 
   ReaderOptions ReadOptions;
   ReadOptions.UnsuffixedUpstream = SanmdVersion;
-  ReadOptions.SourceLines = !NoSource && !IsDiff;
+  ReadOptions.SourceLines = !NoSource && !IsDiff && !IsStackMaps;
   ReadOptions.AtomicDetails = IsAtomics;
+  ReadOptions.StackMaps = IsStackMaps;
   OutputOptions Out;
   Out.Format = Format;
   Out.Demangle = !NoDemangle;
@@ -172,9 +191,10 @@ int main(int Argc, char **Argv) {
   Out.ShowUnchanged = ShowAll;
 
   std::vector<BinaryReport> Reports;
-  cl::list<std::string> &Given = IsFunctions ? FunctionsInputs
-                                 : IsAtomics ? AtomicsInputs
-                                             : DiffInputs;
+  cl::list<std::string> &Given = IsFunctions   ? FunctionsInputs
+                                 : IsAtomics   ? AtomicsInputs
+                                 : IsStackMaps ? StackMapsInputs
+                                               : DiffInputs;
   std::vector<std::string> Inputs(Given.begin(), Given.end());
   if (ExitCode Status = readAll(Inputs, ReadOptions, Reports);
       Status != ExitCode::Success)
@@ -187,7 +207,12 @@ int main(int Argc, char **Argv) {
         << "'" << OutputFile << "': " << EC.message() << "\n";
     return int(ExitCode::FileError);
   }
-  if (IsFunctions) {
+  if (IsStackMaps) {
+    if (Out.Format == OutputFormat::JSON)
+      writeStackMapsJSON(OS, Reports, Out);
+    else
+      writeStackMapsText(OS, Reports, Out);
+  } else if (IsFunctions) {
     if (Out.Format == OutputFormat::JSON)
       writeFunctionsJSON(OS, Reports, Out);
     else if (Out.Format == OutputFormat::HTML)

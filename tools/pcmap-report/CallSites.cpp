@@ -1,0 +1,235 @@
+//===- CallSites.cpp - Call-site sizes of stack map records ---------------===//
+//
+// The rules, in order (docs/Report.md):
+//  1. Patchpoint: at the record's PC starts the call sequence LLVM emits for
+//     a patchpoint (x86-64: movabsq $target, %reg; callq *%reg; AArch64: up
+//     to four movz/movk into a register, then blr of it). The size is the
+//     sequence and the nops after it, up to the end of the function: the
+//     bytes the patchpoint reserved.
+//  2. Call: linear disassembly from the function's start reaches the
+//     record's PC exactly and the instruction that ends there is a call. The
+//     size is that instruction's.
+//  3. Nops: nops start at the record's PC (a patchpoint with a null
+//     target, or the part of a stack map's shadow that LLVM had to pad). The
+//     size is the nops'.
+//  4. None: otherwise (a stack map whose shadow holds ordinary code).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CallSites.h"
+
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace llvm;
+
+namespace pcmap {
+namespace report {
+
+const char *callSiteKindName(CallSiteKind Kind) {
+  switch (Kind) {
+  case CallSiteKind::None:
+    return "none";
+  case CallSiteKind::Call:
+    return "call";
+  case CallSiteKind::Patchpoint:
+    return "patchpoint";
+  case CallSiteKind::Nops:
+    return "nops";
+  case CallSiteKind::Unknown:
+    break;
+  }
+  return "unknown";
+}
+
+CallSiteAnalyzer::~CallSiteAnalyzer() = default;
+
+namespace {
+
+class MCCallSiteAnalyzer : public CallSiteAnalyzer {
+public:
+  bool init(const Triple &T, std::string &Why) {
+    IsX86 = T.getArch() == Triple::x86_64;
+    if (!IsX86 && T.getArch() != Triple::aarch64) {
+      Why = "no call-site decoding for " + T.getArchName().str();
+      return false;
+    }
+    std::string Error;
+    const Target *TheTarget = TargetRegistry::lookupTarget(T.str(), Error);
+    if (!TheTarget) {
+      Why = Error;
+      return false;
+    }
+    MRI.reset(TheTarget->createMCRegInfo(T.str()));
+    MCTargetOptions Options;
+    if (MRI)
+      MAI.reset(TheTarget->createMCAsmInfo(*MRI, T.str(), Options));
+    STI.reset(TheTarget->createMCSubtargetInfo(T.str(), "", ""));
+    MII.reset(TheTarget->createMCInstrInfo());
+    if (!MRI || !MAI || !STI || !MII) {
+      Why = "cannot set up the " + T.getArchName().str() + " target";
+      return false;
+    }
+    Ctx = std::make_unique<MCContext>(T, MAI.get(), MRI.get(), STI.get());
+    Disassembler.reset(TheTarget->createMCDisassembler(*STI, *Ctx));
+    if (!Disassembler) {
+      Why = "no disassembler for " + T.getArchName().str();
+      return false;
+    }
+    return true;
+  }
+
+  void analyze(ArrayRef<uint8_t> Code, uint64_t Address, uint32_t Offset,
+               CallSiteKind &Kind, uint32_t &Size) const override {
+    Kind = CallSiteKind::Unknown;
+    Size = 0;
+    if (Code.empty() || Offset > Code.size())
+      return; // Unknown: no code for the function, or a PC outside it
+    bool HasCallSequence = false;
+    uint32_t Reserved = patchableBytes(Code, Address, Offset, HasCallSequence);
+    if (HasCallSequence) {
+      Kind = CallSiteKind::Patchpoint;
+      Size = Reserved;
+      return;
+    }
+    // Linear disassembly from the function's start to the record.
+    uint64_t At = 0, LastSize = 0;
+    MCInst Last;
+    while (At < Offset) {
+      MCInst Inst;
+      uint64_t N = 0;
+      if (Disassembler->getInstruction(Inst, N, Code.slice(At), Address + At,
+                                       nulls()) != MCDisassembler::Success ||
+          N == 0)
+        return; // Unknown
+      Last = Inst;
+      LastSize = N;
+      At += N;
+    }
+    if (At != Offset)
+      return; // Unknown: the record is inside an instruction
+    if (LastSize && MII->get(Last.getOpcode()).isCall()) {
+      Kind = CallSiteKind::Call;
+      Size = uint32_t(LastSize);
+    } else if (Reserved) {
+      Kind = CallSiteKind::Nops;
+      Size = Reserved;
+    } else {
+      Kind = CallSiteKind::None;
+    }
+  }
+
+private:
+  StringRef name(const MCInst &I) const { return MII->getName(I.getOpcode()); }
+
+  bool isNop(const MCInst &I) const {
+    StringRef N = name(I);
+    if (IsX86)
+      return N.starts_with("NOOP") || N == "XCHG16ar" /* 66 90 */;
+    // AArch64: "nop" is hint #0 (LLVM 22 decodes it as its own NOP).
+    if (N == "NOP")
+      return true;
+    return N == "HINT" && I.getNumOperands() == 1 && I.getOperand(0).isImm() &&
+           I.getOperand(0).getImm() == 0;
+  }
+
+  /// Register a patchpoint call sequence moves the target into, or 0.
+  unsigned targetRegister(const MCInst &I) const {
+    StringRef N = name(I);
+    bool Move = IsX86 ? N == "MOV64ri"
+                      : N == "MOVZXi" || N == "MOVKXi" || N == "MOVNXi";
+    if (!Move || I.getNumOperands() == 0 || !I.getOperand(0).isReg())
+      return 0;
+    return I.getOperand(0).getReg();
+  }
+
+  bool isIndirectCallThrough(const MCInst &I, unsigned Reg) const {
+    StringRef N = name(I);
+    if (!(IsX86 ? N == "CALL64r" : N == "BLR"))
+      return false;
+    return I.getNumOperands() >= 1 && I.getOperand(0).isReg() &&
+           I.getOperand(0).getReg() == Reg;
+  }
+
+  /// Bytes of the patchable region starting at Offset: a call sequence
+  /// (HasCallSequence) and nops, or nops only.
+  uint32_t patchableBytes(ArrayRef<uint8_t> Code, uint64_t Address,
+                          uint32_t Offset, bool &HasCallSequence) const {
+    auto Decode = [&](uint64_t At, MCInst &Inst) -> uint64_t {
+      uint64_t N = 0;
+      if (At >= Code.size() ||
+          Disassembler->getInstruction(Inst, N, Code.slice(At), Address + At,
+                                       nulls()) != MCDisassembler::Success)
+        return 0;
+      return N;
+    };
+    uint64_t At = Offset;
+    // The call sequence: moves of the target into one register, then an
+    // indirect call through it.
+    {
+      uint64_t P = At;
+      unsigned Reg = 0;
+      unsigned Moves = 0;
+      MCInst Inst;
+      while (uint64_t N = Decode(P, Inst)) {
+        unsigned R = targetRegister(Inst);
+        if (!R || (Reg && R != Reg) || Moves == (IsX86 ? 1u : 4u))
+          break;
+        Reg = R;
+        ++Moves;
+        P += N;
+      }
+      if (Moves) {
+        MCInst Call;
+        if (uint64_t N = Decode(P, Call);
+            N && isIndirectCallThrough(Call, Reg)) {
+          At = P + N;
+          HasCallSequence = true;
+        }
+      }
+    }
+    MCInst Inst;
+    while (uint64_t N = Decode(At, Inst)) {
+      if (!isNop(Inst))
+        break;
+      At += N;
+    }
+    return uint32_t(At - Offset);
+  }
+
+  bool IsX86 = false;
+  std::unique_ptr<const MCRegisterInfo> MRI;
+  std::unique_ptr<const MCAsmInfo> MAI;
+  std::unique_ptr<const MCSubtargetInfo> STI;
+  std::unique_ptr<const MCInstrInfo> MII;
+  std::unique_ptr<MCContext> Ctx;
+  std::unique_ptr<const MCDisassembler> Disassembler;
+};
+
+} // namespace
+
+std::unique_ptr<CallSiteAnalyzer> CallSiteAnalyzer::create(const Triple &T,
+                                                           std::string &Why) {
+  static bool Initialized = [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    InitializeAllDisassemblers();
+    return true;
+  }();
+  (void)Initialized;
+  auto A = std::make_unique<MCCallSiteAnalyzer>();
+  if (!A->init(T, Why))
+    return nullptr;
+  return A;
+}
+
+} // namespace report
+} // namespace pcmap

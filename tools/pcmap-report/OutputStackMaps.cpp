@@ -1,0 +1,288 @@
+//===- OutputStackMaps.cpp - The stackmaps subcommand's output ------------===//
+//
+// Text: the layout of llvm-readobj --stackmap, field for field, with one more
+// line per function (start, size, name) and per record (PC, call size).
+// JSON: the flat view the StackMap v2 proposal asked for (docs/Report.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Views.h"
+
+#include "pcmap/StackMap.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+using namespace llvm;
+
+#ifndef PCMAP_VERSION_STRING
+#define PCMAP_VERSION_STRING "unknown"
+#endif
+
+namespace pcmap {
+namespace report {
+
+namespace {
+
+const char *sizeSourceName(SizeSource S) {
+  switch (S) {
+  case SizeSource::PCMap:
+    return "pcmap";
+  case SizeSource::Symbol:
+    return "symbol";
+  case SizeSource::None:
+    break;
+  }
+  return "none";
+}
+
+/// ".text+0x10" in a relocatable object, "0x401010" in a linked file.
+std::string placeText(const BinaryReport &R, uint64_t Section,
+                      uint64_t Address) {
+  if (Section == kNoSection)
+    return hexAddress(Address);
+  StringRef Name = R.sectionName(Section);
+  return (Name.empty() ? "section" + std::to_string(Section) : Name.str()) +
+         "+" + hexAddress(Address);
+}
+
+std::string functionName(const StackMapFunction &F, bool Demangle) {
+  if (F.Name.empty())
+    return "";
+  return displaySymbol(F.Name, Demangle);
+}
+
+void writeLocation(raw_ostream &OS, const StackMapBlob &B,
+                   const StackMapLocation &L) {
+  switch (L.Kind) {
+  case stackmap::LK_Register:
+    OS << "Register R#" << L.DwarfReg;
+    break;
+  case stackmap::LK_Direct:
+    OS << "Direct R#" << L.DwarfReg << " + " << L.Offset;
+    break;
+  case stackmap::LK_Indirect:
+    OS << "Indirect [R#" << L.DwarfReg << " + " << L.Offset << "]";
+    break;
+  case stackmap::LK_Constant:
+    // As llvm-readobj: the small constant as an unsigned 32-bit value.
+    OS << "Constant " << uint32_t(L.Offset);
+    break;
+  case stackmap::LK_ConstantIndex:
+    OS << "ConstantIndex #" << uint32_t(L.Offset) << " ("
+       << B.Constants[uint32_t(L.Offset)] << ")";
+    break;
+  }
+  OS << ", size: " << L.Size;
+}
+
+void writeBlobText(raw_ostream &OS, const BinaryReport &R,
+                   const StackMapBlob &B, const OutputOptions &Options) {
+  OS << "LLVM StackMap Version: " << B.Version << "\n";
+  OS << "Num Functions: " << B.Functions.size() << "\n";
+  for (const StackMapFunction &F : B.Functions) {
+    OS << "  Function address: " << F.StoredAddress
+       << ", stack size: " << F.StackSize << ", callsite record count: ";
+    if (F.RecordCount == stackmap::kUnknownRecordCount)
+      OS << "unknown";
+    else
+      OS << F.RecordCount;
+    OS << "\n    Function start: ";
+    if (!F.Resolved) {
+      OS << "unresolved\n";
+      continue;
+    }
+    OS << placeText(R, F.Section, F.Address) << ", size: ";
+    if (F.SizeFrom == SizeSource::None)
+      OS << "unknown";
+    else
+      OS << F.Size << " (" << sizeSourceName(F.SizeFrom) << ")";
+    std::string Name = functionName(F, Options.Demangle);
+    OS << ", name: " << (Name.empty() ? "<none>" : Name) << "\n";
+  }
+  OS << "Num Constants: " << B.Constants.size() << "\n";
+  for (size_t I = 0; I < B.Constants.size(); ++I)
+    OS << "  #" << I + 1 << ": " << B.Constants[I] << "\n";
+  OS << "Num Records: " << B.Records.size() << "\n";
+  for (const StackMapRecord &Rec : B.Records) {
+    OS << "  Record ID: " << Rec.ID
+       << ", instruction offset: " << Rec.InstructionOffset << "\n";
+    OS << "    PC: ";
+    if (Rec.Function == kNoFunction) {
+      OS << "unknown (no function)";
+    } else if (!B.Functions[Rec.Function].Resolved) {
+      OS << "unresolved";
+    } else {
+      const StackMapFunction &F = B.Functions[Rec.Function];
+      OS << placeText(R, Rec.Section, Rec.PC);
+      std::string Name = functionName(F, Options.Demangle);
+      if (!Name.empty())
+        OS << " (" << Name << "+" << hexAddress(Rec.InstructionOffset) << ")";
+    }
+    OS << ", call size: ";
+    if (Rec.CallKind == CallSiteKind::Unknown)
+      OS << "unknown";
+    else
+      OS << Rec.CallSize << " (" << callSiteKindName(Rec.CallKind) << ")";
+    OS << "\n";
+    OS << "    " << Rec.Locations.size() << " locations:\n";
+    unsigned J = 1;
+    for (const StackMapLocation &L : Rec.Locations) {
+      OS << "      #" << J++ << ": ";
+      writeLocation(OS, B, L);
+      OS << "\n";
+    }
+    OS << "    " << Rec.LiveOuts.size() << " live-outs: [ ";
+    for (const StackMapLiveOut &LO : Rec.LiveOuts)
+      OS << "R#" << LO.DwarfReg << " (" << unsigned(LO.Size) << "-bytes) ";
+    OS << "]\n";
+  }
+}
+
+std::string utf8(StringRef S) {
+  return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
+}
+
+} // namespace
+
+void writeStackMapsText(raw_ostream &OS,
+                        const std::vector<BinaryReport> &Reports,
+                        const OutputOptions &Options) {
+  for (const BinaryReport &R : Reports) {
+    OS << "File: " << R.Path << "\n";
+    for (size_t I = 0; I < R.StackMaps.size(); ++I) {
+      if (R.StackMaps.size() > 1)
+        OS << "Stack map " << I + 1 << " of " << R.StackMaps.size()
+           << ", at section offset " << hexAddress(R.StackMaps[I].SectionOffset)
+           << ":\n";
+      writeBlobText(OS, R, R.StackMaps[I], Options);
+    }
+  }
+}
+
+void writeStackMapsJSON(raw_ostream &OS,
+                        const std::vector<BinaryReport> &Reports,
+                        const OutputOptions &Options) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("schema_version", int64_t(kJSONSchemaVersion));
+    J.attribute("tool", "pcmap-report");
+    J.attribute("tool_version", PCMAP_VERSION_STRING);
+    J.attribute("command", "stackmaps");
+    J.attributeArray("files", [&] {
+      for (const BinaryReport &R : Reports) {
+        J.object([&] {
+          J.attribute("path", utf8(R.Path));
+          J.attribute("format", R.FileFormat);
+          J.attribute("arch", R.Arch);
+          J.attribute("type", R.FileType);
+          J.attributeArray("stackmaps", [&] {
+            for (const StackMapBlob &B : R.StackMaps)
+              J.object([&] {
+                J.attribute("section_offset", int64_t(B.SectionOffset));
+                J.attribute("version", int64_t(B.Version));
+                J.attributeArray("frames", [&] {
+                  for (size_t I = 0; I < B.Functions.size(); ++I) {
+                    const StackMapFunction &F = B.Functions[I];
+                    J.object([&] {
+                      J.attribute("index", int64_t(I));
+                      if (F.Resolved)
+                        J.attribute("address", hexAddress(F.Address));
+                      else
+                        J.attribute("address", nullptr);
+                      if (R.isRelocatable() && F.Resolved)
+                        J.attribute("section", utf8(R.sectionName(F.Section)));
+                      else
+                        J.attribute("section", nullptr);
+                      J.attribute("stored_address",
+                                  hexAddress(F.StoredAddress));
+                      std::string Name = functionName(F, Options.Demangle);
+                      if (Name.empty())
+                        J.attribute("name", nullptr);
+                      else
+                        J.attribute("name", utf8(Name));
+                      if (F.SizeFrom == SizeSource::None)
+                        J.attribute("size", nullptr);
+                      else
+                        J.attribute("size", int64_t(F.Size));
+                      J.attribute("size_source", sizeSourceName(F.SizeFrom));
+                      if (F.StackSize == stackmap::kDynamicStackSize)
+                        J.attribute("stack_size", nullptr);
+                      else
+                        J.attribute("stack_size", int64_t(F.StackSize));
+                      if (F.RecordCount == stackmap::kUnknownRecordCount) {
+                        J.attribute("first_record", nullptr);
+                        J.attribute("record_count", nullptr);
+                      } else {
+                        J.attribute("first_record", int64_t(F.FirstRecord));
+                        J.attribute("record_count", int64_t(F.RecordCount));
+                      }
+                    });
+                  }
+                });
+                J.attributeArray("constants", [&] {
+                  for (uint64_t C : B.Constants)
+                    J.value(hexAddress(C));
+                });
+                J.attributeArray("records", [&] {
+                  for (size_t I = 0; I < B.Records.size(); ++I) {
+                    const StackMapRecord &Rec = B.Records[I];
+                    J.object([&] {
+                      J.attribute("index", int64_t(I));
+                      J.attribute("id", std::to_string(Rec.ID));
+                      J.attribute("offset", int64_t(Rec.InstructionOffset));
+                      bool Known = Rec.Function != kNoFunction &&
+                                   B.Functions[Rec.Function].Resolved;
+                      if (Rec.Function == kNoFunction)
+                        J.attribute("function", nullptr);
+                      else
+                        J.attribute("function", int64_t(Rec.Function));
+                      if (Known)
+                        J.attribute("pc", hexAddress(Rec.PC));
+                      else
+                        J.attribute("pc", nullptr);
+                      J.attribute("call_kind", callSiteKindName(Rec.CallKind));
+                      if (Rec.CallKind == CallSiteKind::Unknown)
+                        J.attribute("call_size", nullptr);
+                      else
+                        J.attribute("call_size", int64_t(Rec.CallSize));
+                      J.attribute("flags", int64_t(Rec.Flags));
+                      J.attributeArray("locations", [&] {
+                        for (const StackMapLocation &L : Rec.Locations)
+                          J.object([&] {
+                            J.attribute("kind",
+                                        stackmap::locationKindName(L.Kind));
+                            J.attribute("size", int64_t(L.Size));
+                            J.attribute("dwarf_reg", int64_t(L.DwarfReg));
+                            J.attribute("offset", int64_t(L.Offset));
+                            if (L.Kind == stackmap::LK_ConstantIndex)
+                              J.attribute("value",
+                                          hexAddress(B.Constants[L.Offset]));
+                            else if (L.Kind == stackmap::LK_Constant)
+                              J.attribute("value", hexAddress(uint64_t(
+                                                       int64_t(L.Offset))));
+                            else
+                              J.attribute("value", nullptr);
+                          });
+                      });
+                      J.attributeArray("live_outs", [&] {
+                        for (const StackMapLiveOut &LO : Rec.LiveOuts)
+                          J.object([&] {
+                            J.attribute("dwarf_reg", int64_t(LO.DwarfReg));
+                            J.attribute("size", int64_t(LO.Size));
+                          });
+                      });
+                    });
+                  }
+                });
+              });
+          });
+        });
+      }
+    });
+  });
+  OS << "\n";
+}
+
+} // namespace report
+} // namespace pcmap
