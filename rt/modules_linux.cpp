@@ -36,6 +36,7 @@ namespace {
 struct KnownObject {
   uintptr_t Key;     // its first mapped address
   const void *Phdrs; // its program headers, in memory
+  const char *Name;  // the loader's copy of its name (one per load)
   ArenaOffset Table; // 0: no (usable) stack maps
   bool Seen;
 };
@@ -248,7 +249,8 @@ uintptr_t firstAddress(const dl_phdr_info &Info) {
 int visit(dl_phdr_info *Info, size_t, void *) {
   uintptr_t Key = firstAddress(*Info);
   for (unsigned I = 0; I < NumObjects; ++I)
-    if (Objects[I].Key == Key && Objects[I].Phdrs == Info->dlpi_phdr) {
+    if (Objects[I].Key == Key && Objects[I].Phdrs == Info->dlpi_phdr &&
+        Objects[I].Name == Info->dlpi_name) {
       Objects[I].Seen = true;
       return 0;
     }
@@ -264,6 +266,7 @@ int visit(dl_phdr_info *Info, size_t, void *) {
   KnownObject &O = Objects[NumObjects++];
   O.Key = Key;
   O.Phdrs = Info->dlpi_phdr;
+  O.Name = Info->dlpi_name;
   O.Seen = true;
   O.Table = loadObject(*Info);
   return 0;
@@ -341,26 +344,34 @@ template <class Fn> Fn resolveNext(Fn &Cache, const char *Name) {
 }
 } // namespace
 
+// Weak, as the sanitizers' interceptors are, so that a program that links
+// one of them too still links (the first definition then wins).
 #pragma GCC visibility push(default)
 extern "C" {
 
-void *dlopen(const char *File, int Mode) {
+__attribute__((weak)) void *dlopen(const char *File, int Mode) {
   DlopenFn Real = resolveNext(RealDlopen, "dlopen");
   if (!Real)
     return nullptr; // a static executable: there is no dynamic loader
   void *Handle = Real(File, Mode);
-  if (Handle)
+  if (Handle) {
+    int SavedErrno = errno;
     pcmap::rt::rescanStackMaps();
+    errno = SavedErrno;
+  }
   return Handle;
 }
 
-int dlclose(void *Handle) {
+__attribute__((weak)) int dlclose(void *Handle) {
   DlcloseFn Real = resolveNext(RealDlclose, "dlclose");
   if (!Real)
     return -1;
   int Result = Real(Handle);
-  if (Result == 0)
+  if (Result == 0) {
+    int SavedErrno = errno;
     pcmap::rt::rescanStackMaps();
+    errno = SavedErrno;
+  }
   return Result;
 }
 
