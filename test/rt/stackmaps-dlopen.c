@@ -6,7 +6,8 @@
 // looked up before dlclose no longer gives its locations or live-outs, and
 // the counters are back at zero. Opened again, it is found again.
 //
-// Damaged copies of the object (bad version, record count past the end,
+// Rewritten in version 2, the section gives the same answers. Damaged
+// copies of the object (bad version, record count past the end,
 // unknown location kind) are rejected with a message in the log, counted,
 // and the program goes on.
 //
@@ -45,10 +46,20 @@
 // REDEFINE: %{exe} = shared-rt
 // RUN: %{check}
 
+// The same section in version 2 (LLVM 3.8 to 10): the same records.
+// RUN: %python %S/Inputs/corrupt_stackmaps.py %t/libsm.so %t/libsm-v2.so v2
+// RUN: %t/static-rt %t/libsm.expect %t/libsm-v2.so > %t/v2.out 2>&1
+// RUN: FileCheck %s --check-prefix=V2 --input-file=%t/v2.out
+
+// V2: loaded: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2
+// V2: loaded: module path ok=1 version=2
+// V2: closed: modules=0 records=0 rejected=0
+// V2: stackmaps-dlopen: failures=0
+
 // CHECK: start: modules=0 records=0 rejected=0
 // CHECK-NEXT: loaded: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2 misses={{[1-9][0-9]*}}
 // CHECK-NEXT: loaded: modules=1 functions=4 records=7 rejected=0
-// CHECK-NEXT: loaded: module path ok=1
+// CHECK-NEXT: loaded: module path ok=1 version=3
 // CHECK-NEXT: closed: functions=0 records=0 locations=0 live-outs=0 calls=0 patchpoints=0 misses={{[1-9][0-9]*}}
 // CHECK-NEXT: closed: modules=0 records=0 rejected=0
 // CHECK-NEXT: closed: saved record location=0 live-out=0
@@ -127,7 +138,8 @@ int main(int argc, char **argv) {
   const char *base = strrchr(lib, '/');
   const char *mpath = saved.function.module_path;
   const char *mbase = mpath ? strrchr(mpath, '/') : NULL;
-  rt_out("loaded: module path ok=%d\n", base && mbase && !strcmp(base, mbase));
+  rt_out("loaded: module path ok=%d version=%u\n",
+         base && mbase && !strcmp(base, mbase), saved.function.version);
 
   if (dlclose(syms.handle))
     rt_out("FAIL: dlclose\n");

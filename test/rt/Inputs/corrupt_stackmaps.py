@@ -4,6 +4,10 @@ Usage: corrupt_stackmaps.py IN OUT HOW
   version   the header's version byte becomes 9
   records   NumRecords becomes 0x7fffffff (the records cannot fit)
   kind      the first record's first location gets kind 9
+  v2        the (one-blob, version 3) section rewritten in version 2, the
+            layout of LLVM 3.8 to 10 (8-byte locations), padded with zeros
+            to its size; function addresses stay where they were, so their
+            relocations still apply
 """
 
 import struct
@@ -42,7 +46,34 @@ elif how == "kind":
     fsize = 16 if version == 1 else 24
     first_record = off + 16 + nfun * fsize + ncon * 8
     data[first_record + 16] = 9  # the first location's kind
+elif how == "v2":
+    blob = bytes(data[off:off + size])
+    version, = struct.unpack_from("<B", blob, 0)
+    nfun, ncon, nrec = struct.unpack_from("<III", blob, 4)
+    if version != 3:
+        sys.exit("expected version 3")
+    out = bytearray(blob[:16 + nfun * 24 + ncon * 8])
+    out[0] = 2
+    at = len(out)
+    for _ in range(nrec):
+        out += blob[at:at + 16]
+        nloc, = struct.unpack_from("<H", blob, at + 14)
+        at += 16
+        for _ in range(nloc):
+            kind, _, lsize, reg, _, loff = struct.unpack_from("<BBHHHi", blob, at)
+            out += struct.pack("<BBHi", kind, lsize, reg, loff)
+            at += 12
+        at = (at + 7) & ~7
+        nlive, = struct.unpack_from("<H", blob, at + 2)
+        out += blob[at:at + 4 + 4 * nlive]
+        at += 4 + 4 * nlive
+        at = (at + 7) & ~7
+        while len(out) % 8:
+            out.append(0)
+    if len(out) > size:
+        sys.exit("does not fit")
+    data[off:off + size] = out + bytes(size - len(out))
 else:
     sys.exit("unknown damage " + how)
 open(dst, "wb").write(data)
-print("damaged %s: %s" % (how, dst.rsplit("/", 1)[-1]))
+print("%s: %s" % (how, dst.rsplit("/", 1)[-1]))
