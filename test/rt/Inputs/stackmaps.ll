@@ -3,8 +3,8 @@
 ; (with a target, and anyregcc without one; with live-outs) and a
 ; gc.statepoint. Patchpoints 10 and 11 reserve 16 and 15 bytes.
 ;
-; No ordinary call follows a patchpoint: llc-19 crashes on that when it
-; computes live-outs.
+; No ordinary call follows a patchpoint: llc (19 and 22) crashes on that when
+; it computes live-outs (StackMaps::parseRegisterLiveOutMask).
 
 target triple = "x86_64-unknown-linux-gnu"
 
