@@ -8,7 +8,7 @@
  * Async-signal safety: every query below (pcmap_is_atomic_pc,
  * pcmap_lookup_atomic, pcmap_lookup_atomic_before, pcmap_lookup_function,
  * pcmap_module_at, pcmap_function_at, pcmap_atomic_at, pcmap_describe_pc,
- * pcmap_get_stats) is async-signal-safe
+ * pcmap_get_stats, and the stack map queries) is async-signal-safe
  * and may run in any thread at any time, including in signal handlers and
  * concurrently with dlopen and dlclose: it takes no lock, makes no system
  * call, allocates nothing, writes no shared memory and never waits. An update
@@ -184,6 +184,114 @@ void pcmap_trace_dump(void);
 
 /* Counters. Async-signal-safe. */
 void pcmap_get_stats(struct pcmap_stats *out);
+
+/*===----------------------------------------------------------------------===*
+ * Stack maps (LLVM's .llvm_stackmaps: llvm.experimental.stackmap,
+ * llvm.experimental.patchpoint.*, gc.statepoint)
+ *
+ * The runtime finds the stack map section of every loaded module (the
+ * executable and each shared object, at start-up and on every dlopen, which
+ * it intercepts) by itself, copies the records and indexes them by absolute
+ * PC (function address + instruction offset). Once dlclose has returned, no
+ * query answers with the unloaded module's records. Every function below is
+ * async-signal-safe, like the queries above: no lock, no system call, no
+ * allocation, and an update in progress never makes them miss.
+ *===----------------------------------------------------------------------===*/
+
+/* pcmap_stackmap_record.call_kind */
+enum pcmap_stackmap_call_kind {
+  PCMAP_STACKMAP_CALL_NONE = 0,  /* no call found at the record */
+  PCMAP_STACKMAP_CALL = 1,       /* a call ends at pc (pc is its return
+                                    address): call_size is its length */
+  PCMAP_STACKMAP_PATCHPOINT = 2  /* a patchable region starts at pc:
+                                    call_size is its size */
+};
+
+/* pcmap_stackmap_location.kind (LLVM's location kinds) */
+enum pcmap_stackmap_location_kind {
+  PCMAP_STACKMAP_REGISTER = 1,      /* value in register dwarf_reg */
+  PCMAP_STACKMAP_DIRECT = 2,        /* value is dwarf_reg + offset */
+  PCMAP_STACKMAP_INDIRECT = 3,      /* value at [dwarf_reg + offset] */
+  PCMAP_STACKMAP_CONSTANT = 4,      /* value is value (sign-extended) */
+  PCMAP_STACKMAP_CONSTANT_INDEX = 5 /* value is value (from the constants) */
+};
+
+/* pcmap_stackmap_function.size_source: where start and size come from */
+#define PCMAP_STACKMAP_SIZE_PCMAP 1   /* pcmap's function table */
+#define PCMAP_STACKMAP_SIZE_SYMBOL 2  /* the module's ELF symbol table */
+#define PCMAP_STACKMAP_SIZE_RECORDS 3 /* neither: up to its last record */
+
+/* pcmap_stackmap_function.stack_size when it is not known statically */
+#define PCMAP_STACKMAP_DYNAMIC_STACK_SIZE UINT64_MAX
+
+struct pcmap_stackmap_function {
+  uintptr_t start;         /* first byte of the function */
+  uint64_t size;           /* bytes */
+  uint32_t size_source;    /* PCMAP_STACKMAP_SIZE_* */
+  uint32_t version;        /* of the module's stack map section */
+  uintptr_t address;       /* the function's address in the section */
+  uint64_t stack_size;     /* frame size, or PCMAP_STACKMAP_DYNAMIC_... */
+  uint64_t num_records;    /* records of the function */
+  const char *module_path; /* valid until the module is unloaded */
+  uintptr_t module_bias;
+};
+
+struct pcmap_stackmap_record {
+  uintptr_t pc;                /* function address + instruction_offset */
+  uint64_t id;                 /* the intrinsic's ID */
+  uint32_t instruction_offset; /* from the function's address */
+  uint16_t flags;              /* reserved (0 from LLVM) */
+  uint16_t num_locations;
+  uint16_t num_live_outs;
+  uint8_t call_kind;  /* enum pcmap_stackmap_call_kind */
+  uint32_t call_size; /* bytes; see call_kind */
+  uint32_t record_index;           /* in the module's section */
+  struct pcmap_stackmap_function function;
+  uint64_t opaque[2]; /* for the accessors below */
+};
+
+struct pcmap_stackmap_location {
+  uint32_t kind;      /* enum pcmap_stackmap_location_kind */
+  uint32_t size;      /* bytes */
+  uint32_t dwarf_reg; /* DWARF register number */
+  int32_t offset;     /* DIRECT, INDIRECT; the raw field otherwise */
+  uint64_t value;     /* CONSTANT, CONSTANT_INDEX: the constant */
+};
+
+struct pcmap_stackmap_live_out {
+  uint32_t dwarf_reg;
+  uint32_t size; /* bytes */
+};
+
+struct pcmap_stackmap_stats {
+  size_t modules;           /* modules with stack maps */
+  size_t functions;
+  size_t records;
+  size_t table_bytes;
+  size_t sections_rejected; /* malformed sections (rejected whole) */
+  size_t generation;        /* changes on every update */
+};
+
+/* The stack map record at exactly pc (a return address for calls and
+ * statepoints; the start of the region for patchpoints). When several
+ * records share pc, the first in section order. Returns 1 and fills *out,
+ * or 0. */
+int pcmap_lookup_stackmap(uintptr_t pc, struct pcmap_stackmap_record *out);
+
+/* The function with stack maps holding pc: its bounds, frame size and
+ * number of records. Returns 1 and fills *out, or 0. */
+int pcmap_lookup_stackmap_function(uintptr_t pc,
+                                   struct pcmap_stackmap_function *out);
+
+/* Location or live-out i of a record. Return 1 and fill *out, or 0 when i
+ * is out of range or the record's module has been unloaded since the
+ * lookup (its memory is never read again then). */
+int pcmap_stackmap_location(const struct pcmap_stackmap_record *record,
+                            unsigned i, struct pcmap_stackmap_location *out);
+int pcmap_stackmap_live_out(const struct pcmap_stackmap_record *record,
+                            unsigned i, struct pcmap_stackmap_live_out *out);
+
+void pcmap_get_stackmap_stats(struct pcmap_stackmap_stats *out);
 
 /* A program may define this to set its own option defaults, in the syntax
  * of PCMAP_OPTIONS, which overrides them (docs/Runtime.md, "Options"). */

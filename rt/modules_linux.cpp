@@ -1,0 +1,379 @@
+//===- modules_linux.cpp - Finding the stack maps of loaded modules -------===//
+//
+// Discovery needs no help from the program: at start-up, and after every
+// dlopen and dlclose (which the runtime intercepts, as sanitizers do), it
+// walks the loaded objects with dl_iterate_phdr. For an object it has not
+// seen, it reads the section headers of its file (the executable through
+// /proc/self/exe) with open/pread into arena buffers, finds .llvm_stackmaps
+// (an allocated section), and decodes the copy in memory, at bias +
+// sh_addr, which the dynamic loader has relocated. Function sizes come from
+// the file's .symtab (else .dynsym). Objects that are gone are dropped
+// after the real dlclose returned, before the interceptor returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stackmap.h"
+
+#include "arena.h"
+#include "log.h"
+#include "options.h"
+#include "platform.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+/// An object as discovery knows it (writers only).
+struct KnownObject {
+  uintptr_t Key;     // its first mapped address
+  const void *Phdrs; // its program headers, in memory
+  const char *Name;  // the loader's copy of its name (one per load)
+  ArenaOffset Table; // 0: no (usable) stack maps
+  bool Seen;
+};
+KnownObject Objects[kMaxStackMapModules];
+unsigned NumObjects;
+bool Initialized;
+bool TooManyReported;
+
+bool readAt(int Fd, void *Buf, size_t N, uint64_t Offset) {
+  char *P = static_cast<char *>(Buf);
+  while (N) {
+    ssize_t R = pread(Fd, P, N, off_t(Offset));
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R <= 0)
+      return false;
+    P += R;
+    N -= size_t(R);
+    Offset += uint64_t(R);
+  }
+  return true;
+}
+
+struct Scratch {
+  ArenaOffset Off = 0;
+  uint64_t Bytes = 0;
+  void *get(uint64_t N) {
+    if (Off)
+      arenaFree(Off, Bytes);
+    Bytes = N ? N : 8;
+    Off = arenaAllocate(Bytes);
+    return Off ? arenaWritable(Off) : nullptr;
+  }
+  ~Scratch() {
+    if (Off)
+      arenaFree(Off, Bytes);
+  }
+};
+
+struct SymbolContext {
+  int Fd;
+  uint64_t Offset, Size; // of the symbol table in the file
+  uintptr_t Bias;
+};
+
+/// SymbolizeFunctions over an ELF symbol table read in chunks.
+void symbolize(void *C, SMFunction *Fs, size_t N) {
+  const auto &Ctx = *static_cast<const SymbolContext *>(C);
+  ElfW(Sym) Chunk[128];
+  uint64_t Count = Ctx.Size / sizeof(ElfW(Sym));
+  for (uint64_t Base = 0; Base < Count; Base += 128) {
+    uint64_t K = Count - Base < 128 ? Count - Base : 128;
+    if (!readAt(Ctx.Fd, Chunk, K * sizeof(ElfW(Sym)),
+                Ctx.Offset + Base * sizeof(ElfW(Sym))))
+      return;
+    for (uint64_t I = 0; I < K; ++I) {
+      const ElfW(Sym) &S = Chunk[I];
+      if (ELF64_ST_TYPE(S.st_info) != STT_FUNC || S.st_shndx == SHN_UNDEF ||
+          !S.st_size)
+        continue;
+      uintptr_t Start = Ctx.Bias + S.st_value;
+      uintptr_t End = Start + S.st_size;
+      // The first function whose address is at or after Start.
+      size_t Lo = 0, Hi = N;
+      while (Lo < Hi) {
+        size_t Mid = Lo + (Hi - Lo) / 2;
+        if (Fs[Mid].Address < Start)
+          Lo = Mid + 1;
+        else
+          Hi = Mid;
+      }
+      for (; Lo < N && Fs[Lo].Address < End; ++Lo)
+        if (!Fs[Lo].Size) {
+          Fs[Lo].Start = Start;
+          Fs[Lo].Size = S.st_size;
+        }
+    }
+  }
+}
+
+void reportRejected(const char *Path, uintptr_t Start, uint64_t Size,
+                    const char *What, uint64_t Offset) {
+  storeRelaxed(&StackMapStats.SectionsRejected,
+               StackMapStats.SectionsRejected + 1);
+  if (Verbosity < 1)
+    return;
+  Message M;
+  M << "rejected section .llvm_stackmaps (" << Size << " bytes at ";
+  M.hex(Start) << ") of " << Path << ": " << What << " (blob at byte " << Offset
+               << ")";
+  M.emit();
+}
+
+/// Reads the stack maps of the object Info describes; 0 if it has none.
+ArenaOffset loadObject(const dl_phdr_info &Info) {
+  char Path[512];
+  size_t Len = 0;
+  if (Info.dlpi_name && *Info.dlpi_name) {
+    Len = strnlen(Info.dlpi_name, sizeof(Path) - 1);
+    memcpy(Path, Info.dlpi_name, Len);
+  } else {
+    ssize_t N = readlink("/proc/self/exe", Path, sizeof(Path) - 1);
+    Len = N > 0 ? size_t(N) : 0;
+  }
+  Path[Len] = '\0';
+  if (Path[0] != '/' && !strchr(Path, '/'))
+    return 0; // the vDSO, or an object without a file name
+  int Fd;
+  do
+    Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0)
+    return 0;
+  ArenaOffset Table = 0;
+  do {
+    ElfW(Ehdr) E;
+    if (!readAt(Fd, &E, sizeof(E), 0) || memcmp(E.e_ident, ELFMAG, SELFMAG) ||
+        E.e_ident[EI_CLASS] != ELFCLASS64 ||
+        E.e_shentsize != sizeof(ElfW(Shdr)) || !E.e_shnum ||
+        E.e_shstrndx >= E.e_shnum)
+      break;
+    Scratch ShdrBuf, NameBuf;
+    auto *Sh = static_cast<ElfW(Shdr) *>(
+        ShdrBuf.get(uint64_t(E.e_shnum) * sizeof(ElfW(Shdr))));
+    if (!Sh || !readAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
+      break;
+    const ElfW(Shdr) &StrSh = Sh[E.e_shstrndx];
+    if (StrSh.sh_size > (1u << 24))
+      break;
+    auto *Names = static_cast<char *>(NameBuf.get(StrSh.sh_size + 1));
+    if (!Names || !readAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
+      break;
+    Names[StrSh.sh_size] = '\0';
+    const ElfW(Shdr) *SM = nullptr, *Sym = nullptr, *DynSym = nullptr;
+    for (unsigned I = 0; I < E.e_shnum; ++I) {
+      if (Sh[I].sh_type == SHT_SYMTAB)
+        Sym = &Sh[I];
+      if (Sh[I].sh_type == SHT_DYNSYM)
+        DynSym = &Sh[I];
+      if (Sh[I].sh_name < StrSh.sh_size &&
+          !strcmp(Names + Sh[I].sh_name, ".llvm_stackmaps") &&
+          (Sh[I].sh_flags & SHF_ALLOC) && Sh[I].sh_type != SHT_NOBITS)
+        SM = &Sh[I];
+    }
+    if (!SM || !SM->sh_size)
+      break;
+    uintptr_t Start = Info.dlpi_addr + SM->sh_addr;
+    // The section must lie in a readable loaded segment: the file may not
+    // be what is mapped.
+    StackMapInput In;
+    memset(&In, 0, sizeof(In));
+    bool Mapped = false;
+    for (unsigned I = 0; I < Info.dlpi_phnum; ++I) {
+      const ElfW(Phdr) &P = Info.dlpi_phdr[I];
+      if (P.p_type != PT_LOAD)
+        continue;
+      uintptr_t B = Info.dlpi_addr + P.p_vaddr, End = B + P.p_memsz;
+      if ((P.p_flags & PF_R) && Start >= B && SM->sh_size <= End - Start &&
+          Start <= End)
+        Mapped = true;
+      if ((P.p_flags & PF_X) && In.NumRanges < StackMapInput::kMaxRanges) {
+        In.CodeBegin[In.NumRanges] = B;
+        In.CodeEnd[In.NumRanges] = End;
+        ++In.NumRanges;
+      }
+    }
+    if (!Mapped) {
+      reportRejected(Path, Start, SM->sh_size,
+                     "the section is not inside a loaded segment", 0);
+      break;
+    }
+    In.Section = reinterpret_cast<const uint8_t *>(Start);
+    In.Size = size_t(SM->sh_size);
+    In.Bias = Info.dlpi_addr;
+    In.Path = Path;
+    const ElfW(Shdr) *Symbols = Sym ? Sym : DynSym;
+    SymbolContext Ctx{Fd, Symbols ? Symbols->sh_offset : 0,
+                      Symbols ? Symbols->sh_size : 0, Info.dlpi_addr};
+    const char *Error;
+    uint64_t ErrorOffset;
+    Table = buildStackMapTable(In, Symbols ? symbolize : nullptr, &Ctx, &Error,
+                               &ErrorOffset);
+    if (!Table) {
+      reportRejected(Path, Start, SM->sh_size, Error ? Error : "out of memory",
+                     ErrorOffset);
+      break;
+    }
+    if (Verbosity >= 2) {
+      const auto *T = static_cast<const StackMapTable *>(arenaPointer(Table));
+      Message M;
+      M << "registered .llvm_stackmaps (version " << T->Version << ") of "
+        << Path << ": " << T->NumFunctions << " functions, " << T->NumRecords
+        << " records";
+      M.emit();
+    }
+  } while (false);
+  close(Fd);
+  return Table;
+}
+
+uintptr_t firstAddress(const dl_phdr_info &Info) {
+  uintptr_t First = ~uintptr_t(0);
+  for (unsigned I = 0; I < Info.dlpi_phnum; ++I)
+    if (Info.dlpi_phdr[I].p_type == PT_LOAD &&
+        Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr < First)
+      First = Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr;
+  return First;
+}
+
+int visit(dl_phdr_info *Info, size_t, void *) {
+  uintptr_t Key = firstAddress(*Info);
+  for (unsigned I = 0; I < NumObjects; ++I)
+    if (Objects[I].Key == Key && Objects[I].Phdrs == Info->dlpi_phdr &&
+        Objects[I].Name == Info->dlpi_name) {
+      Objects[I].Seen = true;
+      return 0;
+    }
+  if (NumObjects == kMaxStackMapModules) {
+    if (!TooManyReported && Verbosity >= 1) {
+      Message M;
+      M << "too many loaded objects; stack maps of further ones ignored";
+      M.emit();
+    }
+    TooManyReported = true;
+    return 0;
+  }
+  KnownObject &O = Objects[NumObjects++];
+  O.Key = Key;
+  O.Phdrs = Info->dlpi_phdr;
+  O.Name = Info->dlpi_name;
+  O.Seen = true;
+  O.Table = loadObject(*Info);
+  return 0;
+}
+
+class WriterLock {
+public:
+  WriterLock() { lockWriters(); }
+  ~WriterLock() { unlockWriters(); }
+};
+
+} // namespace
+
+void rescanStackMaps() {
+  WriterLock Lock;
+  if (!Initialized) {
+    initOptions();
+    if (!arenaInit())
+      return;
+    Initialized = true;
+  }
+  for (unsigned I = 0; I < NumObjects; ++I)
+    Objects[I].Seen = false;
+  dl_iterate_phdr(visit, nullptr);
+  // Objects no longer loaded: publish the index without them, then free
+  // their tables (a reader may still be looking at them until then).
+  static ArenaOffset Removed[kMaxStackMapModules];
+  static ArenaOffset Tables[kMaxStackMapModules];
+  unsigned NumRemoved = 0, N = 0, J = 0;
+  for (unsigned I = 0; I < NumObjects; ++I) {
+    if (!Objects[I].Seen) {
+      if (Objects[I].Table)
+        Removed[NumRemoved++] = Objects[I].Table;
+      continue;
+    }
+    if (Objects[I].Table)
+      Tables[N++] = Objects[I].Table;
+    Objects[J++] = Objects[I];
+  }
+  NumObjects = J;
+  publishStackMapTables(Tables, N);
+  for (unsigned I = 0; I < NumRemoved; ++I)
+    freeStackMapTable(Removed[I]);
+}
+
+namespace {
+/// At start-up: the objects loaded with the program. Shared objects'
+/// constructors run earlier and may already have queried (and found
+/// nothing): stack maps are known from here on.
+__attribute__((constructor)) void initStackMapsAtStartUp() {
+  rescanStackMaps();
+}
+} // namespace
+
+} // namespace rt
+} // namespace pcmap
+
+//===----------------------------------------------------------------------===//
+// Interceptors
+//===----------------------------------------------------------------------===//
+
+namespace {
+using DlopenFn = void *(*)(const char *, int);
+using DlcloseFn = int (*)(void *);
+DlopenFn RealDlopen;
+DlcloseFn RealDlclose;
+
+template <class Fn> Fn resolveNext(Fn &Cache, const char *Name) {
+  Fn F = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
+  if (!F) {
+    F = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
+    __atomic_store_n(&Cache, F, __ATOMIC_RELEASE);
+  }
+  return F;
+}
+} // namespace
+
+// Weak, as the sanitizers' interceptors are, so that a program that links
+// one of them too still links (the first definition then wins).
+#pragma GCC visibility push(default)
+extern "C" {
+
+__attribute__((weak)) void *dlopen(const char *File, int Mode) {
+  DlopenFn Real = resolveNext(RealDlopen, "dlopen");
+  if (!Real)
+    return nullptr; // a static executable: there is no dynamic loader
+  void *Handle = Real(File, Mode);
+  if (Handle) {
+    int SavedErrno = errno;
+    pcmap::rt::rescanStackMaps();
+    errno = SavedErrno;
+  }
+  return Handle;
+}
+
+__attribute__((weak)) int dlclose(void *Handle) {
+  DlcloseFn Real = resolveNext(RealDlclose, "dlclose");
+  if (!Real)
+    return -1;
+  int Result = Real(Handle);
+  if (Result == 0) {
+    int SavedErrno = errno;
+    pcmap::rt::rescanStackMaps();
+    errno = SavedErrno;
+  }
+  return Result;
+}
+
+} // extern "C"
+#pragma GCC visibility pop

@@ -1,0 +1,741 @@
+//===- stackmap.cpp - Stack map tables, their index and the C API ---------===//
+
+#include "stackmap.h"
+
+#include "pcmap/StackMap.h"
+#include "pcmap/pcmap.h"
+#include "x86_call.h"
+
+#include <stddef.h>
+#include <string.h>
+
+namespace pcmap {
+namespace rt {
+
+StackMapCounters StackMapStats;
+
+namespace {
+
+namespace sm = pcmap::stackmap;
+
+struct SMIndexCopy {
+  uint64_t Count;
+  uint64_t Lo[kMaxStackMapModules];
+  uint64_t Hi[kMaxStackMapModules];
+  ArenaOffset Table[kMaxStackMapModules];
+};
+SMIndexCopy SMIndex[2];
+uint64_t SMGeneration;
+uint64_t NextSerial = 1;
+
+/// Runs Read(const SMIndexCopy &) until it ran on a copy no writer changed
+/// meanwhile (registry.h's readConsistently, over the stack map index).
+template <class ReadFn> inline auto readStackMapsConsistently(ReadFn Read) {
+  for (;;) {
+    uint64_t G = __atomic_load_n(&SMGeneration, __ATOMIC_ACQUIRE);
+    auto Result = Read(SMIndex[G & 1]);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&SMGeneration, __ATOMIC_RELAXED) == G)
+      return Result;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Building (writers)
+//===----------------------------------------------------------------------===//
+
+template <class T> T *writable(ArenaOffset Off) {
+  return static_cast<T *>(arenaWritable(Off));
+}
+
+/// Heap sort (no allocation, no recursion), for the writer side.
+template <class T, class LessFn> void heapSort(T *A, size_t N, LessFn Less) {
+  auto SiftDown = [&](size_t I, size_t End) {
+    for (;;) {
+      size_t C = 2 * I + 1;
+      if (C >= End)
+        return;
+      if (C + 1 < End && Less(A[C], A[C + 1]))
+        ++C;
+      if (!Less(A[I], A[C]))
+        return;
+      T Tmp = A[I];
+      A[I] = A[C];
+      A[C] = Tmp;
+      I = C;
+    }
+  };
+  for (size_t I = N / 2; I-- > 0;)
+    SiftDown(I, N);
+  for (size_t End = N; End > 1; --End) {
+    T Tmp = A[0];
+    A[0] = A[End - 1];
+    A[End - 1] = Tmp;
+    SiftDown(0, End - 1);
+  }
+}
+
+struct Block {
+  ArenaOffset Off = 0;
+  uint64_t Bytes = 0;
+};
+
+bool allocate(Block &B, uint64_t Bytes) {
+  B.Bytes = Bytes ? Bytes : 8;
+  B.Off = arenaAllocate(B.Bytes);
+  return B.Off != 0;
+}
+void release(Block &B) {
+  if (B.Off)
+    arenaFree(B.Off, B.Bytes);
+  B.Off = 0;
+}
+
+/// The executable range of In holding [Begin, End), or -1.
+int codeRange(const StackMapInput &In, uintptr_t Begin, uintptr_t End) {
+  for (unsigned I = 0; I < In.NumRanges; ++I)
+    if (Begin >= In.CodeBegin[I] && End <= In.CodeEnd[I] && Begin <= End)
+      return int(I);
+  return -1;
+}
+
+/// The call kind and size of record R (sorted records Rs, R is Rs[I]) of
+/// function F, read from the code.
+void findCallSite(const StackMapInput &In, SMRecord *Rs, size_t NumRecords,
+                  size_t I, const SMFunction &F) {
+  SMRecord &R = Rs[I];
+  R.CallKind = PCMAP_STACKMAP_CALL_NONE;
+  R.CallSize = 0;
+  int Range = codeRange(In, R.PC, R.PC);
+  if (Range < 0)
+    return;
+  uintptr_t RangeLo = In.CodeBegin[Range], RangeHi = In.CodeEnd[Range];
+  uintptr_t Lo = F.Start >= RangeLo && F.Start <= R.PC ? F.Start : R.PC;
+  uintptr_t Hi =
+      F.Size && F.Start + F.Size <= RangeHi ? F.Start + F.Size : RangeHi;
+  // A patchable region ends at the next record of the function.
+  for (size_t J = I + 1; J < NumRecords; ++J)
+    if (Rs[J].PC > R.PC) {
+      if (Rs[J].Function == R.Function && Rs[J].PC < Hi)
+        Hi = Rs[J].PC;
+      break;
+    }
+  if (Hi < R.PC)
+    Hi = R.PC;
+  const auto *Code = reinterpret_cast<const uint8_t *>(R.PC);
+  size_t After = Hi - R.PC;
+  // A patchpoint with a target: mov $target, %scratch; call *%scratch.
+  if (unsigned Mov = x86MovImmLength(Code, After))
+    if (x86CallLength(Code + Mov, After - Mov)) {
+      R.CallKind = PCMAP_STACKMAP_PATCHPOINT;
+      R.CallSize = x86PatchpointRegionSize(Code, After);
+      return;
+    }
+  // A call that returns to the record (statepoint, stack map after a call).
+  if (unsigned Call = x86CallEndingAt(reinterpret_cast<const uint8_t *>(Lo),
+                                      R.PC - Lo, Lo, RangeLo, RangeHi)) {
+    R.CallKind = PCMAP_STACKMAP_CALL;
+    R.CallSize = Call;
+    return;
+  }
+  // A patchpoint without a target: NOPs only.
+  if (x86NopLength(Code, After)) {
+    R.CallKind = PCMAP_STACKMAP_PATCHPOINT;
+    R.CallSize = x86PatchpointRegionSize(Code, After);
+  }
+}
+
+struct Counts {
+  uint64_t Functions = 0, Records = 0, Locations = 0, LiveOuts = 0;
+  unsigned Version = 0;
+};
+
+/// Walks the blobs of the section; calls Visit(const sm::Section &, size_t
+/// BlobOffset) for each. Returns false with an error.
+template <class VisitFn>
+bool forEachBlob(const StackMapInput &In, const char **Error,
+                 uint64_t *ErrorOffset, VisitFn Visit) {
+  size_t Offset = 0;
+  while (Offset < In.Size) {
+    sm::Section S;
+    *ErrorOffset = Offset;
+    if (!sm::parse(In.Section + Offset, In.Size - Offset, S, Error))
+      return false;
+    if (!Visit(S, Offset))
+      return false;
+    size_t Next = sm::nextBlobOffset(In.Section, In.Size, Offset + S.Size);
+    if (Next <= Offset) {
+      *Error = "stack map blob does not advance";
+      return false;
+    }
+    Offset = Next;
+  }
+  return true;
+}
+
+} // namespace
+
+ArenaOffset buildStackMapTable(const StackMapInput &In,
+                               SymbolizeFunctions Symbolize, void *Context,
+                               const char **Error, uint64_t *ErrorOffset) {
+  *Error = nullptr;
+  *ErrorOffset = 0;
+  // Pass 1: validate every blob and count.
+  Counts C;
+  bool Ok =
+      forEachBlob(In, Error, ErrorOffset, [&](const sm::Section &S, size_t) {
+        if (!C.Version)
+          C.Version = S.Version;
+        if (S.Version == 1 && S.NumFunctions > 1 && S.NumRecords) {
+          *Error = "version 1 section with several functions: its records "
+                   "cannot be attributed to them";
+          return false;
+        }
+        if (S.NumRecords && !S.NumFunctions) {
+          *Error = "records without a function";
+          return false;
+        }
+        C.Functions += S.NumFunctions;
+        C.Records += S.NumRecords;
+        sm::Record R;
+        for (sm::RecordIterator It = S.records(); It.next(R);) {
+          C.Locations += R.NumLocations;
+          C.LiveOuts += R.NumLiveOuts;
+        }
+        return true;
+      });
+  if (!Ok)
+    return 0;
+  if (C.Records > 0xffffffffu || C.Locations > 0xffffffffu ||
+      C.LiveOuts > 0xffffffffu || C.Functions > 0xffffffffu) {
+    *Error = "too many stack map records";
+    return 0;
+  }
+  size_t PathLen = In.Path ? strlen(In.Path) : 0;
+  Block Header, Records, Functions, Locations, LiveOuts, Path, Perm, Buckets;
+  auto Cleanup = [&] {
+    release(Header), release(Records), release(Functions), release(Locations);
+    release(LiveOuts), release(Path), release(Perm), release(Buckets);
+  };
+  if (!allocate(Header, sizeof(StackMapTable)) ||
+      !allocate(Records, C.Records * sizeof(SMRecord)) ||
+      !allocate(Functions, C.Functions * sizeof(SMFunction)) ||
+      !allocate(Locations, C.Locations * sizeof(SMLocation)) ||
+      !allocate(LiveOuts, C.LiveOuts * sizeof(SMLiveOut)) ||
+      !allocate(Path, PathLen + 1) ||
+      !allocate(Perm, C.Functions * sizeof(uint32_t))) {
+    Cleanup();
+    *Error = "out of memory";
+    return 0;
+  }
+  SMRecord *Rs = writable<SMRecord>(Records.Off);
+  SMFunction *Fs = writable<SMFunction>(Functions.Off);
+  SMLocation *Ls = writable<SMLocation>(Locations.Off);
+  SMLiveOut *Os = writable<SMLiveOut>(LiveOuts.Off);
+
+  // Pass 2: copy. Function indexes are global over the blobs.
+  uint64_t NF = 0, NR = 0, NL = 0, NO = 0;
+  forEachBlob(In, Error, ErrorOffset, [&](const sm::Section &S, size_t) {
+    uint64_t FirstFunction = NF;
+    for (uint32_t I = 0; I < S.NumFunctions; ++I) {
+      sm::Function F = S.function(I);
+      SMFunction &G = Fs[NF++];
+      memset(&G, 0, sizeof(G));
+      G.Address = F.Address;
+      G.StackSize = F.StackSize;
+      G.Start = F.Address;
+    }
+    sm::Record R;
+    for (sm::RecordIterator It = S.records(); It.next(R);) {
+      SMRecord &Out = Rs[NR];
+      memset(&Out, 0, sizeof(Out));
+      uint32_t FI =
+          R.FunctionIndex == sm::kUnknownFunction ? 0 : R.FunctionIndex;
+      Out.Function = uint32_t(FirstFunction + FI);
+      Out.PC = Fs[Out.Function].Address + R.InstructionOffset;
+      Out.ID = R.ID;
+      Out.InstructionOffset = R.InstructionOffset;
+      Out.Flags = R.Flags;
+      Out.NumLocations = R.NumLocations;
+      Out.NumLiveOuts = R.NumLiveOuts;
+      Out.RecordIndex = uint32_t(NR);
+      Out.FirstLocation = uint32_t(NL);
+      Out.FirstLiveOut = uint32_t(NO);
+      ++NR;
+      for (unsigned I = 0; I < R.NumLocations; ++I) {
+        sm::Location L = R.location(I);
+        SMLocation &M = Ls[NL++];
+        memset(&M, 0, sizeof(M));
+        M.Kind = L.Kind;
+        M.Size = L.Size;
+        M.DwarfReg = L.DwarfReg;
+        M.Offset = L.Offset;
+        if (L.Kind == sm::LK_Constant)
+          M.Value = uint64_t(int64_t(L.Offset));
+        else if (L.Kind == sm::LK_ConstantIndex)
+          M.Value = S.constant(uint32_t(L.Offset)); // checked by parse()
+      }
+      for (unsigned I = 0; I < R.NumLiveOuts; ++I) {
+        sm::LiveOut L = R.liveOut(I);
+        SMLiveOut &M = Os[NO++];
+        M.DwarfReg = L.DwarfReg;
+        M.Size = L.Size;
+        M.Padding = 0;
+      }
+    }
+    return true;
+  });
+
+  // Functions by address; records refer to them through the permutation.
+  uint32_t *P = writable<uint32_t>(Perm.Off);
+  for (uint64_t I = 0; I < NF; ++I)
+    P[I] = uint32_t(I);
+  heapSort(P, NF, [Fs](uint32_t A, uint32_t B) {
+    return Fs[A].Address < Fs[B].Address ||
+           (Fs[A].Address == Fs[B].Address && A < B);
+  });
+  {
+    // Fs[I] becomes the old Fs[P[I]]; records follow through the inverse.
+    Block Sorted, Inverse;
+    if (!allocate(Sorted, NF * sizeof(SMFunction)) ||
+        !allocate(Inverse, NF * sizeof(uint32_t))) {
+      release(Sorted), release(Inverse);
+      Cleanup();
+      *Error = "out of memory";
+      return 0;
+    }
+    SMFunction *S = writable<SMFunction>(Sorted.Off);
+    uint32_t *Inv = writable<uint32_t>(Inverse.Off);
+    for (uint64_t I = 0; I < NF; ++I) {
+      S[I] = Fs[P[I]];
+      Inv[P[I]] = uint32_t(I);
+    }
+    if (NF)
+      memcpy(Fs, S, NF * sizeof(SMFunction));
+    for (uint64_t I = 0; I < NR; ++I)
+      Rs[I].Function = Inv[Rs[I].Function];
+    release(Sorted), release(Inverse);
+  }
+  release(Perm);
+
+  if (Symbolize && NF)
+    Symbolize(Context, Fs, size_t(NF));
+  // Starts must keep the functions sorted; a symbol that does not (the
+  // section's address is not inside it) is ignored.
+  for (uint64_t I = 0; I < NF; ++I) {
+    SMFunction &F = Fs[I];
+    bool Bad = F.Start > F.Address ||
+               (F.Size && F.Address >= F.Start + F.Size) ||
+               (I && F.Start < Fs[I - 1].Start);
+    if (Bad) {
+      F.Start = F.Address;
+      F.Size = 0;
+    }
+  }
+
+  heapSort(Rs, NR, [](const SMRecord &A, const SMRecord &B) {
+    return A.PC < B.PC || (A.PC == B.PC && A.RecordIndex < B.RecordIndex);
+  });
+  uint64_t Lo = NF ? Fs[0].Start : 0, Hi = Lo;
+  for (uint64_t I = 0; I < NR; ++I) {
+    SMFunction &F = Fs[Rs[I].Function];
+    ++F.RecordCount;
+    if (Rs[I].PC > F.LastRecordPC)
+      F.LastRecordPC = Rs[I].PC;
+    if (Rs[I].PC + 1 > Hi)
+      Hi = Rs[I].PC + 1;
+  }
+  for (uint64_t I = 0; I < NF; ++I) {
+    uint64_t End = Fs[I].Start + (Fs[I].Size ? Fs[I].Size : 1);
+    if (End > Hi)
+      Hi = End;
+  }
+  if (Hi - Lo > 0xffffffffull) {
+    Cleanup();
+    *Error = "stack map functions span more than 4 GiB";
+    return 0;
+  }
+  for (uint64_t I = 0; I < NR; ++I)
+    findCallSite(In, Rs, size_t(NR), size_t(I), Fs[Rs[I].Function]);
+
+  uint64_t NumBuckets = ((Hi - Lo) >> kStackMapBucketShift) + 1;
+  if (!allocate(Buckets, (NumBuckets + 1) * 2 * sizeof(uint32_t))) {
+    Cleanup();
+    *Error = "out of memory";
+    return 0;
+  }
+  uint32_t *B = writable<uint32_t>(Buckets.Off);
+  uint64_t R = 0, F = 0;
+  for (uint64_t I = 0; I <= NumBuckets; ++I) {
+    uint64_t At = Lo + (I << kStackMapBucketShift);
+    while (R < NR && Rs[R].PC < At)
+      ++R;
+    while (F < NF && Fs[F].Start < At)
+      ++F;
+    B[2 * I] = uint32_t(R);
+    B[2 * I + 1] = uint32_t(F);
+  }
+
+  char *PathOut = writable<char>(Path.Off);
+  if (PathLen)
+    memcpy(PathOut, In.Path, PathLen);
+  PathOut[PathLen] = '\0';
+
+  StackMapTable *T = writable<StackMapTable>(Header.Off);
+  memset(T, 0, sizeof(*T));
+  T->Serial = NextSerial++;
+  T->Lo = Lo;
+  T->Hi = Hi;
+  T->Buckets = Buckets.Off;
+  T->NumBuckets = NumBuckets;
+  T->Records = Records.Off;
+  T->NumRecords = NR;
+  T->Functions = Functions.Off;
+  T->NumFunctions = NF;
+  T->Locations = Locations.Off;
+  T->NumLocations = NL;
+  T->LiveOuts = LiveOuts.Off;
+  T->NumLiveOuts = NO;
+  T->Path = Path.Off;
+  T->PathBytes = Path.Bytes;
+  T->Bias = In.Bias;
+  T->Version = C.Version;
+  T->Bytes = Header.Bytes + Records.Bytes + Functions.Bytes + Locations.Bytes +
+             LiveOuts.Bytes + Path.Bytes + Buckets.Bytes;
+  return Header.Off;
+}
+
+void freeStackMapTable(ArenaOffset Table) {
+  if (!Table)
+    return;
+  const StackMapTable *T =
+      static_cast<const StackMapTable *>(arenaPointer(Table));
+  StackMapTable Copy = *T;
+  auto Free = [](ArenaOffset Off, uint64_t Bytes) {
+    arenaFree(Off, Bytes ? Bytes : 8);
+  };
+  Free(Copy.Buckets, (Copy.NumBuckets + 1) * 2 * sizeof(uint32_t));
+  Free(Copy.Records, Copy.NumRecords * sizeof(SMRecord));
+  Free(Copy.Functions, Copy.NumFunctions * sizeof(SMFunction));
+  Free(Copy.Locations, Copy.NumLocations * sizeof(SMLocation));
+  Free(Copy.LiveOuts, Copy.NumLiveOuts * sizeof(SMLiveOut));
+  Free(Copy.Path, Copy.PathBytes);
+  arenaFree(Table, sizeof(StackMapTable));
+}
+
+void publishStackMapTables(const ArenaOffset *Tables, size_t Count) {
+  uint64_t G = SMGeneration;
+  SMIndexCopy &Next = SMIndex[(G + 1) & 1];
+  uint64_t N = 0, Functions = 0, Records = 0, Bytes = 0;
+  for (size_t I = 0; I < Count && N < kMaxStackMapModules; ++I) {
+    if (!Tables[I])
+      continue;
+    const auto *T = static_cast<const StackMapTable *>(arenaPointer(Tables[I]));
+    Functions += T->NumFunctions;
+    Records += T->NumRecords;
+    Bytes += T->Bytes;
+    uint64_t J = N;
+    while (J && loadRelaxed(&Next.Lo[J - 1]) > T->Lo) {
+      storeRelaxed(&Next.Lo[J], loadRelaxed(&Next.Lo[J - 1]));
+      storeRelaxed(&Next.Hi[J], loadRelaxed(&Next.Hi[J - 1]));
+      storeRelaxed(&Next.Table[J], loadRelaxed(&Next.Table[J - 1]));
+      --J;
+    }
+    storeRelaxed(&Next.Lo[J], T->Lo);
+    storeRelaxed(&Next.Hi[J], T->Hi);
+    storeRelaxed(&Next.Table[J], Tables[I]);
+    ++N;
+  }
+  storeRelaxed(&Next.Count, N);
+  __atomic_store_n(&SMGeneration, G + 1, __ATOMIC_RELEASE);
+  storeRelaxed(&StackMapStats.Modules, N);
+  storeRelaxed(&StackMapStats.Functions, Functions);
+  storeRelaxed(&StackMapStats.Records, Records);
+  storeRelaxed(&StackMapStats.TableBytes, Bytes);
+}
+
+} // namespace rt
+} // namespace pcmap
+
+//===----------------------------------------------------------------------===//
+// Reader side and the C interface (async-signal-safe)
+//===----------------------------------------------------------------------===//
+
+using namespace pcmap::rt;
+
+namespace {
+
+/// A struct of the arena as a reader sees it: word by word, relaxed.
+template <class T> T loadStruct(ArenaOffset Off) {
+  static_assert(sizeof(T) % 4 == 0, "whole words");
+  T R;
+  char *Dst = reinterpret_cast<char *>(&R);
+  for (size_t I = 0; I < sizeof(T); I += 4) {
+    uint32_t V =
+        loadRelaxed(static_cast<const uint32_t *>(arenaPointer(Off + I)));
+    memcpy(Dst + I, &V, 4);
+  }
+  return R;
+}
+
+/// The table whose range holds PC, or 0.
+ArenaOffset findTable(const SMIndexCopy &Copy, uintptr_t PC) {
+  uint64_t N = loadRelaxed(&Copy.Count);
+  if (N > kMaxStackMapModules)
+    N = kMaxStackMapModules;
+  if (!N)
+    return 0;
+  uint64_t Base = 0;
+  for (uint64_t Len = N; Len > 1;) {
+    uint64_t Half = Len / 2;
+    Base = loadRelaxed(&Copy.Lo[Base + Half]) <= PC ? Base + Half : Base;
+    Len -= Half;
+  }
+  if (PC < loadRelaxed(&Copy.Lo[Base]) || PC >= loadRelaxed(&Copy.Hi[Base]))
+    return 0;
+  return loadRelaxed(&Copy.Table[Base]);
+}
+
+struct Found {
+  bool Ok = false;
+  StackMapTable T;
+  SMRecord R;
+  SMFunction F;
+};
+
+/// Bucket I's {first record, first function}.
+inline void loadBucket(const StackMapTable &T, uint64_t I, uint32_t &R,
+                       uint32_t &F) {
+  if (I > T.NumBuckets)
+    I = T.NumBuckets;
+  const auto *W = static_cast<const uint32_t *>(
+      arenaPointer(T.Buckets + I * 2 * sizeof(uint32_t)));
+  R = loadRelaxed(&W[0]);
+  F = loadRelaxed(&W[1]);
+}
+
+inline uint64_t loadRecordPC(const StackMapTable &T, uint64_t I) {
+  return loadRelaxed(static_cast<const uint64_t *>(
+      arenaPointer(T.Records + I * sizeof(SMRecord))));
+}
+inline uint64_t loadFunctionStart(const StackMapTable &T, uint64_t I) {
+  return loadRelaxed(static_cast<const uint64_t *>(arenaPointer(
+      T.Functions + I * sizeof(SMFunction) + offsetof(SMFunction, Start))));
+}
+
+/// The first record at PC (exact), with its table and function.
+Found findRecord(const SMIndexCopy &Copy, uintptr_t PC) {
+  Found Out;
+  ArenaOffset Table = findTable(Copy, PC);
+  if (!Table)
+    return Out;
+  Out.T = loadStruct<StackMapTable>(Table);
+  const StackMapTable &T = Out.T;
+  if (PC < T.Lo || PC >= T.Hi)
+    return Out;
+  uint64_t B = (PC - T.Lo) >> kStackMapBucketShift;
+  uint32_t R0, R1, F0, F1;
+  loadBucket(T, B, R0, F0);
+  loadBucket(T, B + 1, R1, F1);
+  uint64_t Lo = R0, Hi = R1 < T.NumRecords ? R1 : T.NumRecords;
+  while (Lo < Hi) { // first record with PC >= the PC
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    if (loadRecordPC(T, Mid) < PC)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  if (Lo >= T.NumRecords || loadRecordPC(T, Lo) != PC)
+    return Out;
+  Out.R = loadStruct<SMRecord>(T.Records + Lo * sizeof(SMRecord));
+  if (Out.R.Function >= T.NumFunctions)
+    return Out;
+  Out.F = loadStruct<SMFunction>(T.Functions +
+                                 uint64_t(Out.R.Function) * sizeof(SMFunction));
+  Out.Ok = true;
+  return Out;
+}
+
+/// The last function starting at or before PC.
+Found findFunction(const SMIndexCopy &Copy, uintptr_t PC) {
+  Found Out;
+  ArenaOffset Table = findTable(Copy, PC);
+  if (!Table)
+    return Out;
+  Out.T = loadStruct<StackMapTable>(Table);
+  const StackMapTable &T = Out.T;
+  if (PC < T.Lo || PC >= T.Hi)
+    return Out;
+  uint64_t B = (PC - T.Lo) >> kStackMapBucketShift;
+  uint32_t R0, R1, F0, F1;
+  loadBucket(T, B, R0, F0);
+  loadBucket(T, B + 1, R1, F1);
+  uint64_t Lo = F0, Hi = F1 < T.NumFunctions ? F1 : T.NumFunctions;
+  if (Lo > Hi)
+    Lo = Hi;
+  while (Lo < Hi) { // first function starting after PC
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    if (loadFunctionStart(T, Mid) <= PC)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  if (Lo == 0)
+    return Out;
+  Out.F = loadStruct<SMFunction>(T.Functions + (Lo - 1) * sizeof(SMFunction));
+  Out.Ok = true;
+  return Out;
+}
+
+/// Function bounds: pcmap's function table when the function is
+/// instrumented, else its symbol, else up to its last record.
+void fillFunction(const StackMapTable &T, const SMFunction &F,
+                  pcmap_stackmap_function &Out) {
+  Out = pcmap_stackmap_function();
+  Out.address = uintptr_t(F.Address);
+  Out.stack_size = F.StackSize;
+  Out.num_records = F.RecordCount;
+  Out.module_path = static_cast<const char *>(arenaPointer(T.Path));
+  Out.module_bias = uintptr_t(T.Bias);
+  Out.version = uint32_t(T.Version);
+  pcmap_function PF;
+  if (pcmap_lookup_function(uintptr_t(F.Address), &PF)) {
+    Out.start = PF.start;
+    Out.size = PF.size;
+    Out.size_source = PCMAP_STACKMAP_SIZE_PCMAP;
+  } else if (F.Size) {
+    Out.start = uintptr_t(F.Start);
+    Out.size = F.Size;
+    Out.size_source = PCMAP_STACKMAP_SIZE_SYMBOL;
+  } else {
+    Out.start = uintptr_t(F.Start);
+    Out.size = F.LastRecordPC + 1 - F.Start;
+    Out.size_source = PCMAP_STACKMAP_SIZE_RECORDS;
+  }
+}
+
+/// The table with Serial holding PC, for the accessors.
+bool findSerial(const SMIndexCopy &Copy, uintptr_t PC, uint64_t Serial,
+                StackMapTable &T) {
+  ArenaOffset Table = findTable(Copy, PC);
+  if (!Table)
+    return false;
+  T = loadStruct<StackMapTable>(Table);
+  return T.Serial == Serial;
+}
+
+} // namespace
+
+#pragma GCC visibility push(default)
+extern "C" {
+
+int pcmap_lookup_stackmap(uintptr_t PC, struct pcmap_stackmap_record *Out) {
+  if (!Out)
+    return 0;
+  Found F = readStackMapsConsistently(
+      [PC](const SMIndexCopy &Copy) { return findRecord(Copy, PC); });
+  if (!F.Ok)
+    return 0;
+  *Out = pcmap_stackmap_record();
+  Out->pc = uintptr_t(F.R.PC);
+  Out->id = F.R.ID;
+  Out->instruction_offset = F.R.InstructionOffset;
+  Out->flags = F.R.Flags;
+  Out->num_locations = F.R.NumLocations;
+  Out->num_live_outs = F.R.NumLiveOuts;
+  Out->call_kind = F.R.CallKind;
+  Out->call_size = F.R.CallSize;
+  Out->record_index = F.R.RecordIndex;
+  fillFunction(F.T, F.F, Out->function);
+  Out->opaque[0] = F.T.Serial;
+  Out->opaque[1] = uint64_t(F.R.FirstLocation) | uint64_t(F.R.FirstLiveOut)
+                                                     << 32;
+  return 1;
+}
+
+int pcmap_lookup_stackmap_function(uintptr_t PC,
+                                   struct pcmap_stackmap_function *Out) {
+  if (!Out)
+    return 0;
+  Found F = readStackMapsConsistently(
+      [PC](const SMIndexCopy &Copy) { return findFunction(Copy, PC); });
+  if (!F.Ok)
+    return 0;
+  pcmap_stackmap_function Fn;
+  fillFunction(F.T, F.F, Fn);
+  if (PC < Fn.start || PC - Fn.start >= Fn.size)
+    return 0;
+  *Out = Fn;
+  return 1;
+}
+
+int pcmap_stackmap_location(const struct pcmap_stackmap_record *R, unsigned I,
+                            struct pcmap_stackmap_location *Out) {
+  if (!R || !Out || I >= R->num_locations)
+    return 0;
+  uintptr_t PC = R->pc;
+  uint64_t Serial = R->opaque[0];
+  uint64_t Index = (R->opaque[1] & 0xffffffffu) + I;
+  struct Result {
+    bool Ok;
+    SMLocation L;
+  };
+  Result Res = readStackMapsConsistently([=](const SMIndexCopy &Copy) {
+    Result X{false, {}};
+    StackMapTable T;
+    if (!findSerial(Copy, PC, Serial, T) || Index >= T.NumLocations)
+      return X;
+    X.L = loadStruct<SMLocation>(T.Locations + Index * sizeof(SMLocation));
+    X.Ok = true;
+    return X;
+  });
+  if (!Res.Ok)
+    return 0;
+  Out->kind = Res.L.Kind;
+  Out->size = Res.L.Size;
+  Out->dwarf_reg = Res.L.DwarfReg;
+  Out->offset = Res.L.Offset;
+  Out->value = Res.L.Value;
+  return 1;
+}
+
+int pcmap_stackmap_live_out(const struct pcmap_stackmap_record *R, unsigned I,
+                            struct pcmap_stackmap_live_out *Out) {
+  if (!R || !Out || I >= R->num_live_outs)
+    return 0;
+  uintptr_t PC = R->pc;
+  uint64_t Serial = R->opaque[0];
+  uint64_t Index = (R->opaque[1] >> 32) + I;
+  struct Result {
+    bool Ok;
+    SMLiveOut L;
+  };
+  Result Res = readStackMapsConsistently([=](const SMIndexCopy &Copy) {
+    Result X{false, {}};
+    StackMapTable T;
+    if (!findSerial(Copy, PC, Serial, T) || Index >= T.NumLiveOuts)
+      return X;
+    X.L = loadStruct<SMLiveOut>(T.LiveOuts + Index * sizeof(SMLiveOut));
+    X.Ok = true;
+    return X;
+  });
+  if (!Res.Ok)
+    return 0;
+  Out->dwarf_reg = Res.L.DwarfReg;
+  Out->size = Res.L.Size;
+  return 1;
+}
+
+void pcmap_get_stackmap_stats(struct pcmap_stackmap_stats *Out) {
+  if (!Out)
+    return;
+  Out->modules = size_t(loadRelaxed(&StackMapStats.Modules));
+  Out->functions = size_t(loadRelaxed(&StackMapStats.Functions));
+  Out->records = size_t(loadRelaxed(&StackMapStats.Records));
+  Out->table_bytes = size_t(loadRelaxed(&StackMapStats.TableBytes));
+  Out->sections_rejected = size_t(loadRelaxed(&StackMapStats.SectionsRejected));
+  Out->generation = size_t(__atomic_load_n(&SMGeneration, __ATOMIC_ACQUIRE));
+}
+
+} // extern "C"
+#pragma GCC visibility pop
