@@ -1,26 +1,36 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds pcmap against LLVM 19 and LLVM 22, and runs
-# the whole test suite against each. The last line is "N passed, N failed".
+# the whole test suite against each; then builds the runtime with ASan+UBSan
+# and with TSan (LLVM 19, scripts/build.sh) and runs the suites that involve
+# the runtime (unit, rt, e2e) in each. The last line is "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 versions=(19 22)
+sanitized=(19-asan 19-tsan)
 
 "$root/scripts/install-deps.sh" "${versions[@]}" || exit 1
 
 passed=0 failed=0 skipped=0 status=0
-for v in "${versions[@]}"; do
-  echo "=== LLVM $v: build"
-  if ! "$root/scripts/build.sh" "$v"; then
-    echo "=== LLVM $v: build FAILED"
+for name in "${versions[@]}" "${sanitized[@]}"; do
+  v=${name%%-*}
+  config=
+  [ "$name" = "$v" ] || config=${name#*-}
+  label="LLVM $v${config:+ ($config)}"
+  build="$root/build-$name"
+  start=$SECONDS
+  echo "=== $label: build"
+  if ! "$root/scripts/build.sh" "$v" $config; then
+    echo "=== $label: build FAILED"
     failed=$((failed + 1)) status=1
     continue
   fi
-  echo "=== LLVM $v: tests"
-  lit=$(grep -m1 '^PCMAP_LIT:' "$root/build-$v/CMakeCache.txt" | cut -d= -f2-)
-  results="$root/build-$v/test/results.json"
-  rm -rf "$root/build-$v/fuzz/summary"
-  python3 "$lit" -sv --output "$results" "$root/build-$v/test" \
-    "$root/build-$v/test/Unit" || status=1
+  built=$SECONDS
+  echo "=== $label: tests"
+  lit=$(grep -m1 '^PCMAP_LIT:' "$build/CMakeCache.txt" | cut -d= -f2-)
+  results="$build/test/results.json"
+  rm -rf "$build/fuzz/summary"
+  python3 "$lit" -sv --output "$results" "$build/test" "$build/test/Unit" ||
+    status=1
   counts=$(python3 - "$results" <<'PY'
 import json, sys
 tests = json.load(open(sys.argv[1]))["tests"]
@@ -30,12 +40,17 @@ print(sum(c in ok for c in codes), sum(c not in ok + skip for c in codes),
       sum(c in skip for c in codes))
 PY
   ) || { counts="0 1 0"; status=1; }
-  if [ -d "$root/build-$v/fuzz/summary" ]; then
-    echo "=== LLVM $v: fuzzers (test/fuzz)"
-    cat "$root/build-$v/fuzz/summary"/*.txt
+  if [ -d "$build/fuzz/summary" ]; then
+    echo "=== $label: fuzzers (test/fuzz)"
+    cat "$build/fuzz/summary"/*.txt
   fi
+  # The stress tests' figures (test/rt/stress*.c).
+  for out in "$build"/test/rt/Output/stress*.tmp/stress*.out; do
+    [ -f "$out" ] && sed "s/^/=== $label: /" "$out"
+  done
   read -r p f s <<<"$counts"
-  echo "=== LLVM $v: $p passed, $f failed, $s skipped"
+  echo "=== $label: build $((built - start)) s, tests $((SECONDS - built)) s"
+  echo "=== $label: $p passed, $f failed, $s skipped"
   passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
 

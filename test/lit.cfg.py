@@ -55,6 +55,12 @@ for s in sanitizers:
     config.available_features.add("sanitize-%s" % s)
 if sanitizers:
     config.available_features.add("sanitizer")
+    # The fault reporter's tests need the fault signals: the sanitizers do
+    # not take them (they still report every error they detect).
+    signals = "handle_segv=0:handle_sigbus=0:handle_sigill=0:handle_sigfpe=0"
+    config.environment["ASAN_OPTIONS"] = signals
+    config.environment["TSAN_OPTIONS"] = signals
+    config.environment["UBSAN_OPTIONS"] = signals + ":print_stacktrace=1"
     config.excludes += ["CodeGen", "Driver", "Instrumentation", "report"]
 
 config.available_features.add("llvm-%s" % config.llvm_version_major)

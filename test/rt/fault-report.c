@@ -64,9 +64,10 @@
 // ILL: pcmap:   #0 0x{{[0-9a-f]+}} in main {{.*}}fault_main.c:
 // ILL: status: killed by SIGILL
 
-// Static, non-PIE, the shared runtime.
-// RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -I%S/Inputs -static %S/Inputs/fault_main.c %t/ops.o -o %t/prog-static
-// RUN: %python %S/Inputs/run.py %t/prog-static fetch_add_seq_cst_4 | FileCheck %s --check-prefixes=COMMON,RMW
+// Static, non-PIE, the shared runtime. The sanitizers' runtimes cannot be
+// linked statically: a sanitizer build (PCMAP_SANITIZE) skips the static one.
+// RUN: %if !sanitizer %{ %pcmap-clang -g -O1 -fsanitize-metadata=all -I%S/Inputs -static %S/Inputs/fault_main.c %t/ops.o -o %t/prog-static %}
+// RUN: %if !sanitizer %{ %python %S/Inputs/run.py %t/prog-static fetch_add_seq_cst_4 | FileCheck %s --check-prefixes=COMMON,RMW %}
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -I%S/Inputs -fno-pie -no-pie %S/Inputs/fault_main.c %S/Inputs/ops.c -o %t/prog-nopie
 // RUN: %python %S/Inputs/run.py %t/prog-nopie store_release_8 | FileCheck %s --check-prefixes=COMMON,STORE
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -shared-libpcmap -I%S/Inputs %S/Inputs/fault_main.c %t/ops.o -o %t/prog-shared
@@ -81,10 +82,13 @@
 // RUN: env PCMAP_OPTIONS=handle_segv=1 %python %S/Inputs/run.py %t/prog-by-hand load_acquire_4 | FileCheck %s --check-prefixes=COMMON,LOAD
 
 // Without a symbolizer the frames still name their modules; a symbolizer
-// path that does not work is reported.
+// path that does not work is reported. (A program linked with a sanitizer,
+// as in a PCMAP_SANITIZE build, is symbolized by the sanitizer's symbolizer.)
 // RUN: env PCMAP_OPTIONS=symbolize=0 %python %S/Inputs/run.py %t/prog load_acquire_4 | FileCheck %s --check-prefix=NOSYM
-// RUN: env PCMAP_OPTIONS=symbolizer_path=%t/nonexistent %python %S/Inputs/run.py %t/prog load_acquire_4 | FileCheck %s --check-prefixes=BADSYM,NOSYM
-// RUN: env PCMAP_SYMBOLIZER_PATH=%t/nonexistent %python %S/Inputs/run.py %t/prog load_acquire_4 | FileCheck %s --check-prefixes=BADSYM,NOSYM
+// RUN: env PCMAP_OPTIONS=symbolizer_path=%t/nonexistent %python %S/Inputs/run.py %t/prog load_acquire_4 | FileCheck %s --check-prefixes=%if sanitizer %{SANSYM%} %else %{BADSYM,NOSYM%}
+// RUN: env PCMAP_SYMBOLIZER_PATH=%t/nonexistent %python %S/Inputs/run.py %t/prog load_acquire_4 | FileCheck %s --check-prefixes=%if sanitizer %{SANSYM%} %else %{BADSYM,NOSYM%}
+// SANSYM: pcmap: warning: {{symbolizer_path|PCMAP_SYMBOLIZER_PATH}} '{{.*}}nonexistent' is not an executable
+// SANSYM: pcmap:   #0 0x{{[0-9a-f]+}} in op_load_acquire_4 {{.*}}ops.c:
 // BADSYM: pcmap: warning: {{symbolizer_path|PCMAP_SYMBOLIZER_PATH}} '{{.*}}nonexistent' is not an executable; stack traces are not symbolized
 // NOSYM: pcmap: stack:
 // NOSYM-NEXT: pcmap:   #0 0x{{[0-9a-f]+}} (prog+0x{{[0-9a-f]+}})

@@ -3,6 +3,11 @@
 // public symbolizer, then hands the signal to the sanitizer's handler, whose
 // report and exit status are what they would be without pcmap.
 
+// Not in sanitizer builds (PCMAP_SANITIZE): -fsanitize=address cannot be
+// combined with the thread sanitizer, and in an address,undefined build the
+// UBSan program gets ASan too, whose handler then reports instead of UBSan's.
+// UNSUPPORTED: sanitize-thread, sanitize-address
+
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O1 -fsanitize=address -fsanitize-metadata=all -I%S/Inputs %S/Inputs/fault_main.c %S/Inputs/ops.c -o %t/asan
 // RUN: %python %S/Inputs/run.py %t/asan fetch_add_seq_cst_4 | FileCheck %s --check-prefixes=CHECK,ASAN

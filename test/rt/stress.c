@@ -16,7 +16,8 @@
 // Checks: no crash, no hang (a watchdog ends the process after 60 s), no
 // wrong or stale answer, the counters back at their start values once all
 // libraries are closed, and no growth of the resident set after the warm-up
-// (less than 2 MiB between the end of the warm-up and the end of the run).
+// (less than the slack, 2 MiB, between the end of the warm-up and the end of
+// the run).
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -fsanitize-metadata=all -O2 -fPIC -shared -DDSO_ID=0 \
@@ -30,8 +31,18 @@
 // RUN: %pcmap-clang -fsanitize-metadata=all -O2 -pthread -I%pcmap-include \
 // RUN:   -I%S/Inputs -c %s -o %t/stress.o
 // RUN: %clang -pthread %t/stress.o %rt-static-lib -rdynamic -ldl -o %t/stress
-// RUN: %t/stress 9 3 %t/libstress0.so %t/libstress1.so %t/libstress2.so \
-// RUN:   %t/libstress3.so | FileCheck %s --implicit-check-not=FAIL
+// ASan keeps freed memory (the loader's, at each dlclose) in a quarantine
+// that would grow the resident set by design: a small one here. The figures
+// stay in %t/stress.out, which scripts/test.sh shows.
+// TSan's own memory (shadow and metadata of each new mapping of the
+// libraries) grows with every cycle: the resident set is not checked there
+// (a slack of 0).
+// timeout: a second watchdog, from outside, for a hang inside a sanitizer's
+// runtime, which holds back the SIGALRM of the program's own.
+// RUN: env ASAN_OPTIONS=quarantine_size_mb=1 timeout -s KILL 120 %t/stress 9 3 \
+// RUN:   %if sanitize-thread %{0%} %else %{2048%} %t/libstress0.so \
+// RUN:   %t/libstress1.so %t/libstress2.so %t/libstress3.so > %t/stress.out
+// RUN: FileCheck %s --implicit-check-not=FAIL --input-file=%t/stress.out
 
 // CHECK: stress: start modules=1
 // CHECK: stress: cycles={{[1-9][0-9]*}} queries={{[1-9][0-9]*}} signals={{[1-9][0-9]*}}
@@ -54,7 +65,6 @@
 #define NLOADERS 4
 #define MAXPCS 24
 #define WATCHDOG_SECONDS 60
-#define RSS_SLACK_KIB 2048
 
 enum { S_IDLE, S_OPENING, S_LOADED, S_CLOSING, S_CLOSED };
 
@@ -363,11 +373,14 @@ static void sleep_until(double t) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 + NLOADERS) {
-    rt_out("usage: %s SECONDS WARMUP-SECONDS LIB0 LIB1 LIB2 LIB3\n", argv[0]);
+  if (argc != 4 + NLOADERS) {
+    rt_out("usage: %s SECONDS WARMUP-SECONDS RSS-SLACK-KIB LIB0 LIB1 LIB2 "
+           "LIB3\n(a slack of 0: the resident set is not checked)\n",
+           argv[0]);
     return 2;
   }
   double seconds = atof(argv[1]), warmup = atof(argv[2]);
+  long rss_slack_kib = atol(argv[3]);
   signal(SIGALRM, on_alarm);
   alarm(WATCHDOG_SECONDS);
 
@@ -394,7 +407,7 @@ int main(int argc, char **argv) {
 
   double t0 = now();
   for (int s = 0; s < NLOADERS; ++s) {
-    slots[s].path = argv[3 + s];
+    slots[s].path = argv[4 + s];
     pthread_create(&slots[s].thread, NULL, loader, &slots[s]);
   }
   pthread_create(&reader_thread, NULL, reader, NULL);
@@ -449,7 +462,8 @@ int main(int argc, char **argv) {
     fail("counters not back at their start values", s1.modules, 0);
   if (s1.sections_rejected != s0.sections_rejected)
     fail("sections rejected", s1.sections_rejected, 0);
-  if (rss_warm < 0 || rss_end < 0 || rss_end - rss_warm >= RSS_SLACK_KIB) {
+  if (rss_slack_kib > 0 &&
+      (rss_warm < 0 || rss_end < 0 || rss_end - rss_warm >= rss_slack_kib)) {
     rt_out("stress: FAIL: resident set grew by %ld KiB after the warm-up\n",
            rss_end - rss_warm);
     atomic_fetch_add(&failures, 1);
