@@ -61,7 +61,8 @@ if sanitizers:
     config.environment["ASAN_OPTIONS"] = signals
     config.environment["TSAN_OPTIONS"] = signals
     config.environment["UBSAN_OPTIONS"] = signals + ":print_stacktrace=1"
-    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report"]
+    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report",
+                        "stackmaps"]
 
 config.available_features.add("llvm-%s" % config.llvm_version_major)
 if shutil.which("ld.bfd"):

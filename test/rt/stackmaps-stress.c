@@ -12,8 +12,13 @@
 // RUN:   %S/Inputs/stackmaps.ll -o %t/sm.o
 // RUN: %clang -shared -Wl,-Bsymbolic %t/sm.o -o %t/libsm.so
 // RUN: %clang -O1 -I%pcmap-include -I%S/Inputs -c %s -o %t/main.o
-// RUN: %clang %t/main.o %t/sm.o -pie -Wl,-z,notext %rt-static-lib -rdynamic \
-// RUN:   -ldl -lpthread -o %t/stress
+// With a sanitizer (PCMAP_SANITIZE), whose dlopen/dlclose interceptors take
+// precedence over the static runtime's, the shared runtime.
+// RUN: %if !sanitizer %{ %clang %t/main.o %t/sm.o -pie -Wl,-z,notext \
+// RUN:   %rt-static-lib -rdynamic -ldl -lpthread -o %t/stress %}
+// RUN: %if sanitizer %{ %clang %t/main.o %t/sm.o -pie -Wl,-z,notext \
+// RUN:   %rt-shared-lib -Wl,-rpath,%rt-shared-dir -rdynamic -ldl -lpthread \
+// RUN:   -o %t/stress %}
 // RUN: %t/stress %t/libsm.so | FileCheck %s
 
 // CHECK: exe records=7
