@@ -4,8 +4,8 @@
 //  1. Patchpoint: at the record's PC starts the call sequence LLVM emits for
 //     a patchpoint (x86-64: movabsq $target, %reg; callq *%reg; AArch64: up
 //     to four movz/movk into a register, then blr of it). The size is the
-//     sequence and the nops after it, up to the end of the function: the
-//     bytes the patchpoint reserved.
+//     sequence and the nops after it, up to the next record of the function
+//     or its end: the bytes the patchpoint reserved.
 //  2. Call: linear disassembly from the function's start reaches the
 //     record's PC exactly and the instruction that ends there is a call. The
 //     size is that instruction's.

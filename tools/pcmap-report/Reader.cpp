@@ -1104,12 +1104,27 @@ Error Reader::decodeStackMaps() {
         if (F.Resolved) {
           R.PC = F.Address + SR.InstructionOffset;
           R.Section = F.Section;
-          if (Analyzer)
-            Analyzer->analyze(functionCode(F), F.Address, SR.InstructionOffset,
-                              R.CallKind, R.CallSize);
         }
       }
       B.Records.push_back(std::move(R));
+    }
+    // Call sites, once the records of every function are known: a
+    // patchable region ends at the next record of its function at the
+    // latest (a patchpoint's nops may be followed by another's).
+    for (StackMapRecord &R : B.Records) {
+      if (!Analyzer || R.Function == kNoFunction ||
+          !B.Functions[R.Function].Resolved)
+        continue;
+      const StackMapFunction &F = B.Functions[R.Function];
+      ArrayRef<uint8_t> Code = functionCode(F);
+      uint64_t Limit = Code.size();
+      for (const StackMapRecord &Other : B.Records)
+        if (Other.Function == R.Function &&
+            Other.InstructionOffset > R.InstructionOffset &&
+            Other.InstructionOffset < Limit)
+          Limit = Other.InstructionOffset;
+      Analyzer->analyze(Code.take_front(Limit), F.Address, R.InstructionOffset,
+                        R.CallKind, R.CallSize);
     }
     Report.StackMaps.push_back(std::move(B));
     Offset =
