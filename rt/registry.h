@@ -55,23 +55,8 @@ template <class ReadFn> inline auto readConsistently(ReadFn Read) {
 /// The table of the module whose code holds PC in Copy, or 0.
 /// Async-signal-safe.
 inline ArenaOffset findModuleTable(const IndexCopy &Copy, uintptr_t PC) {
-  uint64_t N = loadRelaxed(&Copy.Count);
-  if (N > kMaxModules)
-    N = kMaxModules;
-  if (!N)
-    return 0;
-  // The last module whose code starts at or before PC, by a binary search
-  // without branches on the data (the loop runs log2(N) times).
-  uint64_t Base = 0;
-  for (uint64_t Len = N; Len > 1;) {
-    uint64_t Half = Len / 2;
-    Base = loadRelaxed(&Copy.TextLo[Base + Half]) <= PC ? Base + Half : Base;
-    Len -= Half;
-  }
-  if (PC < loadRelaxed(&Copy.TextLo[Base]) ||
-      PC >= loadRelaxed(&Copy.TextHi[Base]))
-    return 0;
-  return loadRelaxed(&Copy.Table[Base]);
+  return findInRanges(&Copy.Count, Copy.TextLo, Copy.TextHi, Copy.Table,
+                      kMaxModules, PC);
 }
 
 /// Writers.

@@ -480,20 +480,8 @@ template <class T> T loadStruct(ArenaOffset Off) {
 
 /// The table whose range holds PC, or 0.
 ArenaOffset findTable(const SMIndexCopy &Copy, uintptr_t PC) {
-  uint64_t N = loadRelaxed(&Copy.Count);
-  if (N > kMaxStackMapModules)
-    N = kMaxStackMapModules;
-  if (!N)
-    return 0;
-  uint64_t Base = 0;
-  for (uint64_t Len = N; Len > 1;) {
-    uint64_t Half = Len / 2;
-    Base = loadRelaxed(&Copy.Lo[Base + Half]) <= PC ? Base + Half : Base;
-    Len -= Half;
-  }
-  if (PC < loadRelaxed(&Copy.Lo[Base]) || PC >= loadRelaxed(&Copy.Hi[Base]))
-    return 0;
-  return loadRelaxed(&Copy.Table[Base]);
+  return findInRanges(&Copy.Count, Copy.Lo, Copy.Hi, Copy.Table,
+                      kMaxStackMapModules, PC);
 }
 
 struct Found {
@@ -624,6 +612,31 @@ bool findSerial(const SMIndexCopy &Copy, uintptr_t PC, uint64_t Serial,
   return T.Serial == Serial;
 }
 
+/// Element Index of one of the arrays of R's table (Array, with Count
+/// elements), if R's module is still the one loaded at its PC.
+template <class Elem>
+bool loadRecordElement(const pcmap_stackmap_record &R, uint64_t Index,
+                       ArenaOffset StackMapTable::*Array,
+                       uint64_t StackMapTable::*Count, Elem &Out) {
+  struct Result {
+    bool Ok;
+    Elem E;
+  };
+  uintptr_t PC = R.pc;
+  uint64_t Serial = R.opaque[0];
+  Result Res = readStackMapsConsistently([=](const SMIndexCopy &Copy) {
+    Result X{false, {}};
+    StackMapTable T;
+    if (!findSerial(Copy, PC, Serial, T) || Index >= T.*Count)
+      return X;
+    X.E = loadStruct<Elem>(T.*Array + Index * sizeof(Elem));
+    X.Ok = true;
+    return X;
+  });
+  Out = Res.E;
+  return Res.Ok;
+}
+
 } // namespace
 
 #pragma GCC visibility push(default)
@@ -671,58 +684,29 @@ int pcmap_lookup_stackmap_function(uintptr_t PC,
 
 int pcmap_stackmap_location(const struct pcmap_stackmap_record *R, unsigned I,
                             struct pcmap_stackmap_location *Out) {
-  if (!R || !Out || I >= R->num_locations)
+  SMLocation L;
+  if (!Out || !R || I >= R->num_locations ||
+      !loadRecordElement(*R, (R->opaque[1] & 0xffffffffu) + I,
+                         &StackMapTable::Locations,
+                         &StackMapTable::NumLocations, L))
     return 0;
-  uintptr_t PC = R->pc;
-  uint64_t Serial = R->opaque[0];
-  uint64_t Index = (R->opaque[1] & 0xffffffffu) + I;
-  struct Result {
-    bool Ok;
-    SMLocation L;
-  };
-  Result Res = readStackMapsConsistently([=](const SMIndexCopy &Copy) {
-    Result X{false, {}};
-    StackMapTable T;
-    if (!findSerial(Copy, PC, Serial, T) || Index >= T.NumLocations)
-      return X;
-    X.L = loadStruct<SMLocation>(T.Locations + Index * sizeof(SMLocation));
-    X.Ok = true;
-    return X;
-  });
-  if (!Res.Ok)
-    return 0;
-  Out->kind = Res.L.Kind;
-  Out->size = Res.L.Size;
-  Out->dwarf_reg = Res.L.DwarfReg;
-  Out->offset = Res.L.Offset;
-  Out->value = Res.L.Value;
+  Out->kind = L.Kind;
+  Out->size = L.Size;
+  Out->dwarf_reg = L.DwarfReg;
+  Out->offset = L.Offset;
+  Out->value = L.Value;
   return 1;
 }
 
 int pcmap_stackmap_live_out(const struct pcmap_stackmap_record *R, unsigned I,
                             struct pcmap_stackmap_live_out *Out) {
-  if (!R || !Out || I >= R->num_live_outs)
+  SMLiveOut L;
+  if (!Out || !R || I >= R->num_live_outs ||
+      !loadRecordElement(*R, (R->opaque[1] >> 32) + I, &StackMapTable::LiveOuts,
+                         &StackMapTable::NumLiveOuts, L))
     return 0;
-  uintptr_t PC = R->pc;
-  uint64_t Serial = R->opaque[0];
-  uint64_t Index = (R->opaque[1] >> 32) + I;
-  struct Result {
-    bool Ok;
-    SMLiveOut L;
-  };
-  Result Res = readStackMapsConsistently([=](const SMIndexCopy &Copy) {
-    Result X{false, {}};
-    StackMapTable T;
-    if (!findSerial(Copy, PC, Serial, T) || Index >= T.NumLiveOuts)
-      return X;
-    X.L = loadStruct<SMLiveOut>(T.LiveOuts + Index * sizeof(SMLiveOut));
-    X.Ok = true;
-    return X;
-  });
-  if (!Res.Ok)
-    return 0;
-  Out->dwarf_reg = Res.L.DwarfReg;
-  Out->size = Res.L.Size;
+  Out->dwarf_reg = L.DwarfReg;
+  Out->size = L.Size;
   return 1;
 }
 
