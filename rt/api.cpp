@@ -30,51 +30,28 @@ struct Located {
 __attribute__((always_inline)) inline Located locate(const IndexCopy &Copy,
                                                      uintptr_t PC) {
   Located L;
-  ArenaOffset Table = findModuleTable(Copy, PC);
-  if (!Table)
-    return L;
-  readTableView(Table, L.View);
-  if (PC < L.View.TextLo ||
-      PC - L.View.TextLo >= L.View.TextHi - L.View.TextLo ||
-      pastIndex(L.View, uint32_t(PC - L.View.TextLo)))
-    return L;
-  L.Offset = uint32_t(PC - L.View.TextLo);
-  L.Found = true;
+  uint64_t Offset;
+  L.Found = findModule(Copy, PC, L.View, Offset);
+  L.Offset = uint32_t(Offset);
   return L;
 }
 
-/// The atomic at exactly L's offset, or -1. Most stretches list their
-/// atomics in the index entry itself.
+/// The atomic at exactly L's offset, or -1: one compare of the window.
 __attribute__((always_inline)) inline int64_t atomicAt(const Located &L,
                                                        const Stretch &E) {
-  if (E.numAtomics() <= kLowBytes) {
-    int I = E.findLow(uint8_t(L.Offset));
-    return I < 0 ? -1 : int64_t(E.firstAtomic()) + I;
+  if (__builtin_expect(E.listed(), 1)) {
+    uint32_t Lanes =
+        matchWindow(L.View, E.firstAtomic(), L.Offset) & E.windowLanes();
+    return Lanes ? int64_t(E.firstAtomic()) + __builtin_ctz(Lanes) : -1;
   }
   int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
   return A >= 0 && loadAtomicOffset(L.View, uint64_t(A)) == L.Offset ? A : -1;
 }
 
-/// The function holding L's offset, if any: its index and bounds.
-__attribute__((always_inline)) inline int64_t functionAt(const Located &L,
-                                                         FunctionBounds &B) {
-  // Most offsets lie in the prefix or suffix function of their stretch.
-  Stretch E = loadStretch(L.View, L.Offset >> kStretchShift);
-  uint8_t Low = uint8_t(L.Offset);
-  bool InPrefix = E.inPrefix(Low);
-  if (InPrefix || E.inSuffix(Low)) {
-    uint64_t Next = (L.Offset >> kStretchShift) + 1;
-    uint64_t F = InPrefix
-                     ? E.prefixFunction()
-                     : uint64_t(loadStretch(L.View, Next).firstFunction()) - 1;
-    if (F < L.View.numFunctions()) {
-      B = loadFunctionBounds(L.View, F);
-      // Checked all the same: a reader that raced with an update may have
-      // read garbage, and must not index out of the table.
-      if (L.Offset - B.Start < B.Size)
-        return int64_t(F);
-    }
-  }
+/// The function holding L's offset, if any, searched for: the stretch's
+/// entry does not describe it.
+__attribute__((noinline)) int64_t searchFunction(const Located &L,
+                                                 FunctionBounds &B) {
   int64_t F = lastFunctionAtOrBefore(L.View, L.Offset);
   if (F < 0)
     return -1;
@@ -82,8 +59,36 @@ __attribute__((always_inline)) inline int64_t functionAt(const Located &L,
   return L.Offset - B.Start < B.Size ? F : -1;
 }
 
+/// The function holding L's offset, if any: its index and bounds.
+__attribute__((always_inline)) inline int64_t
+functionAt(const Located &L, const Stretch &E, FunctionBounds &B) {
+  unsigned Seg = E.segment(uint8_t(L.Offset));
+  if (__builtin_expect(!E.described(), 0))
+    return searchFunction(L, B);
+  if (!(E.state(Seg) & kSegmentFunction))
+    return -1;
+  uint64_t F = E.functionOf(Seg);
+  // Checked all the same: a reader that raced with an update may have read
+  // garbage, and must not index out of the table.
+  if (F >= L.View.NumFunctions)
+    return -1;
+  B = loadFunctionBounds(L.View, F);
+  return L.Offset - B.Start < B.Size ? int64_t(F) : -1;
+}
+
 __attribute__((always_inline)) inline Stretch stretchOf(const Located &L) {
   return loadStretch(L.View, L.Offset >> kStretchShift);
+}
+
+/// is_atomic where the stretch's entry and window do not tell.
+__attribute__((noinline)) int searchIsAtomic(const Located &L,
+                                             const Stretch &E) {
+  if (atomicAt(L, E) >= 0)
+    return PCMAP_YES;
+  FunctionBounds B;
+  if (functionAt(L, E, B) >= 0 && (B.Features & kFeatureAtomics))
+    return PCMAP_NO;
+  return PCMAP_UNKNOWN;
 }
 
 void fillFunction(const TableView &V, const FunctionRecord &R,
@@ -96,8 +101,8 @@ void fillFunction(const TableView &V, const FunctionRecord &R,
   Out.source = R.Source;
   Out.upstream_features = R.UpstreamFeatures;
   Out.upstream_stack_args = R.UpstreamStackArgs;
-  Out.module_path = static_cast<const char *>(arenaPointer(loadPath(V)));
-  Out.module_bias = uintptr_t(loadBias(V));
+  Out.module_path = static_cast<const char *>(arenaPointer(V.path()));
+  Out.module_bias = uintptr_t(V.bias());
   Out.first_atomic = R.AtomicsBegin;
 }
 
@@ -120,7 +125,7 @@ void fillAtomic(const Located &L, uint64_t I, pcmap_atomic &Out) {
                 (D.Weak ? PCMAP_ATOMIC_WEAK : 0);
   }
   FunctionBounds B;
-  int64_t F = functionAt(L, B);
+  int64_t F = functionAt(L, stretchOf(L), B);
   Out.has_function = F >= 0;
   if (F >= 0)
     fillFunction(L.View, loadFunction(L.View, uint64_t(F)), Out.function);
@@ -138,22 +143,20 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     if (!L.Found)
       return PCMAP_UNKNOWN;
     Stretch E = stretchOf(L);
-    // The index entry lists the stretch's atomics: a hit, or, in a function
-    // complete for atomics, a miss is the answer. Computed without a branch
-    // on the answer (see Stretch), only on whether the entry had it.
-    static_assert(PCMAP_YES == 1 && PCMAP_NO == 0, "the answer is Hit");
-    unsigned Hit = unsigned(E.findLow(uint8_t(L.Offset)) >= 0);
-    unsigned Listed = unsigned(E.numAtomics() <= kLowBytes);
-    unsigned Known =
-        Listed & (Hit | unsigned(E.inCompleteFunction(uint8_t(L.Offset))));
-    if (__builtin_expect(Known, 1))
-      return int(Hit);
-    if (!Listed && atomicAt(L, E) >= 0)
-      return PCMAP_YES;
-    FunctionBounds B;
-    if (functionAt(L, B) >= 0 && (B.Features & kFeatureAtomics))
-      return PCMAP_NO;
-    return PCMAP_UNKNOWN;
+    // The window holds the stretch's atomics, and the entry its layout:
+    // whether the offset is an atomic and, if not, whether its segment lies
+    // in a function complete for atomics, which makes the answer NO rather
+    // than UNKNOWN. Computed without a branch on the answer (see table.h),
+    // only on whether the entry had it all.
+    static_assert(PCMAP_YES == 1 && PCMAP_NO == 0 && PCMAP_UNKNOWN == -1,
+                  "the answer is Hit - (!Hit & !Complete)");
+    unsigned Hit = unsigned((matchWindow(L.View, E.firstAtomic(), L.Offset) &
+                             E.windowLanes()) != 0);
+    unsigned Complete =
+        unsigned(E.state(E.segment(uint8_t(L.Offset))) == kSegmentComplete);
+    if (__builtin_expect(E.listed() & (Hit | unsigned(E.described())), 1))
+      return int(Hit) - int(~Hit & ~Complete & 1);
+    return searchIsAtomic(L, E);
   });
 }
 
@@ -179,7 +182,7 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
     // the function that holds PC - 1.
     Located L = locate(Copy, PC - 1);
     FunctionBounds B;
-    if (!L.Found || functionAt(L, B) < 0)
+    if (!L.Found || functionAt(L, stretchOf(L), B) < 0)
       return 0;
     int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
     if (A < 0)
@@ -199,7 +202,7 @@ int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
   return readConsistently([PC, Out](const IndexCopy &Copy) {
     Located L = locate(Copy, PC);
     FunctionBounds B;
-    int64_t F = L.Found ? functionAt(L, B) : -1;
+    int64_t F = L.Found ? functionAt(L, stretchOf(L), B) : -1;
     if (F < 0)
       return 0;
     fillFunction(L.View, loadFunction(L.View, uint64_t(F)), *Out);
@@ -215,12 +218,12 @@ int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
     if (Index >= N || Index >= kMaxModules)
       return 0;
     TableView V;
-    readTableView(loadRelaxed(&Copy.Table[Index]), V);
-    Out->path = static_cast<const char *>(arenaPointer(loadPath(V)));
-    Out->bias = uintptr_t(loadBias(V));
+    readTableView(loadRelaxed(&Copy.View[Index].Table), V);
+    Out->path = static_cast<const char *>(arenaPointer(V.path()));
+    Out->bias = uintptr_t(V.bias());
     Out->text_start = uintptr_t(V.TextLo);
-    Out->text_end = uintptr_t(V.TextHi);
-    Out->num_functions = size_t(V.numFunctions());
+    Out->text_end = uintptr_t(V.TextLo + V.TextSize);
+    Out->num_functions = size_t(V.NumFunctions);
     Out->num_atomics = size_t(V.numAtomics());
     return 1;
   });
@@ -233,7 +236,7 @@ int pcmap_function_at(uintptr_t ModuleTextStart, size_t Index,
   return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
     Located L = locate(Copy, ModuleTextStart);
     if (!L.Found || L.View.TextLo != ModuleTextStart ||
-        Index >= L.View.numFunctions())
+        Index >= L.View.NumFunctions)
       return 0;
     fillFunction(L.View, loadFunction(L.View, Index), *Out);
     return 1;

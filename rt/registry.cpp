@@ -109,6 +109,13 @@ void report(const char *What, SectionKind Kind, uint32_t Version,
   M.emit();
 }
 
+void copyView(ModuleView &To, const ModuleView &From) {
+  const auto *In = reinterpret_cast<const uint64_t *>(&From);
+  auto *Out = reinterpret_cast<uint64_t *>(&To);
+  for (unsigned I = 0; I < sizeof(ModuleView) / 8; ++I)
+    storeRelaxed(&Out[I], loadRelaxed(&In[I]));
+}
+
 /// Index copies are rebuilt from the module records, sorted by TextLo.
 void publish() {
   uint64_t G = Generation;
@@ -122,13 +129,21 @@ void publish() {
     uint64_t J = Count;
     while (J && loadRelaxed(&Next.TextLo[J - 1]) > M->Code.TextLo) {
       storeRelaxed(&Next.TextLo[J], loadRelaxed(&Next.TextLo[J - 1]));
-      storeRelaxed(&Next.TextHi[J], loadRelaxed(&Next.TextHi[J - 1]));
-      storeRelaxed(&Next.Table[J], loadRelaxed(&Next.Table[J - 1]));
+      copyView(Next.View[J], Next.View[J - 1]);
       --J;
     }
+    const auto *T = static_cast<const ModuleTable *>(arenaPointer(M->Table));
+    ModuleView V;
+    V.TextLo = T->TextLo;
+    V.TextSize = T->TextHi - T->TextLo;
+    V.Index = T->Index;
+    V.AtomicOffsets = T->AtomicOffsets;
+    V.Functions = T->Functions;
+    V.NumFunctions = T->NumFunctions;
+    V.Table = M->Table;
+    V.Reserved = 0;
     storeRelaxed(&Next.TextLo[J], uint64_t(M->Code.TextLo));
-    storeRelaxed(&Next.TextHi[J], uint64_t(M->Code.TextHi));
-    storeRelaxed(&Next.Table[J], M->Table);
+    copyView(Next.View[J], V);
     ++Count;
   }
   storeRelaxed(&Next.Count, Count);

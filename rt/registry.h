@@ -22,19 +22,30 @@
 #include "arena.h"
 #include "decode.h"
 #include "pcmap/pcmap.h"
+#include "table.h"
 
 namespace pcmap {
 namespace rt {
 
 constexpr unsigned kMaxModules = 4096;
 
-/// The published modules, sorted by TextLo, as parallel arrays: the search
-/// reads only TextLo, eight modules to a cache line.
+/// What the common queries need of a module's table (table.h), published
+/// with the index so that they read nothing from the table's header.
+struct ModuleView {
+  uint64_t TextLo, TextSize;
+  ArenaOffset Index, AtomicOffsets, Functions;
+  uint64_t NumFunctions;
+  ArenaOffset Table;
+  uint64_t Reserved;
+};
+static_assert(sizeof(ModuleView) == 64, "a view is one cache line");
+
+/// The published modules, sorted by TextLo: the search reads only TextLo,
+/// eight modules to a cache line, then the one view.
 struct IndexCopy {
   uint64_t Count;
   uint64_t TextLo[kMaxModules];
-  uint64_t TextHi[kMaxModules];
-  ArenaOffset Table[kMaxModules];
+  ModuleView View[kMaxModules];
 };
 
 extern IndexCopy IndexCopies[2];
@@ -52,11 +63,35 @@ template <class ReadFn> inline auto readConsistently(ReadFn Read) {
   }
 }
 
-/// The table of the module whose code holds PC in Copy, or 0.
-/// Async-signal-safe.
-inline ArenaOffset findModuleTable(const IndexCopy &Copy, uintptr_t PC) {
-  return findInRanges(&Copy.Count, Copy.TextLo, Copy.TextHi, Copy.Table,
-                      kMaxModules, PC);
+/// The view of the module whose code holds PC in Copy, and PC's offset in
+/// it; false if none. Async-signal-safe; tolerates a garbage copy. The
+/// search has no branch on the data.
+__attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
+                                                      uintptr_t PC,
+                                                      TableView &V,
+                                                      uint64_t &Offset) {
+  uint64_t N = loadRelaxed(&Copy.Count);
+  if (N > kMaxModules)
+    N = kMaxModules;
+  if (__builtin_expect(!N, 0))
+    return false;
+  uint64_t Base = 0;
+  for (uint64_t Len = N; Len > 1;) {
+    uint64_t Half = Len / 2;
+    Base = loadRelaxed(&Copy.TextLo[Base + Half]) <= PC ? Base + Half : Base;
+    Len -= Half;
+  }
+  const ModuleView &M = Copy.View[Base];
+  V.TextLo = loadRelaxed(&M.TextLo);
+  V.TextSize = loadRelaxed(&M.TextSize);
+  V.Index = loadRelaxed(&M.Index);
+  V.AtomicOffsets = loadRelaxed(&M.AtomicOffsets);
+  V.Functions = loadRelaxed(&M.Functions);
+  V.NumFunctions = loadRelaxed(&M.NumFunctions);
+  V.Table = loadRelaxed(&M.Table);
+  // Below TextLo, the difference wraps around to a large offset.
+  Offset = PC - V.TextLo;
+  return Offset < V.TextSize;
 }
 
 /// Writers.

@@ -17,8 +17,65 @@ using format::kFeatureHasAtomics;
 
 namespace {
 
+/// Entries NumStretches and NumStretches + 1 end the index: a query reads
+/// the entry after its own, and the slow paths the one after that.
 uint64_t indexBytes(uint64_t NumStretches) {
-  return (NumStretches + 1) * sizeof(IndexEntry);
+  return (NumStretches + 2) * sizeof(IndexEntry);
+}
+
+unsigned segmentState(const FunctionRecord &R) {
+  return R.Features & kFeatureAtomics ? kSegmentComplete : kSegmentFunction;
+}
+
+/// The layout of stretch [Start, End) (see table.h), given that functions
+/// [F, NumFunctions) start at or after Start and that Holder (or None)
+/// starts before it and reaches into it.
+uint64_t stretchLayout(const FunctionRecord *Functions, uint64_t NumFunctions,
+                       uint64_t Holder, uint64_t F, uint64_t Start,
+                       uint64_t End) {
+  constexpr uint64_t None = ~uint64_t(0);
+  uint64_t Boundaries = kUnusedBoundaries, States = 0;
+  unsigned NumSegments = 0;
+  bool Described = true;
+  auto Add = [&](uint64_t Begin, unsigned State) {
+    if (NumSegments == kBoundaries + 1) {
+      Described = false;
+      return;
+    }
+    if (NumSegments) {
+      unsigned Shift = 8 * (NumSegments - 1);
+      Boundaries &= ~(uint64_t(0xff) << Shift);
+      Boundaries |= (Begin - Start - 1) << Shift;
+    }
+    States |= uint64_t(State) << (2 * NumSegments);
+    ++NumSegments;
+  };
+  uint64_t Cursor = Start; // the bytes before it have their segment
+  if (Holder != None) {
+    const FunctionRecord &H = Functions[Holder];
+    Add(Start, segmentState(H));
+    uint64_t HEnd = uint64_t(H.Start) + H.Size;
+    Cursor = HEnd < End ? HEnd : End;
+  }
+  for (uint64_t L = F; L < NumFunctions && Functions[L].Start < End; ++L) {
+    const FunctionRecord &R = Functions[L];
+    // A function of no bytes has no segment but an index; overlapping
+    // functions have no layout. Neither is described.
+    if (!R.Size || R.Start < Cursor) {
+      Described = false;
+      break;
+    }
+    if (R.Start > Cursor)
+      Add(Cursor, kSegmentNone);
+    Add(R.Start, segmentState(R));
+    uint64_t REnd = uint64_t(R.Start) + R.Size;
+    Cursor = REnd < End ? REnd : End;
+  }
+  if (Cursor < End)
+    Add(Cursor, kSegmentNone);
+  if (!Described)
+    return kUnusedBoundaries;
+  return Boundaries | (States << kStateShift) | kDescribed;
 }
 
 /// Builds the index over [0, TextSize) from the sorted atomic offsets and
@@ -34,62 +91,24 @@ bool buildIndex(ArenaOffset AtomicOffsets, uint64_t NumAtomics,
   auto *Index = static_cast<IndexEntry *>(arenaWritable(IndexOut));
   const auto *Atomics =
       static_cast<const uint32_t *>(arenaWritable(AtomicOffsets));
+  constexpr uint64_t None = ~uint64_t(0);
   uint64_t A = 0, F = 0;
-  // The index is filled stretch by stretch; most stretches of a sparse
-  // module hold no atomic and start no function, and cost a few compares
-  // and two stores.
-  const uint64_t None = ~uint64_t(0);
-  uint64_t Holder = None; // the last function starting at or before Start
-  for (uint64_t S = 0; S <= NumStretches; ++S) {
+  for (uint64_t S = 0; S <= NumStretches + 1; ++S) {
     uint64_t Start = S << kStretchShift, End = Start + (1u << kStretchShift);
     while (A < NumAtomics && Atomics[A] < Start)
       ++A;
-    while (F < NumFunctions && Functions[F].Start <= Start)
-      Holder = F++;
-    // F is now the first function starting after Start; the entry wants the
-    // first starting at or after it.
-    bool StartsFunction = Holder != None && Functions[Holder].Start == Start;
-    uint64_t FirstFunction = StartsFunction ? Holder : F;
-    uint64_t Flags = StartsFunction ? kStretchStartsFunction : 0;
-    uint64_t Word0 = A | (FirstFunction << 32), Word1 = 0;
-    uint64_t N = 0;
-    while (A + N < NumAtomics && Atomics[A + N] < End) {
-      if (N < kLowBytes)
-        Word1 |= uint64_t(uint8_t(Atomics[A + N])) << (16 + 8 * N);
-      ++N;
-    }
-    Word1 |= N < 255 ? N : 255;
-    // The prefix: the bytes of the function holding the first byte.
-    uint64_t PrefixEnd = 0;
-    if (Holder != None) {
-      const FunctionRecord &H = Functions[Holder];
-      uint64_t HEnd = uint64_t(H.Start) + H.Size;
-      if (HEnd > Start) {
-        Flags |= kStretchPrefix;
-        if (H.Features & kFeatureAtomics)
-          Flags |= kStretchPrefixComplete;
-        PrefixEnd = HEnd >= End ? 0 : HEnd - Start; // 0: the whole stretch
-      }
-    }
-    // The suffix: the last function starting inside the stretch (after its
-    // first byte), if it reaches the stretch's end.
-    uint64_t SuffixStart = 0;
-    if (F < NumFunctions && Functions[F].Start < End) {
-      uint64_t L = F;
-      while (L + 1 < NumFunctions && Functions[L + 1].Start < End)
-        ++L;
-      const FunctionRecord &Last = Functions[L];
-      if (uint64_t(Last.Start) + Last.Size >= End) {
-        Flags |= kStretchSuffix;
-        if (Last.Features & kFeatureAtomics)
-          Flags |= kStretchSuffixComplete;
-        SuffixStart = Last.Start - Start;
-      }
-    }
-    Word1 |= (Flags << 8) | (PrefixEnd << 48) | (SuffixStart << 56);
+    while (F < NumFunctions && Functions[F].Start < Start)
+      ++F;
+    // F: the functions starting before the stretch.
+    uint64_t Holder = None;
+    if (F && uint64_t(Functions[F - 1].Start) + Functions[F - 1].Size > Start)
+      Holder = F - 1;
+    uint64_t FirstFunction = Holder != None ? Holder : F;
+    uint64_t Layout =
+        stretchLayout(Functions, NumFunctions, Holder, F, Start, End);
     auto *Out = reinterpret_cast<uint64_t *>(&Index[S]);
-    storeRelaxed(&Out[0], Word0);
-    storeRelaxed(&Out[1], Word1);
+    storeRelaxed(&Out[0], A | (FirstFunction << 32));
+    storeRelaxed(&Out[1], Layout);
   }
   return true;
 }

@@ -3,36 +3,36 @@
 // A module's functions and atomics as sorted arrays of 32-bit offsets from
 // the start of its code (TextLo), and one index over the code: a 16-byte
 // entry per 256-byte stretch, in the style of Go's findfunctab, extended so
-// that most queries need nothing else:
+// that nearly every query needs nothing else but the atomics it may hit.
 //
-//   FirstAtomic    index of the first atomic at or after the stretch
-//   FirstFunction  index of the first function starting at or after it
-//   NumAtomics     atomics in the stretch (saturated at 255)
-//   Flags          kStretch* below
-//   Low[4]         the low bytes of the first four atomics of the stretch
-//   PrefixEnd      bytes [0, PrefixEnd) lie in the function holding the
-//                  stretch's first byte (0: the whole stretch)
-//   SuffixStart    bytes [SuffixStart, 256) lie in the last function that
-//                  starts inside the stretch
+// An entry holds where the stretch's atomics and functions begin in the
+// arrays, and the stretch's layout: its bytes cut into up to seven segments
+// at up to six boundaries, each segment either in no function, in a
+// function, or in a function complete for atomics. Functions follow one
+// another, so the function of the Nth segment that is in a function is the
+// (N-1)th after the entry's FirstFunction. A stretch with more segments
+// (more than two functions wholly inside it, each with padding around it)
+// is not described by its entry; 256 bytes of code rarely are.
 //
-// A stretch thus describes its functions when it holds at most one
-// function boundary with code on both sides, or one function that starts
-// in it and one that ends in it: nearly all stretches. is_atomic at offset
-// X reads entry X / 256 (one cache line): X is an atomic if its low byte is
-// among Low; if the stretch has at most four atomics and X lies in the
-// prefix or suffix of a function complete for atomics, it is not one.
-// lookup_function finds the function of a prefix or suffix the same way.
-// Otherwise (several functions start in the stretch, or it is dense with
-// atomics) the query reads the next entry and binary-searches the atomics
-// and function starts of the stretch: at most 256 distinct offsets, usually
-// none to two. Every lookup is O(1) in the size of the table. The index
-// costs 16 bytes per 256 bytes of code (6 %); an atomic costs 8 bytes
-// (offset, descriptor).
+// A query at offset X reads entry X / 256, the next entry's first word (the
+// stretch's number of atomics is the difference), and the kWindow atomic
+// offsets from FirstAtomic on (one cache line), and compares all of those
+// at once: X is an atomic or not; the segment of X says whether "not" is NO
+// or UNKNOWN, and which function holds X. All of it without a branch on the
+// data. What limits a query is not the cache misses, which overlap with
+// those of the queries around it, but its instruction count, which bounds
+// how many queries the processor keeps in flight (and a mispredicted branch
+// on loaded data throws the others away): every instruction counts here.
+// A stretch with more than kWindow atomics, or not described, is searched
+// (binary search over at most 256 distinct offsets). Every lookup is O(1)
+// in the size of the table. The index costs 16 bytes per 256 bytes of code
+// (6 %); an atomic costs 8 bytes (offset, descriptor).
 //
 // Tables are immutable once published. Readers reach them by arena offset
-// (arena.h) and read every field with relaxed loads, so that a reader that
-// raced with an update reads garbage, never faults, and is then told to
-// retry by the registry's generation check.
+// (arena.h) and read every field with relaxed loads (or, for the window,
+// loads the compiler cannot see), so that a reader that raced with an
+// update reads garbage, never faults, and is then told to retry by the
+// registry's generation check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,29 +44,40 @@
 
 #include <stddef.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace pcmap {
 namespace rt {
 
 constexpr unsigned kStretchShift = 8; // 256 bytes of code per index entry
-constexpr unsigned kLowBytes = 4;
-/// IndexEntry::Flags.
-enum : uint8_t {
-  kStretchPrefix = 1,         // PrefixEnd is meaningful
-  kStretchPrefixComplete = 2, // the prefix's function is complete for atomics
-  kStretchSuffix = 4,         // SuffixStart is meaningful
-  kStretchSuffixComplete = 8, // the suffix's function is complete for atomics
-  kStretchStartsFunction = 16 // a function starts at the stretch's first byte
+/// Atomics a query compares at once (one cache line of offsets).
+constexpr unsigned kWindow = 16;
+/// Segment boundaries an entry holds; a stretch has one segment more.
+constexpr unsigned kBoundaries = 6;
+/// The state of a segment (2 bits): bit 0, in a function; bit 1, in a
+/// function complete for atomics.
+enum : unsigned {
+  kSegmentNone = 0,
+  kSegmentFunction = 1,
+  kSegmentComplete = 3
 };
+/// IndexEntry::Layout: bytes 0 to 5, the boundaries (where segments 1 to 6
+/// start) minus one, ascending, 0xff when unused; bits 48 to 61, the states
+/// of segments 0 to 6; bit 62, whether the layout describes the stretch.
+constexpr unsigned kStateShift = 48;
+constexpr uint64_t kUnusedBoundaries = 0xffffffffffffull;
+constexpr uint64_t kDescribed = uint64_t(1) << 62;
 
 struct IndexEntry {
+  /// The atomics before the stretch (the index of its first atomic).
   uint32_t FirstAtomic;
+  /// The function of the stretch's first segment in a function: the number
+  /// of functions starting before the stretch, less one if the last of them
+  /// reaches into it.
   uint32_t FirstFunction;
-  uint8_t NumAtomics;
-  uint8_t Flags;
-  uint8_t Low[kLowBytes];
-  uint8_t PrefixEnd;
-  uint8_t SuffixStart;
+  uint64_t Layout;
 };
 static_assert(sizeof(IndexEntry) == 16, "an entry is 16 bytes");
 
@@ -117,107 +128,145 @@ inline uint64_t headerField(ArenaOffset Table, size_t Offset) {
       static_cast<const uint64_t *>(arenaPointer(Table + Offset)));
 }
 
-/// A reader's copy of the header fields every lookup needs; the others are
-/// loaded when used. (Relaxed loads cannot be dropped by the compiler when
-/// unused, and a query that is not waiting for memory is as fast as its
-/// instruction count: is_atomic reads four fields.)
+/// What a query knows of a module's table: the fields the common queries
+/// need, copied into the published index of modules (registry.h) so that
+/// they cost no load from the table's header, and the others, loaded from
+/// the header when used.
 struct TableView {
-  uint64_t TextLo, TextHi;
-  ArenaOffset Index;
-  uint64_t NumStretches;
+  uint64_t TextLo, TextSize;
+  ArenaOffset Index, AtomicOffsets, Functions;
+  uint64_t NumFunctions;
   ArenaOffset Table;
 
-  ArenaOffset functions() const {
-    return headerField(Table, offsetof(ModuleTable, Functions));
-  }
-  ArenaOffset atomicOffsets() const {
-    return headerField(Table, offsetof(ModuleTable, AtomicOffsets));
-  }
   ArenaOffset atomicDescriptors() const {
     return headerField(Table, offsetof(ModuleTable, AtomicDescriptors));
-  }
-  uint64_t numFunctions() const {
-    return headerField(Table, offsetof(ModuleTable, NumFunctions));
   }
   uint64_t numAtomics() const {
     return headerField(Table, offsetof(ModuleTable, NumAtomics));
   }
+  uint64_t numStretches() const {
+    return headerField(Table, offsetof(ModuleTable, NumStretches));
+  }
+  uint64_t bias() const {
+    return headerField(Table, offsetof(ModuleTable, Bias));
+  }
+  ArenaOffset path() const {
+    return headerField(Table, offsetof(ModuleTable, Path));
+  }
 };
 
+/// A view read from the table's header (where no published copy is at
+/// hand).
 inline void readTableView(ArenaOffset Table, TableView &V) {
   V.TextLo = headerField(Table, offsetof(ModuleTable, TextLo));
-  V.TextHi = headerField(Table, offsetof(ModuleTable, TextHi));
+  V.TextSize = headerField(Table, offsetof(ModuleTable, TextHi)) - V.TextLo;
   V.Index = headerField(Table, offsetof(ModuleTable, Index));
-  V.NumStretches = headerField(Table, offsetof(ModuleTable, NumStretches));
+  V.AtomicOffsets = headerField(Table, offsetof(ModuleTable, AtomicOffsets));
+  V.Functions = headerField(Table, offsetof(ModuleTable, Functions));
+  V.NumFunctions = headerField(Table, offsetof(ModuleTable, NumFunctions));
   V.Table = Table;
 }
-inline uint64_t loadBias(const TableView &V) {
-  return headerField(V.Table, offsetof(ModuleTable, Bias));
-}
-inline ArenaOffset loadPath(const TableView &V) {
-  return headerField(V.Table, offsetof(ModuleTable, Path));
-}
 
-/// The index entry of an offset's stretch, as a reader loads it.
+/// The index entry of an offset's stretch, as a reader loads it, and what a
+/// query makes of it. Everything is computed without branches.
 struct Stretch {
-  uint64_t Words[2];
-  uint32_t firstAtomic() const { return uint32_t(Words[0]); }
-  uint32_t firstFunction() const { return uint32_t(Words[0] >> 32); }
-  unsigned numAtomics() const { return unsigned(Words[1] & 0xff); }
-  unsigned flags() const { return unsigned(Words[1] >> 8) & 0xff; }
-  /// The end of the prefix, 1 to 256.
-  unsigned prefixEnd() const {
-    return ((unsigned(Words[1] >> 48) - 1) & 0xff) + 1;
+  uint64_t Word0, Layout;
+  uint32_t NextFirstAtomic; // of the next entry
+
+  uint32_t firstAtomic() const { return uint32_t(Word0); }
+  uint32_t firstFunction() const { return uint32_t(Word0 >> 32); }
+  /// The stretch's atomics (garbage tolerated: the caller compares it).
+  uint32_t numAtomics() const { return NextFirstAtomic - firstAtomic(); }
+  /// Whether all the stretch's atomics are in the window.
+  bool listed() const { return numAtomics() <= kWindow; }
+  /// The window's lanes that hold the stretch's atomics (when listed).
+  uint32_t windowLanes() const { return (1u << (numAtomics() & 31)) - 1; }
+  bool described() const { return Layout & kDescribed; }
+
+  /// The segment of byte Low of the stretch: how many boundaries are at or
+  /// before it.
+  unsigned segment(uint8_t Low) const {
+#if defined(__SSE2__)
+    // Stored boundaries are one less: a boundary B is at or before Low when
+    // B - 1 < Low, and the lanes with B - 1 >= Low (unused ones included)
+    // are the upper ones.
+    __m128i B = _mm_cvtsi64_si128(int64_t(Layout));
+    __m128i L = _mm_cvtsi64_si128(int64_t(0x0101010101010101ull * Low));
+    unsigned AtOrAfter =
+        unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(B, L), B)));
+    return unsigned(__builtin_ctz((AtOrAfter & 0x3f) | 0x40));
+#else
+    unsigned N = 0;
+    for (unsigned I = 0; I < kBoundaries; ++I)
+      N += unsigned(((Layout >> (8 * I)) & 0xff) < Low);
+    return N;
+#endif
   }
-  unsigned suffixStart() const { return unsigned(Words[1] >> 56); }
-  /// Whether the stretch's byte Low lies in its prefix or suffix function.
-  /// Computed without branches, like the rest of the fast paths: a branch
-  /// on index data waits for the load, and a mispredicted one throws away
-  /// the loads of the queries that follow.
-  bool inPrefix(uint8_t Low) const {
-    return bool((flags() & kStretchPrefix) & unsigned(Low < prefixEnd()));
+  /// The state of segment Seg (kSegment*).
+  unsigned state(unsigned Seg) const {
+    return unsigned(Layout >> (kStateShift + 2 * Seg)) & 3;
   }
-  bool inSuffix(uint8_t Low) const {
-    return bool((flags() & kStretchSuffix) & unsigned(Low >= suffixStart()));
-  }
-  /// Whether byte Low is known to lie in a function complete for atomics.
-  bool inCompleteFunction(uint8_t Low) const {
-    unsigned F = flags();
-    unsigned P =
-        ((F & kStretchPrefixComplete) >> 1) & unsigned(Low < prefixEnd());
-    unsigned S =
-        ((F & kStretchSuffixComplete) >> 3) & unsigned(Low >= suffixStart());
-    return bool(P | S);
-  }
-  /// The index of the function holding the stretch's first byte (when the
-  /// prefix is meaningful).
-  uint64_t prefixFunction() const {
-    return uint64_t(firstFunction()) - !(flags() & kStretchStartsFunction);
-  }
-  /// The position among the stretch's first atomics whose low byte is Low,
-  /// or -1. Only meaningful when numAtomics() <= kLowBytes. Branch-free: a
-  /// byte-wise compare of the four low bytes in one word.
-  int findLow(uint8_t Low) const {
-    constexpr uint64_t Ones = 0x01010101ull, Highs = 0x80808080ull;
-    unsigned N = numAtomics();
-    uint64_t Valid = N >= kLowBytes ? Highs : (Highs & ((1ull << (8 * N)) - 1));
-    uint64_t X = ((Words[1] >> 16) & 0xffffffffull) ^ (Ones * Low);
-    // The lowest flagged byte is exact (borrows only flag bytes above it).
-    uint64_t Zero = (X - Ones) & ~X & Valid;
-    return Zero ? int(__builtin_ctzll(Zero) >> 3) : -1;
+  /// The function of segment Seg (when it is in one): FirstFunction plus
+  /// the number of segments before it that are in a function.
+  uint64_t functionOf(unsigned Seg) const {
+    // Bit 0 of the states of segments 0 to Seg - 1 (at most six, at even
+    // positions), counted in two steps.
+    unsigned Before =
+        unsigned(Layout >> kStateShift) & ((1u << (2 * Seg)) - 1) & 0x555;
+    unsigned Pairs = (Before & 0x111) + ((Before >> 2) & 0x111);
+    return uint64_t(firstFunction()) + (((Pairs * 0x111) >> 8) & 0xf);
   }
 };
 
 /// Whether Offset is beyond the index (past the module's code).
 inline bool pastIndex(const TableView &V, uint32_t Offset) {
-  return (Offset >> kStretchShift) >= V.NumStretches;
+  return (Offset >> kStretchShift) >= V.numStretches();
 }
 
-/// Entry I of the index (I <= NumStretches).
+/// Entry I of the index (I <= NumStretches), with the next entry's first
+/// atomic.
 inline Stretch loadStretch(const TableView &V, uint64_t I) {
   const auto *W = static_cast<const uint64_t *>(
       arenaPointer(V.Index + I * sizeof(IndexEntry)));
-  return {{loadRelaxed(&W[0]), loadRelaxed(&W[1])}};
+  const auto *Next = static_cast<const uint32_t *>(
+      arenaPointer(V.Index + (I + 1) * sizeof(IndexEntry)));
+  return {loadRelaxed(&W[0]), loadRelaxed(&W[1]), loadRelaxed(Next)};
+}
+
+/// The lanes of the window of atomic offsets from atomic First on that equal
+/// Offset: bit I for atomic First + I. The lanes past the array read other
+/// memory of the arena (mapped, with a guard at its end); the caller masks
+/// them with Stretch::windowLanes().
+inline uint32_t matchWindow(const TableView &V, uint64_t First,
+                            uint32_t Offset) {
+  static_assert(kWindow == 16, "four vectors of four offsets");
+  const char *P = static_cast<const char *>(
+      arenaPointer(V.AtomicOffsets + First * sizeof(uint32_t)));
+#if defined(__SSE2__)
+  // The loads are in assembly: they may race with a writer reusing the
+  // block (the generation check then discards the answer), and the
+  // compiler must neither see a data race nor assume the memory unchanged.
+  struct Bytes16 {
+    char B[16];
+  };
+  const auto *Q = reinterpret_cast<const Bytes16 *>(P);
+  __m128i A, B, C, D;
+  asm("movdqu %1, %0" : "=x"(A) : "m"(Q[0]));
+  asm("movdqu %1, %0" : "=x"(B) : "m"(Q[1]));
+  asm("movdqu %1, %0" : "=x"(C) : "m"(Q[2]));
+  asm("movdqu %1, %0" : "=x"(D) : "m"(Q[3]));
+  __m128i K = _mm_set1_epi32(int(Offset));
+  __m128i AB = _mm_packs_epi32(_mm_cmpeq_epi32(A, K), _mm_cmpeq_epi32(B, K));
+  __m128i CD = _mm_packs_epi32(_mm_cmpeq_epi32(C, K), _mm_cmpeq_epi32(D, K));
+  return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
+#else
+  uint32_t Lanes = 0;
+  for (unsigned I = 0; I < kWindow; ++I)
+    Lanes |= uint32_t(loadRelaxed(reinterpret_cast<const uint32_t *>(P) + I) ==
+                      Offset)
+             << I;
+  return Lanes;
+#endif
 }
 
 /// The number of keys <= X in a sorted array of uint32_t keys Stride bytes
@@ -245,23 +294,23 @@ inline uint64_t upperBound(ArenaOffset Keys, uint64_t Stride, uint64_t Lo,
 inline int64_t lastAtomicAtOrBefore(const TableView &V, uint32_t Offset) {
   if (pastIndex(V, Offset))
     return int64_t(V.numAtomics()) - 1;
-  uint64_t S = Offset >> kStretchShift;
-  return int64_t(upperBound(V.atomicOffsets(), sizeof(uint32_t),
-                            loadStretch(V, S).firstAtomic(),
-                            loadStretch(V, S + 1).firstAtomic(), V.numAtomics(),
-                            Offset)) -
+  Stretch E = loadStretch(V, Offset >> kStretchShift);
+  return int64_t(upperBound(V.AtomicOffsets, sizeof(uint32_t), E.firstAtomic(),
+                            E.NextFirstAtomic, V.numAtomics(), Offset)) -
          1;
 }
 /// Index of the last function starting at or before Offset, or -1.
 inline int64_t lastFunctionAtOrBefore(const TableView &V, uint32_t Offset) {
   if (pastIndex(V, Offset))
-    return int64_t(V.numFunctions()) - 1;
+    return int64_t(V.NumFunctions) - 1;
   uint64_t S = Offset >> kStretchShift;
   static_assert(offsetof(FunctionRecord, Start) == 0, "Start first");
-  return int64_t(upperBound(V.functions(), sizeof(FunctionRecord),
+  // The functions before stretch S's FirstFunction start before it; those
+  // after stretch S + 1's start after stretch S.
+  return int64_t(upperBound(V.Functions, sizeof(FunctionRecord),
                             loadStretch(V, S).firstFunction(),
-                            loadStretch(V, S + 1).firstFunction(),
-                            V.numFunctions(), Offset)) -
+                            uint64_t(loadStretch(V, S + 1).firstFunction()) + 1,
+                            V.NumFunctions, Offset)) -
          1;
 }
 
@@ -271,7 +320,7 @@ struct FunctionBounds {
 };
 inline FunctionBounds loadFunctionBounds(const TableView &V, uint64_t I) {
   const auto *W = static_cast<const uint32_t *>(
-      arenaPointer(V.functions() + I * sizeof(FunctionRecord)));
+      arenaPointer(V.Functions + I * sizeof(FunctionRecord)));
   static_assert(offsetof(FunctionRecord, Size) == 4 &&
                     offsetof(FunctionRecord, Features) == 8,
                 "FunctionBounds are the first fields");
@@ -281,7 +330,7 @@ inline FunctionRecord loadFunction(const TableView &V, uint64_t I) {
   static_assert(sizeof(FunctionRecord) % 8 == 0, "whole words");
   FunctionRecord R;
   const auto *Words = static_cast<const uint64_t *>(
-      arenaPointer(V.functions() + I * sizeof(FunctionRecord)));
+      arenaPointer(V.Functions + I * sizeof(FunctionRecord)));
   uint64_t W[sizeof(FunctionRecord) / 8];
   for (unsigned J = 0; J < sizeof(W) / 8; ++J)
     W[J] = loadRelaxed(&Words[J]);
@@ -289,7 +338,7 @@ inline FunctionRecord loadFunction(const TableView &V, uint64_t I) {
   return R;
 }
 inline uint32_t loadAtomicOffset(const TableView &V, uint64_t I) {
-  return arenaLoad<uint32_t>(V.atomicOffsets(), I);
+  return arenaLoad<uint32_t>(V.AtomicOffsets, I);
 }
 inline uint32_t loadAtomicDescriptor(const TableView &V, uint64_t I) {
   return arenaLoad<uint32_t>(V.atomicDescriptors(), I);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <sys/mman.h>
 #include <vector>
 
@@ -303,6 +304,92 @@ TEST_F(RuntimeTest, IndexBoundaries) {
         << "offset " << O;
   }
   EXPECT_EQ(pcmap_is_atomic_pc(M.pc(Size)), PCMAP_UNKNOWN);
+}
+
+TEST_F(RuntimeTest, EveryByteAgreesWithAModelOfTheLayout) {
+  // Short functions (several to a 256-byte stretch, some of no bytes, some
+  // not complete for atomics), padding and gaps between them, atomics dense
+  // enough that some stretches hold more than a window of them, and some
+  // outside any function: every query at every byte must agree with a
+  // plain model, whether the stretch's index entry describes it or the
+  // query has to search.
+  struct Fn {
+    uint64_t Start, Size;
+    bool Complete;
+  };
+  for (unsigned Seed = 1; Seed <= 4; ++Seed) {
+    std::mt19937 Rng(Seed);
+    auto Uniform = [&](uint64_t Lo, uint64_t Hi) {
+      return std::uniform_int_distribution<uint64_t>(Lo, Hi)(Rng);
+    };
+    const uint64_t Size = 1 << 15;
+    std::vector<Fn> Fns;
+    std::vector<uint64_t> Atomics;
+    for (uint64_t Cursor = Uniform(0, 40); Cursor + 300 < Size;) {
+      if (Uniform(0, 15) == 0) { // a function of no bytes
+        Fns.push_back({Cursor, 0, true});
+        Cursor += Uniform(1, 8);
+        continue;
+      }
+      // Mostly short; now and then one that spans stretches.
+      uint64_t FSize = Uniform(0, 7) ? Uniform(1, 120) : Uniform(200, 900);
+      Fns.push_back({Cursor, FSize, Uniform(0, 4) != 0});
+      // Dense atomics in some functions, none in others.
+      uint64_t Density = Uniform(0, 3) == 0 ? 2 : 16;
+      for (uint64_t O = 0; O < FSize; ++O)
+        if (Uniform(0, Density - 1) == 0)
+          Atomics.push_back(Cursor + O);
+      Cursor += FSize + (Uniform(0, 2) ? Uniform(0, 24) : 0);
+      if (Uniform(0, 9) == 0) // an atomic between functions
+        Atomics.push_back(Cursor++);
+    }
+    std::sort(Atomics.begin(), Atomics.end());
+    Atomics.erase(std::unique(Atomics.begin(), Atomics.end()), Atomics.end());
+
+    FakeModule M(Size);
+    auto F = M.section();
+    for (const Fn &X : Fns)
+      F.function(M.pc(X.Start), X.Size, X.Complete ? kFeatureAtomics : 0);
+    F.add(M.Functions);
+    auto A = M.section();
+    const uint64_t Desc = desc(AK_Store, 2, AO_Release);
+    for (uint64_t O : Atomics)
+      A.record({M.pc(O)}, Desc);
+    A.add(M.Atomics);
+
+    size_t NextFn = 0;
+    for (uint64_t O = 0; O < Size; ++O) {
+      while (NextFn < Fns.size() && Fns[NextFn].Start <= O)
+        ++NextFn;
+      const Fn *Holder = nullptr;
+      for (size_t I = NextFn; I-- > 0;)
+        if (Fns[I].Size) {
+          if (O < Fns[I].Start + Fns[I].Size)
+            Holder = &Fns[I];
+          break;
+        }
+      bool IsAtomic = std::binary_search(Atomics.begin(), Atomics.end(), O);
+      int Want = IsAtomic                     ? PCMAP_YES
+                 : Holder && Holder->Complete ? PCMAP_NO
+                                              : PCMAP_UNKNOWN;
+      ASSERT_EQ(pcmap_is_atomic_pc(M.pc(O)), Want)
+          << "seed " << Seed << " offset " << O;
+      pcmap_function Fn;
+      ASSERT_EQ(pcmap_lookup_function(M.pc(O), &Fn), Holder ? 1 : 0)
+          << "seed " << Seed << " offset " << O;
+      if (Holder) {
+        ASSERT_EQ(Fn.start, M.pc(Holder->Start)) << "offset " << O;
+        ASSERT_EQ(Fn.size, Holder->Size) << "offset " << O;
+      }
+      pcmap_atomic At;
+      ASSERT_EQ(pcmap_lookup_atomic(M.pc(O), &At), IsAtomic ? 1 : 0)
+          << "seed " << Seed << " offset " << O;
+      if (IsAtomic) {
+        ASSERT_EQ(At.pc, M.pc(O));
+        ASSERT_EQ(At.has_function, Holder ? 1 : 0) << "offset " << O;
+      }
+    }
+  }
 }
 
 TEST_F(RuntimeTest, AtomicBefore) {
