@@ -1,8 +1,11 @@
-//===- api.cpp - The C interface (include/pcmap/pcmap.h)
-//-------------------===//
+//===- api.cpp - The C interface (include/pcmap/pcmap.h) -----------------===//
 //
-// Queries: find the module, then the function and the atomic through the
-// module's bucket indexes, all inside readConsistently (registry.h).
+// Queries: find the module in the published index, then the function and
+// the atomic through the module's index (table.h), all inside
+// readConsistently (registry.h). Each query has a fast path for what a
+// stretch's index entry describes, written so that it compiles to few
+// instructions and no branch on loaded data, and calls out of line for the
+// rest (a stretch with more atomics than a window, or not described).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,79 +23,59 @@ using namespace pcmap::format;
 
 namespace {
 
-struct Located {
-  bool Found = false;
-  TableView View;
-  uint32_t Offset = 0; // PC - TextLo
-};
-
-/// The module of PC.
-__attribute__((always_inline)) inline Located locate(const IndexCopy &Copy,
-                                                     uintptr_t PC) {
-  Located L;
-  uint64_t Offset;
-  L.Found = findModule(Copy, PC, L.View, Offset);
-  L.Offset = uint32_t(Offset);
-  return L;
+/// The atomic at exactly Offset, or -1, searched for: the stretch holds more
+/// atomics than a window.
+__attribute__((noinline)) int64_t searchAtomic(TableView V, uint32_t Offset) {
+  int64_t A = lastAtomicAtOrBefore(V, Offset);
+  return A >= 0 && loadAtomicOffset(V, uint64_t(A)) == Offset ? A : -1;
 }
 
-/// The atomic at exactly L's offset, or -1: one compare of the window.
-__attribute__((always_inline)) inline int64_t atomicAt(const Located &L,
-                                                       const Stretch &E) {
-  if (__builtin_expect(E.listed(), 1)) {
-    uint32_t Lanes =
-        matchWindow(L.View, E.firstAtomic(), L.Offset) & E.windowLanes();
-    return Lanes ? int64_t(E.firstAtomic()) + __builtin_ctz(Lanes) : -1;
-  }
-  int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
-  return A >= 0 && loadAtomicOffset(L.View, uint64_t(A)) == L.Offset ? A : -1;
+/// The atomic at exactly Offset, or -1.
+__attribute__((always_inline)) inline int64_t
+atomicAt(TableView V, const Stretch &E, uint32_t Offset) {
+  uint32_t N = E.numAtomics();
+  if (__builtin_expect(N > kWindow, 0))
+    return searchAtomic(V, Offset);
+  uint32_t Lanes = matchWindow(V, E.firstAtomic(), Offset) & windowLanes(N);
+  return Lanes ? int64_t(E.firstAtomic()) + __builtin_ctz(Lanes) : -1;
 }
 
-/// The function holding L's offset, if any, searched for: the stretch's
-/// entry does not describe it.
-__attribute__((noinline)) int64_t searchFunction(const Located &L,
-                                                 FunctionBounds &B) {
-  int64_t F = lastFunctionAtOrBefore(L.View, L.Offset);
+/// The function holding Offset, if any, searched for: the stretch's entry
+/// does not describe it.
+__attribute__((noinline)) int64_t searchFunction(TableView V, uint32_t Offset,
+                                                 FunctionRecord &R) {
+  int64_t F = lastFunctionAtOrBefore(V, Offset);
   if (F < 0)
     return -1;
-  B = loadFunctionBounds(L.View, uint64_t(F));
-  return L.Offset - B.Start < B.Size ? F : -1;
+  R = loadFunction(V, uint64_t(F));
+  return Offset - R.Start < R.Size ? F : -1;
 }
 
-/// The function holding L's offset, if any: its index and bounds.
+/// The function holding Offset, if any, where the stretch's entry describes
+/// it; R is its record.
 __attribute__((always_inline)) inline int64_t
-functionAt(const Located &L, const Stretch &E, FunctionBounds &B) {
-  unsigned Seg = E.segment(uint8_t(L.Offset));
-  if (__builtin_expect(!E.described(), 0))
-    return searchFunction(L, B);
-  if (!(E.state(Seg) & kSegmentFunction))
-    return -1;
+describedFunctionAt(TableView V, const Stretch &E, uint32_t Offset,
+                    FunctionRecord &R) {
+  unsigned Seg = E.segment(uint8_t(Offset));
   uint64_t F = E.functionOf(Seg);
-  // Checked all the same: a reader that raced with an update may have read
-  // garbage, and must not index out of the table.
-  if (F >= L.View.NumFunctions)
+  // F is checked all the same: a reader that raced with an update may have
+  // read garbage, and must not index out of the table.
+  if (!(E.state(Seg) & kSegmentFunction) || F >= V.numFunctions())
     return -1;
-  B = loadFunctionBounds(L.View, F);
-  return L.Offset - B.Start < B.Size ? int64_t(F) : -1;
+  R = loadFunction(V, F);
+  return Offset - R.Start < R.Size ? int64_t(F) : -1;
 }
 
-__attribute__((always_inline)) inline Stretch stretchOf(const Located &L) {
-  return loadStretch(L.View, L.Offset >> kStretchShift);
+/// The function holding Offset, if any; R is its record.
+int64_t functionAt(TableView V, const Stretch &E, uint32_t Offset,
+                   FunctionRecord &R) {
+  if (!E.described())
+    return searchFunction(V, Offset, R);
+  return describedFunctionAt(V, E, Offset, R);
 }
 
-/// is_atomic where the stretch's entry and window do not tell.
-__attribute__((noinline)) int searchIsAtomic(const Located &L,
-                                             const Stretch &E) {
-  if (atomicAt(L, E) >= 0)
-    return PCMAP_YES;
-  FunctionBounds B;
-  if (functionAt(L, E, B) >= 0 && (B.Features & kFeatureAtomics))
-    return PCMAP_NO;
-  return PCMAP_UNKNOWN;
-}
-
-void fillFunction(const TableView &V, const FunctionRecord &R,
-                  pcmap_function &Out) {
+__attribute__((always_inline)) inline void
+fillFunction(TableView V, const FunctionRecord &R, pcmap_function &Out) {
   Out.start = uintptr_t(V.TextLo + R.Start);
   Out.size = R.Size;
   Out.features = R.Features & kKnownFeatures;
@@ -101,16 +84,17 @@ void fillFunction(const TableView &V, const FunctionRecord &R,
   Out.source = R.Source;
   Out.upstream_features = R.UpstreamFeatures;
   Out.upstream_stack_args = R.UpstreamStackArgs;
-  Out.module_path = static_cast<const char *>(arenaPointer(V.path()));
+  Out.module_path = V.path();
   Out.module_bias = uintptr_t(V.bias());
   Out.first_atomic = R.AtomicsBegin;
 }
 
-void fillAtomic(const Located &L, uint64_t I, pcmap_atomic &Out) {
-  uint32_t Offset = loadAtomicOffset(L.View, I);
-  uint32_t Desc = loadAtomicDescriptor(L.View, I);
+/// Fills Out with atomic I (at Offset) and its function.
+void fillAtomic(TableView V, const Stretch &E, uint64_t I, uint32_t Offset,
+                pcmap_atomic &Out) {
+  uint32_t Desc = loadAtomicDescriptor(V, I);
   Out = pcmap_atomic();
-  Out.pc = uintptr_t(L.View.TextLo + Offset);
+  Out.pc = uintptr_t(V.TextLo + Offset);
   AtomicDescriptor D;
   if (Desc == kUpstreamDescriptor || !decodeDescriptor(Desc, D)) {
     Out.kind = PCMAP_KIND_UNKNOWN;
@@ -124,11 +108,32 @@ void fillAtomic(const Located &L, uint64_t I, pcmap_atomic &Out) {
     Out.flags = (D.Volatile ? PCMAP_ATOMIC_VOLATILE : 0) |
                 (D.Weak ? PCMAP_ATOMIC_WEAK : 0);
   }
-  FunctionBounds B;
-  int64_t F = functionAt(L, stretchOf(L), B);
+  FunctionRecord R;
+  int64_t F = functionAt(V, E, Offset, R);
   Out.has_function = F >= 0;
   if (F >= 0)
-    fillFunction(L.View, loadFunction(L.View, uint64_t(F)), Out.function);
+    fillFunction(V, R, Out.function);
+}
+
+/// is_atomic where the stretch's entry and window do not tell.
+__attribute__((noinline)) int searchIsAtomic(TableView V, const Stretch &E,
+                                             uint32_t Offset) {
+  if (atomicAt(V, E, Offset) >= 0)
+    return PCMAP_YES;
+  FunctionRecord R;
+  if (functionAt(V, E, Offset, R) >= 0 && (R.Features & kFeatureAtomics))
+    return PCMAP_NO;
+  return PCMAP_UNKNOWN;
+}
+
+/// lookup_function where the stretch's entry does not describe the offset.
+__attribute__((noinline)) int searchLookupFunction(TableView V, uint32_t Offset,
+                                                   pcmap_function &Out) {
+  FunctionRecord R;
+  if (searchFunction(V, Offset, R) < 0)
+    return 0;
+  fillFunction(V, R, Out);
+  return 1;
 }
 
 } // namespace
@@ -139,10 +144,11 @@ extern "C" {
 
 int pcmap_is_atomic_pc(uintptr_t PC) {
   return readConsistently([PC](const IndexCopy &Copy) {
-    Located L = locate(Copy, PC);
-    if (!L.Found)
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
       return PCMAP_UNKNOWN;
-    Stretch E = stretchOf(L);
+    Stretch E = loadStretch(V, Offset >> kStretchShift);
     // The window holds the stretch's atomics, and the entry its layout:
     // whether the offset is an atomic and, if not, whether its segment lies
     // in a function complete for atomics, which makes the answer NO rather
@@ -150,13 +156,14 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     // only on whether the entry had it all.
     static_assert(PCMAP_YES == 1 && PCMAP_NO == 0 && PCMAP_UNKNOWN == -1,
                   "the answer is Hit - (!Hit & !Complete)");
-    unsigned Hit = unsigned((matchWindow(L.View, E.firstAtomic(), L.Offset) &
-                             E.windowLanes()) != 0);
+    uint32_t N = E.numAtomics();
+    unsigned Hit = unsigned((matchWindow(V, E.firstAtomic(), uint32_t(Offset)) &
+                             windowLanes(N)) != 0);
     unsigned Complete =
-        unsigned(E.state(E.segment(uint8_t(L.Offset))) == kSegmentComplete);
-    if (__builtin_expect(E.listed() & (Hit | unsigned(E.described())), 1))
+        unsigned(E.state(E.segment(uint8_t(Offset))) == kSegmentComplete);
+    if (__builtin_expect(unsigned(N <= kWindow) & (Hit | E.described()), 1))
       return int(Hit) - int(~Hit & ~Complete & 1);
-    return searchIsAtomic(L, E);
+    return searchIsAtomic(V, E, uint32_t(Offset));
   });
 }
 
@@ -164,11 +171,15 @@ int pcmap_lookup_atomic(uintptr_t PC, struct pcmap_atomic *Out) {
   if (!Out)
     return 0;
   return readConsistently([PC, Out](const IndexCopy &Copy) {
-    Located L = locate(Copy, PC);
-    int64_t A = L.Found ? atomicAt(L, stretchOf(L)) : -1;
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
+      return 0;
+    Stretch E = loadStretch(V, Offset >> kStretchShift);
+    int64_t A = atomicAt(V, E, uint32_t(Offset));
     if (A < 0)
       return 0;
-    fillAtomic(L, uint64_t(A), *Out);
+    fillAtomic(V, E, uint64_t(A), uint32_t(Offset), *Out);
     return 1;
   });
 }
@@ -180,18 +191,22 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
   return readConsistently([PC, MaxBytes, Out](const IndexCopy &Copy) {
     // The instruction before PC ends at PC: look from PC - 1 backwards, in
     // the function that holds PC - 1.
-    Located L = locate(Copy, PC - 1);
-    FunctionBounds B;
-    if (!L.Found || functionAt(L, stretchOf(L), B) < 0)
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC - 1, V, Offset))
       return 0;
-    int64_t A = lastAtomicAtOrBefore(L.View, L.Offset);
+    FunctionRecord R;
+    Stretch E = loadStretch(V, Offset >> kStretchShift);
+    if (functionAt(V, E, uint32_t(Offset), R) < 0)
+      return 0;
+    int64_t A = lastAtomicAtOrBefore(V, uint32_t(Offset));
     if (A < 0)
       return 0;
-    uint32_t Offset = loadAtomicOffset(L.View, uint64_t(A));
-    // Offset <= PC - 1; within MaxBytes of PC and inside the function.
-    if (uint64_t(L.Offset) + 1 - Offset > MaxBytes || Offset < B.Start)
+    uint32_t At = loadAtomicOffset(V, uint64_t(A));
+    // At <= PC - 1; within MaxBytes of PC and inside the function.
+    if (Offset + 1 - At > MaxBytes || At < R.Start)
       return 0;
-    fillAtomic(L, uint64_t(A), *Out);
+    fillAtomic(V, loadStretch(V, At >> kStretchShift), uint64_t(A), At, *Out);
     return 1;
   });
 }
@@ -200,12 +215,17 @@ int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
   if (!Out)
     return 0;
   return readConsistently([PC, Out](const IndexCopy &Copy) {
-    Located L = locate(Copy, PC);
-    FunctionBounds B;
-    int64_t F = L.Found ? functionAt(L, stretchOf(L), B) : -1;
-    if (F < 0)
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
       return 0;
-    fillFunction(L.View, loadFunction(L.View, uint64_t(F)), *Out);
+    Stretch E = loadStretch(V, Offset >> kStretchShift);
+    if (__builtin_expect(!E.described(), 0))
+      return searchLookupFunction(V, uint32_t(Offset), *Out);
+    FunctionRecord R;
+    if (describedFunctionAt(V, E, uint32_t(Offset), R) < 0)
+      return 0;
+    fillFunction(V, R, *Out);
     return 1;
   });
 }
@@ -217,13 +237,12 @@ int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
     uint64_t N = loadRelaxed(&Copy.Count);
     if (Index >= N || Index >= kMaxModules)
       return 0;
-    TableView V;
-    readTableView(loadRelaxed(&Copy.View[Index].Table), V);
-    Out->path = static_cast<const char *>(arenaPointer(V.path()));
+    TableView V{&Copy.View[Index], loadRelaxed(&Copy.TextLo[Index])};
+    Out->path = V.path();
     Out->bias = uintptr_t(V.bias());
     Out->text_start = uintptr_t(V.TextLo);
-    Out->text_end = uintptr_t(V.TextLo + V.TextSize);
-    Out->num_functions = size_t(V.NumFunctions);
+    Out->text_end = uintptr_t(V.TextLo + V.textSize());
+    Out->num_functions = size_t(V.numFunctions());
     Out->num_atomics = size_t(V.numAtomics());
     return 1;
   });
@@ -234,11 +253,12 @@ int pcmap_function_at(uintptr_t ModuleTextStart, size_t Index,
   if (!Out)
     return 0;
   return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
-    Located L = locate(Copy, ModuleTextStart);
-    if (!L.Found || L.View.TextLo != ModuleTextStart ||
-        Index >= L.View.NumFunctions)
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, ModuleTextStart, V, Offset) || Offset ||
+        Index >= V.numFunctions())
       return 0;
-    fillFunction(L.View, loadFunction(L.View, Index), *Out);
+    fillFunction(V, loadFunction(V, Index), *Out);
     return 1;
   });
 }
@@ -248,12 +268,13 @@ int pcmap_atomic_at(uintptr_t ModuleTextStart, size_t Index,
   if (!Out)
     return 0;
   return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
-    Located L = locate(Copy, ModuleTextStart);
-    if (!L.Found || L.View.TextLo != ModuleTextStart ||
-        Index >= L.View.numAtomics())
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, ModuleTextStart, V, Offset) || Offset ||
+        Index >= V.numAtomics())
       return 0;
-    L.Offset = loadAtomicOffset(L.View, Index);
-    fillAtomic(L, Index, *Out);
+    uint32_t At = loadAtomicOffset(V, Index);
+    fillAtomic(V, loadStretch(V, At >> kStretchShift), Index, At, *Out);
     return 1;
   });
 }

@@ -134,14 +134,14 @@ void publish() {
     }
     const auto *T = static_cast<const ModuleTable *>(arenaPointer(M->Table));
     ModuleView V;
-    V.TextLo = T->TextLo;
     V.TextSize = T->TextHi - T->TextLo;
     V.Index = T->Index;
     V.AtomicOffsets = T->AtomicOffsets;
     V.Functions = T->Functions;
     V.NumFunctions = T->NumFunctions;
     V.Table = M->Table;
-    V.Reserved = 0;
+    V.Bias = T->Bias;
+    V.Path = static_cast<const char *>(arenaPointer(T->Path));
     storeRelaxed(&Next.TextLo[J], uint64_t(M->Code.TextLo));
     copyView(Next.View[J], V);
     ++Count;

@@ -29,23 +29,12 @@ namespace rt {
 
 constexpr unsigned kMaxModules = 4096;
 
-/// What the common queries need of a module's table (table.h), published
-/// with the index so that they read nothing from the table's header.
-struct ModuleView {
-  uint64_t TextLo, TextSize;
-  ArenaOffset Index, AtomicOffsets, Functions;
-  uint64_t NumFunctions;
-  ArenaOffset Table;
-  uint64_t Reserved;
-};
-static_assert(sizeof(ModuleView) == 64, "a view is one cache line");
-
 /// The published modules, sorted by TextLo: the search reads only TextLo,
 /// eight modules to a cache line, then the one view.
 struct IndexCopy {
   uint64_t Count;
   uint64_t TextLo[kMaxModules];
-  ModuleView View[kMaxModules];
+  ModuleView View[kMaxModules]; // table.h
 };
 
 extern IndexCopy IndexCopies[2];
@@ -81,17 +70,11 @@ __attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
     Base = loadRelaxed(&Copy.TextLo[Base + Half]) <= PC ? Base + Half : Base;
     Len -= Half;
   }
-  const ModuleView &M = Copy.View[Base];
-  V.TextLo = loadRelaxed(&M.TextLo);
-  V.TextSize = loadRelaxed(&M.TextSize);
-  V.Index = loadRelaxed(&M.Index);
-  V.AtomicOffsets = loadRelaxed(&M.AtomicOffsets);
-  V.Functions = loadRelaxed(&M.Functions);
-  V.NumFunctions = loadRelaxed(&M.NumFunctions);
-  V.Table = loadRelaxed(&M.Table);
+  V.M = &Copy.View[Base];
+  V.TextLo = loadRelaxed(&Copy.TextLo[Base]);
   // Below TextLo, the difference wraps around to a large offset.
   Offset = PC - V.TextLo;
-  return Offset < V.TextSize;
+  return Offset < V.textSize();
 }
 
 /// Writers.

@@ -128,59 +128,56 @@ inline uint64_t headerField(ArenaOffset Table, size_t Offset) {
       static_cast<const uint64_t *>(arenaPointer(Table + Offset)));
 }
 
-/// What a query knows of a module's table: the fields the common queries
-/// need, copied into the published index of modules (registry.h) so that
-/// they cost no load from the table's header, and the others, loaded from
-/// the header when used.
-struct TableView {
-  uint64_t TextLo, TextSize;
+/// What the common queries need of a module's table, published with the
+/// index of modules (registry.h) so that they read nothing from the table's
+/// header. TextLo is published beside it.
+struct ModuleView {
+  uint64_t TextSize;
   ArenaOffset Index, AtomicOffsets, Functions;
   uint64_t NumFunctions;
   ArenaOffset Table;
+  uint64_t Bias;
+  const char *Path;
+};
+static_assert(sizeof(ModuleView) == 64, "a view is one cache line");
 
+/// A reader's handle on a module's view: every field is loaded where it is
+/// used (a relaxed load is never dropped, used or not, and a query's cost
+/// is its instruction count), the rarely used ones from the table's header.
+struct TableView {
+  const ModuleView *M;
+  uint64_t TextLo;
+
+  uint64_t textSize() const { return loadRelaxed(&M->TextSize); }
+  ArenaOffset index() const { return loadRelaxed(&M->Index); }
+  ArenaOffset atomicOffsets() const { return loadRelaxed(&M->AtomicOffsets); }
+  ArenaOffset functions() const { return loadRelaxed(&M->Functions); }
+  uint64_t numFunctions() const { return loadRelaxed(&M->NumFunctions); }
+  ArenaOffset table() const { return loadRelaxed(&M->Table); }
+  uint64_t bias() const { return loadRelaxed(&M->Bias); }
+  const char *path() const { return loadRelaxed(&M->Path); }
   ArenaOffset atomicDescriptors() const {
-    return headerField(Table, offsetof(ModuleTable, AtomicDescriptors));
+    return headerField(table(), offsetof(ModuleTable, AtomicDescriptors));
   }
   uint64_t numAtomics() const {
-    return headerField(Table, offsetof(ModuleTable, NumAtomics));
+    return headerField(table(), offsetof(ModuleTable, NumAtomics));
   }
   uint64_t numStretches() const {
-    return headerField(Table, offsetof(ModuleTable, NumStretches));
-  }
-  uint64_t bias() const {
-    return headerField(Table, offsetof(ModuleTable, Bias));
-  }
-  ArenaOffset path() const {
-    return headerField(Table, offsetof(ModuleTable, Path));
+    return headerField(table(), offsetof(ModuleTable, NumStretches));
   }
 };
-
-/// A view read from the table's header (where no published copy is at
-/// hand).
-inline void readTableView(ArenaOffset Table, TableView &V) {
-  V.TextLo = headerField(Table, offsetof(ModuleTable, TextLo));
-  V.TextSize = headerField(Table, offsetof(ModuleTable, TextHi)) - V.TextLo;
-  V.Index = headerField(Table, offsetof(ModuleTable, Index));
-  V.AtomicOffsets = headerField(Table, offsetof(ModuleTable, AtomicOffsets));
-  V.Functions = headerField(Table, offsetof(ModuleTable, Functions));
-  V.NumFunctions = headerField(Table, offsetof(ModuleTable, NumFunctions));
-  V.Table = Table;
-}
 
 /// The index entry of an offset's stretch, as a reader loads it, and what a
 /// query makes of it. Everything is computed without branches.
 struct Stretch {
   uint64_t Word0, Layout;
-  uint32_t NextFirstAtomic; // of the next entry
+  const uint32_t *Next; // the next entry's FirstAtomic
 
   uint32_t firstAtomic() const { return uint32_t(Word0); }
   uint32_t firstFunction() const { return uint32_t(Word0 >> 32); }
-  /// The stretch's atomics (garbage tolerated: the caller compares it).
-  uint32_t numAtomics() const { return NextFirstAtomic - firstAtomic(); }
-  /// Whether all the stretch's atomics are in the window.
-  bool listed() const { return numAtomics() <= kWindow; }
-  /// The window's lanes that hold the stretch's atomics (when listed).
-  uint32_t windowLanes() const { return (1u << (numAtomics() & 31)) - 1; }
+  /// The stretch's atomics (garbage tolerated: callers compare it with
+  /// kWindow).
+  uint32_t numAtomics() const { return loadRelaxed(Next) - firstAtomic(); }
   bool described() const { return Layout & kDescribed; }
 
   /// The segment of byte Low of the stretch: how many boundaries are at or
@@ -227,11 +224,14 @@ inline bool pastIndex(const TableView &V, uint32_t Offset) {
 /// atomic.
 inline Stretch loadStretch(const TableView &V, uint64_t I) {
   const auto *W = static_cast<const uint64_t *>(
-      arenaPointer(V.Index + I * sizeof(IndexEntry)));
-  const auto *Next = static_cast<const uint32_t *>(
-      arenaPointer(V.Index + (I + 1) * sizeof(IndexEntry)));
-  return {loadRelaxed(&W[0]), loadRelaxed(&W[1]), loadRelaxed(Next)};
+      arenaPointer(V.index() + I * sizeof(IndexEntry)));
+  // The next entry follows (past the region's end, in its guard).
+  const auto *Next = reinterpret_cast<const uint32_t *>(W + 2);
+  return {loadRelaxed(&W[0]), loadRelaxed(&W[1]), Next};
 }
+
+/// The window's lanes that hold a stretch's N atomics (N <= kWindow).
+inline uint32_t windowLanes(uint32_t N) { return (1u << (N & 31)) - 1; }
 
 /// The lanes of the window of atomic offsets from atomic First on that equal
 /// Offset: bit I for atomic First + I. The lanes past the array read other
@@ -241,7 +241,7 @@ inline uint32_t matchWindow(const TableView &V, uint64_t First,
                             uint32_t Offset) {
   static_assert(kWindow == 16, "four vectors of four offsets");
   const char *P = static_cast<const char *>(
-      arenaPointer(V.AtomicOffsets + First * sizeof(uint32_t)));
+      arenaPointer(V.atomicOffsets() + First * sizeof(uint32_t)));
 #if defined(__SSE2__)
   // The loads are in assembly: they may race with a writer reusing the
   // block (the generation check then discards the answer), and the
@@ -295,42 +295,32 @@ inline int64_t lastAtomicAtOrBefore(const TableView &V, uint32_t Offset) {
   if (pastIndex(V, Offset))
     return int64_t(V.numAtomics()) - 1;
   Stretch E = loadStretch(V, Offset >> kStretchShift);
-  return int64_t(upperBound(V.AtomicOffsets, sizeof(uint32_t), E.firstAtomic(),
-                            E.NextFirstAtomic, V.numAtomics(), Offset)) -
+  return int64_t(upperBound(V.atomicOffsets(), sizeof(uint32_t),
+                            E.firstAtomic(), loadRelaxed(E.Next),
+                            V.numAtomics(), Offset)) -
          1;
 }
 /// Index of the last function starting at or before Offset, or -1.
 inline int64_t lastFunctionAtOrBefore(const TableView &V, uint32_t Offset) {
   if (pastIndex(V, Offset))
-    return int64_t(V.NumFunctions) - 1;
+    return int64_t(V.numFunctions()) - 1;
   uint64_t S = Offset >> kStretchShift;
   static_assert(offsetof(FunctionRecord, Start) == 0, "Start first");
   // The functions before stretch S's FirstFunction start before it; those
   // after stretch S + 1's start after stretch S.
-  return int64_t(upperBound(V.Functions, sizeof(FunctionRecord),
+  return int64_t(upperBound(V.functions(), sizeof(FunctionRecord),
                             loadStretch(V, S).firstFunction(),
                             uint64_t(loadStretch(V, S + 1).firstFunction()) + 1,
-                            V.NumFunctions, Offset)) -
+                            V.numFunctions(), Offset)) -
          1;
 }
 
-/// The fields of a function record a query needs, and the whole record.
-struct FunctionBounds {
-  uint32_t Start, Size, Features;
-};
-inline FunctionBounds loadFunctionBounds(const TableView &V, uint64_t I) {
-  const auto *W = static_cast<const uint32_t *>(
-      arenaPointer(V.Functions + I * sizeof(FunctionRecord)));
-  static_assert(offsetof(FunctionRecord, Size) == 4 &&
-                    offsetof(FunctionRecord, Features) == 8,
-                "FunctionBounds are the first fields");
-  return {loadRelaxed(&W[0]), loadRelaxed(&W[1]), loadRelaxed(&W[2])};
-}
+/// Function record I.
 inline FunctionRecord loadFunction(const TableView &V, uint64_t I) {
   static_assert(sizeof(FunctionRecord) % 8 == 0, "whole words");
   FunctionRecord R;
   const auto *Words = static_cast<const uint64_t *>(
-      arenaPointer(V.Functions + I * sizeof(FunctionRecord)));
+      arenaPointer(V.functions() + I * sizeof(FunctionRecord)));
   uint64_t W[sizeof(FunctionRecord) / 8];
   for (unsigned J = 0; J < sizeof(W) / 8; ++J)
     W[J] = loadRelaxed(&Words[J]);
@@ -338,7 +328,7 @@ inline FunctionRecord loadFunction(const TableView &V, uint64_t I) {
   return R;
 }
 inline uint32_t loadAtomicOffset(const TableView &V, uint64_t I) {
-  return arenaLoad<uint32_t>(V.AtomicOffsets, I);
+  return arenaLoad<uint32_t>(V.atomicOffsets(), I);
 }
 inline uint32_t loadAtomicDescriptor(const TableView &V, uint64_t I) {
   return arenaLoad<uint32_t>(V.atomicDescriptors(), I);
