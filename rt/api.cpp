@@ -52,18 +52,19 @@ __attribute__((noinline)) int64_t searchFunction(TableView V, uint32_t Offset,
 }
 
 /// The function holding Offset, if any, where the stretch's entry describes
-/// it; R is its record.
+/// it; R is its record. For a consistent table, the segment's function is
+/// the one that holds Offset; a reader that raced with an update reads a
+/// record somewhere in the arena (arenaPointer), and its answer is thrown
+/// away by the generation check.
 __attribute__((always_inline)) inline int64_t
 describedFunctionAt(TableView V, const Stretch &E, uint32_t Offset,
                     FunctionRecord &R) {
   unsigned Seg = E.segment(uint8_t(Offset));
-  uint64_t F = E.functionOf(Seg);
-  // F is checked all the same: a reader that raced with an update may have
-  // read garbage, and must not index out of the table.
-  if (!(E.state(Seg) & kSegmentFunction) || F >= V.numFunctions())
+  if (!E.inFunction(Seg))
     return -1;
+  uint64_t F = E.functionOf(Seg);
   R = loadFunction(V, F);
-  return Offset - R.Start < R.Size ? int64_t(F) : -1;
+  return int64_t(F);
 }
 
 /// The function holding Offset, if any; R is its record.
@@ -115,25 +116,43 @@ void fillAtomic(TableView V, const Stretch &E, uint64_t I, uint32_t Offset,
     fillFunction(V, R, Out.function);
 }
 
+/// What a fast path returns when the stretch's entry does not tell: the
+/// query calls its search, out of line, so that the fast path calls nothing
+/// and keeps its values in registers.
+constexpr int kSearch = 2;
+
 /// is_atomic where the stretch's entry and window do not tell.
-__attribute__((noinline)) int searchIsAtomic(TableView V, const Stretch &E,
-                                             uint32_t Offset) {
-  if (atomicAt(V, E, Offset) >= 0)
-    return PCMAP_YES;
-  FunctionRecord R;
-  if (functionAt(V, E, Offset, R) >= 0 && (R.Features & kFeatureAtomics))
-    return PCMAP_NO;
-  return PCMAP_UNKNOWN;
+__attribute__((noinline)) int searchIsAtomic(uintptr_t PC) {
+  return readConsistently([PC](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
+      return PCMAP_UNKNOWN;
+    Stretch E = loadStretch(V, Offset >> kStretchShift);
+    if (atomicAt(V, E, uint32_t(Offset)) >= 0)
+      return PCMAP_YES;
+    FunctionRecord R;
+    if (functionAt(V, E, uint32_t(Offset), R) >= 0 &&
+        (R.Features & kFeatureAtomics))
+      return PCMAP_NO;
+    return PCMAP_UNKNOWN;
+  });
 }
 
-/// lookup_function where the stretch's entry does not describe the offset.
-__attribute__((noinline)) int searchLookupFunction(TableView V, uint32_t Offset,
+/// lookup_function where the stretch's entry does not describe the PC.
+__attribute__((noinline)) int searchLookupFunction(uintptr_t PC,
                                                    pcmap_function &Out) {
-  FunctionRecord R;
-  if (searchFunction(V, Offset, R) < 0)
-    return 0;
-  fillFunction(V, R, Out);
-  return 1;
+  return readConsistently([PC, &Out](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    FunctionRecord R;
+    if (!findModule(Copy, PC, V, Offset) ||
+        functionAt(V, loadStretch(V, Offset >> kStretchShift), uint32_t(Offset),
+                   R) < 0)
+      return 0;
+    fillFunction(V, R, Out);
+    return 1;
+  });
 }
 
 } // namespace
@@ -143,7 +162,7 @@ __attribute__((noinline)) int searchLookupFunction(TableView V, uint32_t Offset,
 extern "C" {
 
 int pcmap_is_atomic_pc(uintptr_t PC) {
-  return readConsistently([PC](const IndexCopy &Copy) {
+  int Answer = readConsistently([PC](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
     if (!findModule(Copy, PC, V, Offset))
@@ -159,12 +178,14 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     uint32_t N = E.numAtomics();
     unsigned Hit = unsigned((matchWindow(V, E.firstAtomic(), uint32_t(Offset)) &
                              windowLanes(N)) != 0);
-    unsigned Complete =
-        unsigned(E.state(E.segment(uint8_t(Offset))) == kSegmentComplete);
+    unsigned Complete = E.inCompleteFunction(E.segment(uint8_t(Offset)));
     if (__builtin_expect(unsigned(N <= kWindow) & (Hit | E.described()), 1))
       return int(Hit) - int(~Hit & ~Complete & 1);
-    return searchIsAtomic(V, E, uint32_t(Offset));
+    return kSearch;
   });
+  if (__builtin_expect(Answer != kSearch, 1))
+    return Answer;
+  return searchIsAtomic(PC);
 }
 
 int pcmap_lookup_atomic(uintptr_t PC, struct pcmap_atomic *Out) {
@@ -214,20 +235,23 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
 int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
   if (!Out)
     return 0;
-  return readConsistently([PC, Out](const IndexCopy &Copy) {
+  int Found = readConsistently([PC, Out](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
     if (!findModule(Copy, PC, V, Offset))
       return 0;
     Stretch E = loadStretch(V, Offset >> kStretchShift);
     if (__builtin_expect(!E.described(), 0))
-      return searchLookupFunction(V, uint32_t(Offset), *Out);
+      return kSearch;
     FunctionRecord R;
     if (describedFunctionAt(V, E, uint32_t(Offset), R) < 0)
       return 0;
     fillFunction(V, R, *Out);
     return 1;
   });
+  if (__builtin_expect(Found != kSearch, 1))
+    return Found;
+  return searchLookupFunction(PC, *Out);
 }
 
 int pcmap_module_at(size_t Index, struct pcmap_module *Out) {

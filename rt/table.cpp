@@ -23,8 +23,8 @@ uint64_t indexBytes(uint64_t NumStretches) {
   return (NumStretches + 2) * sizeof(IndexEntry);
 }
 
-unsigned segmentState(const FunctionRecord &R) {
-  return R.Features & kFeatureAtomics ? kSegmentComplete : kSegmentFunction;
+bool isComplete(const FunctionRecord &R) {
+  return R.Features & kFeatureAtomics;
 }
 
 /// The layout of stretch [Start, End) (see table.h), given that functions
@@ -34,10 +34,11 @@ uint64_t stretchLayout(const FunctionRecord *Functions, uint64_t NumFunctions,
                        uint64_t Holder, uint64_t F, uint64_t Start,
                        uint64_t End) {
   constexpr uint64_t None = ~uint64_t(0);
-  uint64_t Boundaries = kUnusedBoundaries, States = 0;
+  uint64_t Boundaries = kUnusedBoundaries, InFunction = 0, Complete = 0;
   unsigned NumSegments = 0;
   bool Described = true;
-  auto Add = [&](uint64_t Begin, unsigned State) {
+  // A segment from Begin on: in no function (F null) or in F.
+  auto Add = [&](uint64_t Begin, const FunctionRecord *F) {
     if (NumSegments == kBoundaries + 1) {
       Described = false;
       return;
@@ -47,13 +48,14 @@ uint64_t stretchLayout(const FunctionRecord *Functions, uint64_t NumFunctions,
       Boundaries &= ~(uint64_t(0xff) << Shift);
       Boundaries |= (Begin - Start - 1) << Shift;
     }
-    States |= uint64_t(State) << (2 * NumSegments);
+    InFunction |= uint64_t(F != nullptr) << NumSegments;
+    Complete |= uint64_t(F && isComplete(*F)) << NumSegments;
     ++NumSegments;
   };
   uint64_t Cursor = Start; // the bytes before it have their segment
   if (Holder != None) {
     const FunctionRecord &H = Functions[Holder];
-    Add(Start, segmentState(H));
+    Add(Start, &H);
     uint64_t HEnd = uint64_t(H.Start) + H.Size;
     Cursor = HEnd < End ? HEnd : End;
   }
@@ -66,16 +68,17 @@ uint64_t stretchLayout(const FunctionRecord *Functions, uint64_t NumFunctions,
       break;
     }
     if (R.Start > Cursor)
-      Add(Cursor, kSegmentNone);
-    Add(R.Start, segmentState(R));
+      Add(Cursor, nullptr);
+    Add(R.Start, &R);
     uint64_t REnd = uint64_t(R.Start) + R.Size;
     Cursor = REnd < End ? REnd : End;
   }
   if (Cursor < End)
-    Add(Cursor, kSegmentNone);
+    Add(Cursor, nullptr);
   if (!Described)
     return kUnusedBoundaries;
-  return Boundaries | (States << kStateShift) | kDescribed;
+  return Boundaries | (InFunction << kInFunctionShift) |
+         (Complete << kCompleteShift) | kDescribed;
 }
 
 /// Builds the index over [0, TextSize) from the sorted atomic offsets and

@@ -56,17 +56,13 @@ constexpr unsigned kStretchShift = 8; // 256 bytes of code per index entry
 constexpr unsigned kWindow = 16;
 /// Segment boundaries an entry holds; a stretch has one segment more.
 constexpr unsigned kBoundaries = 6;
-/// The state of a segment (2 bits): bit 0, in a function; bit 1, in a
-/// function complete for atomics.
-enum : unsigned {
-  kSegmentNone = 0,
-  kSegmentFunction = 1,
-  kSegmentComplete = 3
-};
 /// IndexEntry::Layout: bytes 0 to 5, the boundaries (where segments 1 to 6
-/// start) minus one, ascending, 0xff when unused; bits 48 to 61, the states
-/// of segments 0 to 6; bit 62, whether the layout describes the stretch.
-constexpr unsigned kStateShift = 48;
+/// start) minus one, ascending, 0xff when unused; bits 48 to 54, which of
+/// segments 0 to 6 lie in a function; bits 55 to 61, which lie in a
+/// function complete for atomics; bit 62, whether the layout describes the
+/// stretch.
+constexpr unsigned kInFunctionShift = 48;
+constexpr unsigned kCompleteShift = 55;
 constexpr uint64_t kUnusedBoundaries = 0xffffffffffffull;
 constexpr uint64_t kDescribed = uint64_t(1) << 62;
 
@@ -167,6 +163,19 @@ struct TableView {
   }
 };
 
+/// The number of bits set in each 6-bit value.
+struct BitCounts {
+  uint8_t N[64];
+};
+constexpr BitCounts makeBitCounts() {
+  BitCounts B{};
+  for (unsigned I = 0; I < 64; ++I)
+    B.N[I] = uint8_t((I & 1) + (I >> 1 & 1) + (I >> 2 & 1) + (I >> 3 & 1) +
+                     (I >> 4 & 1) + (I >> 5 & 1));
+  return B;
+}
+inline constexpr BitCounts kBitCounts = makeBitCounts();
+
 /// The index entry of an offset's stretch, as a reader loads it, and what a
 /// query makes of it. Everything is computed without branches.
 struct Stretch {
@@ -199,19 +208,18 @@ struct Stretch {
     return N;
 #endif
   }
-  /// The state of segment Seg (kSegment*).
-  unsigned state(unsigned Seg) const {
-    return unsigned(Layout >> (kStateShift + 2 * Seg)) & 3;
+  /// Whether segment Seg lies in a function; in one complete for atomics.
+  unsigned inFunction(unsigned Seg) const {
+    return unsigned(Layout >> (kInFunctionShift + Seg)) & 1;
+  }
+  unsigned inCompleteFunction(unsigned Seg) const {
+    return unsigned(Layout >> (kCompleteShift + Seg)) & 1;
   }
   /// The function of segment Seg (when it is in one): FirstFunction plus
   /// the number of segments before it that are in a function.
   uint64_t functionOf(unsigned Seg) const {
-    // Bit 0 of the states of segments 0 to Seg - 1 (at most six, at even
-    // positions), counted in two steps.
-    unsigned Before =
-        unsigned(Layout >> kStateShift) & ((1u << (2 * Seg)) - 1) & 0x555;
-    unsigned Pairs = (Before & 0x111) + ((Before >> 2) & 0x111);
-    return uint64_t(firstFunction()) + (((Pairs * 0x111) >> 8) & 0xf);
+    unsigned Before = unsigned(Layout >> kInFunctionShift) & ((1u << Seg) - 1);
+    return uint64_t(firstFunction()) + kBitCounts.N[Before & 63];
   }
 };
 
