@@ -18,6 +18,9 @@
 #include "registry.h"
 #include "table.h"
 
+#include <stddef.h>
+#include <string.h>
+
 using namespace pcmap::rt;
 using namespace pcmap::format;
 
@@ -77,17 +80,24 @@ int64_t functionAt(TableView V, const Stretch &E, uint32_t Offset,
 
 __attribute__((always_inline)) inline void
 fillFunction(TableView V, const FunctionRecord &R, pcmap_function &Out) {
+  static_assert(offsetof(pcmap_function, num_atomics) ==
+                        offsetof(pcmap_function, features) + 4 &&
+                    offsetof(pcmap_function, upstream_features) ==
+                        offsetof(pcmap_function, source) + 4 &&
+                    offsetof(FunctionRecord, NumAtomics) ==
+                        offsetof(FunctionRecord, Features) + 4 &&
+                    offsetof(FunctionRecord, UpstreamFeatures) ==
+                        offsetof(FunctionRecord, Source) + 4,
+                "fields copied in pairs");
   Out.start = uintptr_t(V.TextLo + R.Start);
   Out.size = R.Size;
-  Out.features = R.Features & kKnownFeatures;
-  Out.num_atomics =
-      R.AtomicsEnd >= R.AtomicsBegin ? R.AtomicsEnd - R.AtomicsBegin : 0;
-  Out.source = R.Source;
-  Out.upstream_features = R.UpstreamFeatures;
+  auto *Bytes = reinterpret_cast<char *>(&Out);
+  memcpy(Bytes + offsetof(pcmap_function, features), &R.Features, 8);
+  memcpy(Bytes + offsetof(pcmap_function, source), &R.Source, 8);
   Out.upstream_stack_args = R.UpstreamStackArgs;
   Out.module_path = V.path();
   Out.module_bias = uintptr_t(V.bias());
-  Out.first_atomic = R.AtomicsBegin;
+  Out.first_atomic = R.FirstAtomic;
 }
 
 /// Fills Out with atomic I (at Offset) and its function.
@@ -162,7 +172,7 @@ __attribute__((noinline)) int searchLookupFunction(uintptr_t PC,
 extern "C" {
 
 int pcmap_is_atomic_pc(uintptr_t PC) {
-  int Answer = readConsistently([PC](const IndexCopy &Copy) {
+  int Answer = readConsistently([PC](const IndexCopy &Copy) PCMAP_INLINE {
     TableView V;
     uint64_t Offset;
     if (!findModule(Copy, PC, V, Offset))
@@ -235,7 +245,7 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
 int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
   if (!Out)
     return 0;
-  int Found = readConsistently([PC, Out](const IndexCopy &Copy) {
+  int Found = readConsistently([PC, Out](const IndexCopy &Copy) PCMAP_INLINE {
     TableView V;
     uint64_t Offset;
     if (!findModule(Copy, PC, V, Offset))

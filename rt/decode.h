@@ -44,20 +44,22 @@ constexpr unsigned kMaxSectionsPerModule = 32;
 /// Descriptor stored for upstream atomics, which carry none.
 constexpr uint32_t kUpstreamDescriptor = 0xffffffffu;
 
-/// Function record, as decoded and as kept in module tables.
+/// Function record, as decoded and as kept in module tables, where its
+/// fields from Features on are laid out as pcmap_function's (pcmap.h), so
+/// that a lookup copies them in pairs.
 struct FunctionRecord {
   uint32_t Start; // offset from TextLo
   uint32_t Size;
-  /// pcmap features (kFeatureAtomics, ...). In module tables, the features
-  /// the runtime relies on: kFeatureAtomics only when the function's atomics
-  /// are known (see buildModuleTable).
+  /// pcmap features (kFeatureAtomics, ...). In module tables, the known
+  /// features the runtime relies on: kFeatureAtomics only when the
+  /// function's atomics are known (see buildModuleTable).
   uint32_t Features;
+  uint32_t NumAtomics;       // module tables: the atomics in the function
   uint32_t Source;           // PCMAP_SOURCE_* bits
   uint32_t UpstreamFeatures; // sanmd feature bits
-  uint32_t AtomicsBegin;     // module tables: atomics in [Begin, End)
-  uint32_t AtomicsEnd;
-  uint32_t Reserved;
   uint64_t UpstreamStackArgs;
+  uint32_t FirstAtomic; // module tables: the index of its first atomic
+  uint32_t Reserved;
 };
 static_assert(sizeof(FunctionRecord) == 40, "FunctionRecord layout");
 

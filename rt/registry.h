@@ -40,9 +40,14 @@ struct IndexCopy {
 extern IndexCopy IndexCopies[2];
 extern uint64_t Generation;
 
+/// For the readers of the fast paths: inlined into both the first try and
+/// the retries.
+#define PCMAP_INLINE __attribute__((always_inline))
+
 /// Runs Read(const IndexCopy &) until it ran on a copy that no writer
 /// changed meanwhile, and returns its result. Async-signal-safe.
-template <class ReadFn> inline auto readConsistently(ReadFn Read) {
+template <class ReadFn>
+__attribute__((noinline)) auto readRetrying(ReadFn Read) {
   for (;;) {
     uint64_t G = __atomic_load_n(&Generation, __ATOMIC_ACQUIRE);
     auto Result = Read(IndexCopies[G & 1]);
@@ -50,6 +55,17 @@ template <class ReadFn> inline auto readConsistently(ReadFn Read) {
     if (__atomic_load_n(&Generation, __ATOMIC_RELAXED) == G)
       return Result;
   }
+}
+/// The same, with the first try inline and straight-line: a query that
+/// raced with a writer is rare, and a loop around the query would keep its
+/// addresses in registers for the next round, which costs the first.
+template <class ReadFn> inline auto readConsistently(ReadFn Read) {
+  uint64_t G = __atomic_load_n(&Generation, __ATOMIC_ACQUIRE);
+  auto Result = Read(IndexCopies[G & 1]);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if (__builtin_expect(__atomic_load_n(&Generation, __ATOMIC_RELAXED) == G, 1))
+    return Result;
+  return readRetrying(Read);
 }
 
 /// The view of the module whose code holds PC in Copy, and PC's offset in

@@ -14,6 +14,7 @@ namespace rt {
 
 using format::kFeatureAtomics;
 using format::kFeatureHasAtomics;
+using format::kKnownFeatures;
 
 namespace {
 
@@ -255,11 +256,11 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
       while (A < T.NumAtomics &&
              arenaLoad<uint32_t>(T.AtomicOffsets, A) < R.Start)
         ++A;
-      R.AtomicsBegin = uint32_t(A);
+      R.FirstAtomic = uint32_t(A);
       uint64_t B = A;
       while (B < T.NumAtomics && arenaLoad<uint32_t>(T.AtomicOffsets, B) < End)
         ++B;
-      R.AtomicsEnd = uint32_t(B);
+      R.NumAtomics = uint32_t(B - A);
 
       // Whether the function's claim of completeness can be relied on.
       bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
@@ -270,7 +271,7 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
           (R.Source & PCMAP_SOURCE_UPSTREAM) &&
           (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
           State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
-      R.Features = (R.Features & ~uint32_t(kFeatureAtomics)) |
+      R.Features = (R.Features & kKnownFeatures & ~uint32_t(kFeatureAtomics)) |
                    (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
       arenaStore(&F[I], &R, sizeof(R));
     }
