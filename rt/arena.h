@@ -46,25 +46,35 @@ template <class T> inline void storeRelaxed(T *P, T V) {
   __atomic_store_n(P, V, __ATOMIC_RELAXED);
 }
 
-/// The table of the range that holds PC among the first N of Capacity
-/// published ranges [Lo[i], Hi[i]), sorted by Lo and disjoint, or 0.
-/// Async-signal-safe; tolerates a garbage count. The search has no branch on
-/// the data (it runs log2(N) times).
-inline uint64_t findInRanges(const uint64_t *Count, const uint64_t *Lo,
-                             const uint64_t *Hi, const uint64_t *Table,
-                             uint64_t Capacity, uint64_t PC) {
+/// The last of the first N of Capacity published, sorted range starts Lo[i]
+/// at or before PC (0 when PC is below them all) in Base; false when there
+/// are none. Async-signal-safe; tolerates a garbage count. The search runs
+/// log2(N) times.
+inline bool lastAtOrBefore(const uint64_t *Count, const uint64_t *Lo,
+                           uint64_t Capacity, uint64_t PC, uint64_t &Base) {
   uint64_t N = loadRelaxed(Count);
   if (N > Capacity)
     N = Capacity;
-  if (!N)
-    return 0;
-  uint64_t Base = 0;
+  if (__builtin_expect(!N, 0))
+    return false;
+  Base = 0;
   for (uint64_t Len = N; Len > 1;) {
     uint64_t Half = Len / 2;
     Base = loadRelaxed(&Lo[Base + Half]) <= PC ? Base + Half : Base;
     Len -= Half;
   }
-  if (PC < loadRelaxed(&Lo[Base]) || PC >= loadRelaxed(&Hi[Base]))
+  return true;
+}
+
+/// The table of the range that holds PC among the first N of Capacity
+/// published ranges [Lo[i], Hi[i]), sorted by Lo and disjoint, or 0.
+/// Async-signal-safe; tolerates a garbage count.
+inline uint64_t findInRanges(const uint64_t *Count, const uint64_t *Lo,
+                             const uint64_t *Hi, const uint64_t *Table,
+                             uint64_t Capacity, uint64_t PC) {
+  uint64_t Base;
+  if (!lastAtOrBefore(Count, Lo, Capacity, PC, Base) ||
+      PC < loadRelaxed(&Lo[Base]) || PC >= loadRelaxed(&Hi[Base]))
     return 0;
   return loadRelaxed(&Table[Base]);
 }

@@ -75,17 +75,9 @@ __attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
                                                       uintptr_t PC,
                                                       TableView &V,
                                                       uint64_t &Offset) {
-  uint64_t N = loadRelaxed(&Copy.Count);
-  if (N > kMaxModules)
-    N = kMaxModules;
-  if (__builtin_expect(!N, 0))
+  uint64_t Base;
+  if (!lastAtOrBefore(&Copy.Count, Copy.TextLo, kMaxModules, PC, Base))
     return false;
-  uint64_t Base = 0;
-  for (uint64_t Len = N; Len > 1;) {
-    uint64_t Half = Len / 2;
-    Base = loadRelaxed(&Copy.TextLo[Base + Half]) <= PC ? Base + Half : Base;
-    Len -= Half;
-  }
   V.M = &Copy.View[Base];
   V.TextLo = loadRelaxed(&Copy.TextLo[Base]);
   // Below TextLo, the difference wraps around to a large offset.
