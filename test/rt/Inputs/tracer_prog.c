@@ -47,8 +47,18 @@ int main(int argc, char **argv) {
   pthread_create(&t[0], 0, hot_thread, 0);
   pthread_create(&t[1], 0, hot_thread, 0);
   pthread_create(&t[2], 0, cold_thread, 0);
-  struct timespec d = {0, 400 * 1000 * 1000};
-  nanosleep(&d, 0);
+  // Enough samples for the hot atomic to come first: 0.6 s of the
+  // process's CPU time (some 600 samples at 1000 Hz), not of wall time,
+  // which a loaded machine (the other tests of a parallel run) may give
+  // the threads a small part of; at most 20 s.
+  struct timespec d = {0, 20 * 1000 * 1000}, Start, Now, Cpu;
+  clock_gettime(CLOCK_MONOTONIC, &Start);
+  do {
+    nanosleep(&d, 0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &Cpu);
+    clock_gettime(CLOCK_MONOTONIC, &Now);
+  } while (Cpu.tv_sec * 1000 + Cpu.tv_nsec / 1000000 < 600 &&
+           Now.tv_sec - Start.tv_sec < 20);
   stop = 1;
   for (int i = 0; i < 3; ++i)
     pthread_join(t[i], 0);
