@@ -297,9 +297,9 @@ inline Decoded runtimeDecode(format::MetadataKind Kind, uint32_t Version,
       F.Offset = R.Start;
       F.Size = R.Size;
       if (Upstream) {
-        FUZZ_CHECK(R.Source == PCMAP_SOURCE_UPSTREAM && !R.Features,
+        FUZZ_CHECK(R.Source == PCMAP_SOURCE_UPSTREAM && !R.Declared,
                    "sanmd function with source %u features %u", R.Source,
-                   R.Features);
+                   R.Declared);
         F.Features = R.UpstreamFeatures;
         F.HasStackArgs = format::upstreamHasStackArgs(
             format::versionBase(Version), R.UpstreamFeatures);
@@ -310,7 +310,7 @@ inline Decoded runtimeDecode(format::MetadataKind Kind, uint32_t Version,
         FUZZ_CHECK(R.Source == PCMAP_SOURCE_PCMAP && !R.UpstreamFeatures &&
                        !R.UpstreamStackArgs,
                    "pcmap function with source %u", R.Source);
-        F.Features = R.Features;
+        F.Features = R.Declared;
       }
       Result.Functions.push_back(F);
     }

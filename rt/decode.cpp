@@ -34,43 +34,27 @@ bool CodeRanges::contains(uintptr_t PC, uint64_t Size) const {
   return false;
 }
 
+uint64_t *ScratchBuffer::get(size_t Items) {
+  if (Items <= Capacity)
+    return Data;
+  size_t NewCapacity = Capacity ? Capacity : 4096;
+  while (NewCapacity < Items)
+    NewCapacity *= 2;
+  void *P = reserveAddressSpace(NewCapacity * sizeof(uint64_t));
+  if (!P)
+    return nullptr;
+  // The old buffer's address space is kept (it is small next to the new
+  // one and only backed where written); its pages go back.
+  if (Data)
+    releasePages(Data, Capacity * sizeof(uint64_t));
+  Data = static_cast<uint64_t *>(P);
+  Capacity = NewCapacity;
+  return Data;
+}
+
 namespace {
 
-/// Writer scratch memory, outside the arena: readers never see it.
-struct ScratchBuffer {
-  uint64_t *Data = nullptr;
-  size_t Capacity = 0; // items
-
-  uint64_t *get(size_t Items) {
-    if (Items <= Capacity)
-      return Data;
-    size_t NewCapacity = Capacity ? Capacity : 4096;
-    while (NewCapacity < Items)
-      NewCapacity *= 2;
-    void *P = reserveAddressSpace(NewCapacity * sizeof(uint64_t));
-    if (!P)
-      return nullptr;
-    // The old buffer's address space is kept (it is small next to the new
-    // one and only backed where written); its pages go back.
-    if (Data)
-      releasePages(Data, Capacity * sizeof(uint64_t));
-    Data = static_cast<uint64_t *>(P);
-    Capacity = NewCapacity;
-    return Data;
-  }
-};
 ScratchBuffer Items, SortScratch, RecordScratch;
-
-inline uint64_t readWord(const uint8_t *P, unsigned Width) {
-  if (Width == 4) {
-    int32_t V;
-    memcpy(&V, P, 4);
-    return uint64_t(int64_t(V));
-  }
-  int64_t V;
-  memcpy(&V, P, 8);
-  return uint64_t(V);
-}
 
 /// Reads one ULEB128 value; 0 bytes consumed means truncated or overflowing.
 inline unsigned readULEB(const uint8_t *P, const uint8_t *End, uint64_t &V) {
@@ -148,6 +132,173 @@ void sortByHighWord(uint64_t *A, uint64_t *Tmp, size_t N) {
     memcpy(A, From, N * sizeof(uint64_t));
 }
 
+namespace {
+
+template <unsigned Width> inline uint64_t readRelativePC(const uint8_t *P) {
+  if (Width == 4) {
+    int32_t V;
+    memcpy(&V, P, 4);
+    return uint64_t(int64_t(V));
+  }
+  int64_t V;
+  memcpy(&V, P, 8);
+  return uint64_t(V);
+}
+
+/// The offset from Code.TextLo of [PC, PC + Size) if it lies in one range of
+/// Code, else ~0. One compare for a module with one range of code.
+inline uint64_t codeOffset(const CodeRanges &Code, uint64_t Hull, uintptr_t PC,
+                           uint64_t Size) {
+  uint64_t Offset = uint64_t(PC - Code.TextLo);
+  if (Offset >= Hull || Size > Hull - Offset)
+    return ~uint64_t(0);
+  if (Code.NumRanges > 1 && !Code.contains(PC, Size))
+    return ~uint64_t(0);
+  return Offset;
+}
+
+/// Decoding an atomics section: keys (offset << 32 | record) in section
+/// order, and the descriptor of each record. Upstream entries have no
+/// records: their keys all name record 0, whose descriptor is
+/// kUpstreamDescriptor.
+struct AtomicsDecoder {
+  Cursor &C;
+  const CodeRanges &Code;
+  const uint64_t Hull; // bytes of code from TextLo
+  uint64_t *const Keys;
+  uint32_t *const Records;
+  const uint8_t *P;
+  size_t N = 0;           // keys
+  uint32_t R = 0;         // records ended
+  size_t RecordStart = 0; // the open record's first key
+  uint64_t PrevOffset = 0;
+  bool Disordered = false;
+
+  AtomicsDecoder(Cursor &C, const CodeRanges &Code, uint64_t *Keys,
+                 uint32_t *Records)
+      : C(C), Code(Code), Hull(Code.TextHi - Code.TextLo), Keys(Keys),
+        Records(Records), P(C.P) {}
+
+  bool fail(const char *What) {
+    C.P = P;
+    return C.fail(What, N);
+  }
+
+  /// Decodes from P to the end, checking everything as it goes (the exact
+  /// error and where it is).
+  template <unsigned Width, bool Upstream> bool decodeChecked() {
+    const uint8_t *const Stop = C.Stop;
+    while (P < Stop) {
+      if (size_t(Stop - P) < Width)
+        return fail("truncated relative PC");
+      uint64_t Rel = readRelativePC<Width>(P);
+      if (Rel == 0) {
+        if (Upstream)
+          return fail("zero relative PC");
+        // The zero word ending the record, and its descriptor.
+        P += Width;
+        if (N == RecordStart)
+          return fail("record without PCs");
+        uint64_t Value;
+        unsigned Len = readULEB(P, Stop, Value);
+        if (!Len)
+          return fail("truncated or overlong descriptor");
+        AtomicDescriptor D;
+        if (!decodeDescriptor(Value, D))
+          return fail("invalid descriptor");
+        // Keep what this version defines; reserved bits are for newer
+        // readers.
+        Records[R++] = uint32_t(encodeDescriptor(D));
+        RecordStart = N;
+        P += Len;
+        continue;
+      }
+      uint64_t Offset =
+          codeOffset(Code, Hull, uintptr_t(P) + uintptr_t(Rel), 0);
+      if (Offset == ~uint64_t(0))
+        return fail("PC outside the module's executable code");
+      Disordered |= Offset < PrevOffset;
+      PrevOffset = Offset;
+      Keys[N++] = (Offset << 32) | R;
+      P += Width;
+    }
+    if (!Upstream && N != RecordStart)
+      return fail("truncated relative PC"); // a record with no end
+    return true;
+  }
+
+  /// Decodes the bulk of a pcmap section whose module has one range of
+  /// code, without a branch on the data (a record ends every two or three
+  /// words, unpredictably): each word is taken for a PC and for a record's
+  /// end at once, and the descriptor bytes that would follow it are read
+  /// either way. Stops near the section's end, or returns false at
+  /// anything unusual (an error, a descriptor of more than three bytes), for
+  /// decodeChecked to redo from the start. Descriptors are left as read:
+  /// see finishRecords().
+  template <unsigned Width> bool decodeFast() {
+    const uint8_t *const Stop = C.Stop;
+    const uint64_t Base = uint64_t(Code.TextLo);
+    uint64_t Bad = 0, Disorder = 0, Prev = PrevOffset;
+    const uint8_t *Q = P;
+    size_t K = N, Start = RecordStart;
+    uint32_t Rec = R;
+    while (size_t(Stop - Q) >= Width + 4) {
+      uint64_t Rel = readRelativePC<Width>(Q);
+      uint64_t End = Rel == 0;
+      uint64_t Offset = uint64_t(uintptr_t(Q)) + Rel - Base;
+      Bad |= (End ^ 1) & (Offset >= Hull);
+      Bad |= End & (K == Start);
+      Disorder |= (End ^ 1) & (Offset < Prev);
+      Prev = End ? Prev : Offset;
+      Keys[K] = (Offset << 32) | Rec;
+      K += End ^ 1;
+      // The descriptor, if this word ends a record: up to three bytes.
+      uint32_t W;
+      memcpy(&W, Q + Width, 4);
+      uint32_t C0 = (W >> 7) & 1, C1 = C0 & (W >> 15), C2 = C1 & (W >> 23);
+      Bad |= End & C2;
+      uint32_t Value = (W & 0x7f) | ((W >> 1) & (0x7f << 7) & (0u - C0)) |
+                       ((W >> 2) & (0x7f << 14) & (0u - C1));
+      Records[Rec] = Value;
+      Rec += uint32_t(End);
+      Start = End ? K : Start;
+      Q += Width + (End ? 1 + C0 + C1 : 0);
+    }
+    if (Bad)
+      return false;
+    P = Q;
+    N = K;
+    R = Rec;
+    RecordStart = Start;
+    PrevOffset = Prev;
+    Disordered |= Disorder != 0;
+    return true;
+  }
+
+  /// Keeps, of the descriptors decodeFast() read, what this version
+  /// defines; false if one is invalid.
+  bool finishRecords() {
+    static constexpr uint32_t Defined[8] = {uint32_t(definedDescriptorBits(0)),
+                                            uint32_t(definedDescriptorBits(1)),
+                                            uint32_t(definedDescriptorBits(2)),
+                                            uint32_t(definedDescriptorBits(3)),
+                                            uint32_t(definedDescriptorBits(4)),
+                                            0,
+                                            0,
+                                            0};
+    static_assert(AK_LastKind == 4, "the kinds above are invalid");
+    uint32_t Invalid = 0;
+    for (uint32_t I = 0; I < R; ++I) {
+      uint32_t V = Records[I];
+      Invalid |= uint32_t(V & 7) > AK_LastKind;
+      Records[I] = V & Defined[V & 7];
+    }
+    return !Invalid;
+  }
+};
+
+} // namespace
+
 DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
                           const uint8_t *Start, const uint8_t *Stop,
                           const CodeRanges &Code, DecodedAtomics &Out) {
@@ -159,95 +310,150 @@ DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
   }
   const unsigned Width = relativePCSize(Version, sizeof(void *));
   const bool Upstream = Kind == SectionKind::SanmdAtomics;
-  uint64_t *Buf = Items.get(size_t(Stop - Start) / Width + 1);
-  if (!Buf) {
+  // A PC is at least Width bytes, and a record two words and a byte.
+  size_t Bytes = size_t(Stop - Start);
+  uint64_t *Keys = Items.get(Bytes / Width + 1);
+  auto *Records =
+      reinterpret_cast<uint32_t *>(RecordScratch.get(Bytes / 16 + 1));
+  if (!Keys || !Records) {
     C.fail("out of memory", 0);
     return C.Error;
   }
-  size_t N = 0;
-  bool Ok = true;
-  while (Ok && C.P < Stop) {
-    size_t RecordStart = N;
-    for (;;) {
-      if (size_t(Stop - C.P) < Width) {
-        Ok = C.fail("truncated relative PC", N);
-        break;
-      }
-      uint64_t Rel = readWord(C.P, Width);
-      if (Rel == 0) {
-        if (Upstream) {
-          Ok = C.fail("zero relative PC", N);
-          break;
-        }
-        C.P += Width; // the zero word ending the record
-        break;
-      }
-      uintptr_t PC = uintptr_t(C.P) + uintptr_t(Rel);
-      if (!Code.contains(PC, 0)) {
-        Ok = C.fail("PC outside the module's executable code", N);
-        break;
-      }
-      Buf[N++] = (uint64_t(PC - Code.TextLo) << 32) | kUpstreamDescriptor;
-      C.P += Width;
-      if (Upstream)
-        break; // upstream entries are single PCs
-    }
-    if (!Ok || Upstream)
-      continue;
-    if (N == RecordStart) {
-      Ok = C.fail("record without PCs", N);
-      break;
-    }
-    uint64_t Value;
-    unsigned Len = readULEB(C.P, Stop, Value);
-    AtomicDescriptor D;
-    if (!Len) {
-      Ok = C.fail("truncated or overlong descriptor", N);
-      break;
-    }
-    if (!decodeDescriptor(Value, D)) {
-      Ok = C.fail("invalid descriptor", N);
-      break;
-    }
-    // Keep what this version defines; reserved bits are for newer readers.
-    uint32_t Desc = uint32_t(encodeDescriptor(D));
-    for (size_t I = RecordStart; I < N; ++I)
-      Buf[I] = (Buf[I] & ~uint64_t(0xffffffff)) | Desc;
-    C.P += Len;
+  // The fast path first, where it applies; anything it does not take is
+  // decoded again from the start, checked step by step.
+  AtomicsDecoder Fast(C, Code, Keys, Records);
+  bool FastOk = !Upstream && Code.NumRanges == 1 &&
+                (Width == 4 ? Fast.decodeFast<4>() : Fast.decodeFast<8>()) &&
+                (Width == 4 ? Fast.decodeChecked<4, false>()
+                            : Fast.decodeChecked<8, false>()) &&
+                Fast.finishRecords();
+  C = Cursor{Start, Start, Stop, {}};
+  AtomicsDecoder Checked(C, Code, Keys, Records);
+  if (!FastOk) {
+    Records[0] = kUpstreamDescriptor;
+    bool Ok = Upstream ? (Width == 4 ? Checked.decodeChecked<4, true>()
+                                     : Checked.decodeChecked<8, true>())
+                       : (Width == 4 ? Checked.decodeChecked<4, false>()
+                                     : Checked.decodeChecked<8, false>());
+    if (!Ok)
+      return C.Error;
   }
-  if (!Ok)
+  const AtomicsDecoder &D = FastOk ? Fast : Checked;
+  size_t N = D.N;
+  if (!N)
     return C.Error;
 
-  uint64_t *Tmp = SortScratch.get(N + 1);
-  if (!Tmp) {
-    C.fail("out of memory", N);
-    return C.Error;
-  }
-  sortByHighWord(Buf, Tmp, N);
-  // A PC may be listed twice (a zero-size instruction at the same address).
-  size_t Unique = 0;
-  for (size_t I = 0; I < N; ++I)
-    if (!Unique || (Buf[I] >> 32) != (Buf[Unique - 1] >> 32))
-      Buf[Unique++] = Buf[I];
-
-  if (Unique) {
-    Out.Offsets = arenaAllocate(Unique * sizeof(uint32_t));
-    Out.Descriptors = arenaAllocate(Unique * sizeof(uint32_t));
-    if (!Out.Offsets || !Out.Descriptors) {
-      freeDecoded(Out);
+  if (D.Disordered) {
+    uint64_t *Tmp = SortScratch.get(N + 1);
+    if (!Tmp) {
       C.fail("out of memory", N);
       return C.Error;
     }
-    auto *Offsets = static_cast<uint32_t *>(arenaWritable(Out.Offsets));
-    auto *Descs = static_cast<uint32_t *>(arenaWritable(Out.Descriptors));
-    for (size_t I = 0; I < Unique; ++I) {
-      storeRelaxed(&Offsets[I], uint32_t(Buf[I] >> 32));
-      storeRelaxed(&Descs[I], uint32_t(Buf[I]));
-    }
+    sortByHighWord(Keys, Tmp, N);
+  }
+  Out.Offsets = arenaAllocate(N * sizeof(uint32_t));
+  Out.Descriptors = arenaAllocate(N * sizeof(uint32_t));
+  Out.Capacity = uint32_t(N);
+  if (!Out.Offsets || !Out.Descriptors) {
+    freeDecoded(Out);
+    C.fail("out of memory", N);
+    return C.Error;
+  }
+  // Split the keys, keeping the first of repeated PCs (a zero-size
+  // instruction at the same address).
+  auto *Offsets = static_cast<uint32_t *>(arenaWritable(Out.Offsets));
+  auto *Descs = static_cast<uint32_t *>(arenaWritable(Out.Descriptors));
+  size_t Unique = 0;
+  uint64_t Prev = ~uint64_t(0);
+  for (size_t I = 0; I < N; ++I) {
+    uint64_t Key = Keys[I];
+    storeRelaxed(&Offsets[Unique], uint32_t(Key >> 32));
+    storeRelaxed(&Descs[Unique], Records[uint32_t(Key)]);
+    Unique += (Key >> 32) != Prev;
+    Prev = Key >> 32;
   }
   Out.Count = uint32_t(Unique);
   return C.Error;
 }
+
+namespace {
+
+/// Decodes the entries of a functions section into Records (room for
+/// Capacity), in section order; Disordered is set when a function does not
+/// start after the one before it. False, with C.Error set, at the first bad
+/// entry.
+template <unsigned Width, bool Upstream, bool Fixed32>
+bool decodeFunctionRecords(Cursor &C, uint32_t VersionBase,
+                           const CodeRanges &Code, FunctionRecord *Records,
+                           size_t &Count, bool &Disordered) {
+  const uint8_t *P = C.P, *const Stop = C.Stop;
+  const uint64_t Hull = Code.TextHi - Code.TextLo;
+  size_t N = 0;
+  uint64_t PrevStart = 0;
+  bool Disorder = false;
+  auto Fail = [&](const char *What) {
+    C.P = P;
+    Count = N;
+    return C.fail(What, N);
+  };
+  auto Read = [&](uint64_t &V) -> bool {
+    if (Fixed32) {
+      if (size_t(Stop - P) < 4)
+        return false;
+      uint32_t W;
+      memcpy(&W, P, 4);
+      V = W;
+      P += 4;
+      return true;
+    }
+    unsigned Len = readULEB(P, Stop, V);
+    P += Len;
+    return Len != 0;
+  };
+  while (P < Stop) {
+    if (size_t(Stop - P) < Width)
+      return Fail("truncated relative PC");
+    const uint8_t *Entry = P;
+    uint64_t Rel = readRelativePC<Width>(P);
+    uintptr_t PC = uintptr_t(P) + uintptr_t(Rel);
+    P += Width;
+    uint64_t Size, Features, StackArgs = 0;
+    if (!Read(Size) || !Read(Features))
+      return Fail("truncated function size or features");
+    if (Upstream && upstreamHasStackArgs(VersionBase, Features) &&
+        !Read(StackArgs))
+      return Fail("truncated stack-arguments size");
+    // Feature bits 32 and up are reserved: ignored like the other bits
+    // this reader does not know (FunctionRecord keeps 32 of them).
+    uint64_t Offset = codeOffset(Code, Hull, PC, Size);
+    if (Rel == 0 || Size > 0xffffffffu || Offset == ~uint64_t(0)) {
+      P = Entry; // the error is the entry's, not that of what follows
+      return Fail("function outside the module's executable code");
+    }
+    Disorder |= N && Offset <= PrevStart;
+    PrevStart = Offset;
+    FunctionRecord R{};
+    R.Start = uint32_t(Offset);
+    R.Size = uint32_t(Size);
+    if (Upstream) {
+      // pcmap features are derived when the module's table is built, from
+      // UpstreamFeatures and what else the module registered.
+      R.Source = PCMAP_SOURCE_UPSTREAM;
+      R.UpstreamFeatures = uint32_t(Features);
+      R.UpstreamStackArgs = StackArgs;
+    } else {
+      R.Source = PCMAP_SOURCE_PCMAP;
+      R.Declared = uint32_t(Features);
+    }
+    arenaStore(&Records[N++], &R, sizeof(R));
+  }
+  C.P = P;
+  Count = N;
+  Disordered = Disorder;
+  return true;
+}
+
+} // namespace
 
 DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
                             const uint8_t *Start, const uint8_t *Stop,
@@ -259,100 +465,68 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
     return C.Error;
   }
   const unsigned Width = relativePCSize(Version, sizeof(void *));
+  const uint32_t Base = versionBase(Version);
   const bool Upstream = Kind == SectionKind::SanmdCovered;
-  const bool SanmdV1 = Upstream && versionBase(Version) == kUpstreamVersionV1;
-  // Records are decoded into writer scratch memory (already mapped and
-  // reused from one registration to the next), then copied in sorted order
-  // into the arena. A function entry is at least Width + 2 bytes, so the
-  // section bounds their number.
-  size_t MaxEntries = size_t(Stop - Start) / (Width + 2) + 1;
-  uint64_t *Keys = Items.get(MaxEntries);
-  uint64_t *RecordWords =
-      RecordScratch.get(MaxEntries * sizeof(FunctionRecord) / 8);
-  if (!Keys || !RecordWords) {
+  const bool SanmdV1 = Upstream && Base == kUpstreamVersionV1;
+  // Records are decoded straight into the arena, in an array sized for the
+  // most entries the section can hold (an entry is at least Width bytes and
+  // two ULEB128 values, or two 32-bit words in sanmd version 1).
+  size_t Capacity = size_t(Stop - Start) / (Width + (SanmdV1 ? 8 : 2)) + 1;
+  ArenaOffset Records = arenaAllocate(Capacity * sizeof(FunctionRecord));
+  if (!Records) {
     C.fail("out of memory", 0);
     return C.Error;
   }
-  auto *Records = reinterpret_cast<FunctionRecord *>(RecordWords);
+  auto *R = static_cast<FunctionRecord *>(arenaWritable(Records));
   size_t N = 0;
-  auto Read = [&](uint64_t &V, bool Fixed32) -> bool {
-    if (Fixed32) {
-      if (size_t(Stop - C.P) < 4)
-        return false;
-      uint32_t W;
-      memcpy(&W, C.P, 4);
-      V = W;
-      C.P += 4;
-      return true;
-    }
-    unsigned Len = readULEB(C.P, Stop, V);
-    C.P += Len;
-    return Len != 0;
-  };
-  bool Ok = true;
-  while (C.P < Stop) {
-    if (size_t(Stop - C.P) < Width) {
-      Ok = C.fail("truncated relative PC", N);
-      break;
-    }
-    const uint8_t *Entry = C.P;
-    uint64_t Rel = readWord(C.P, Width);
-    uintptr_t PC = uintptr_t(C.P) + uintptr_t(Rel);
-    C.P += Width;
-    uint64_t Size, Features, StackArgs = 0;
-    if (!Read(Size, SanmdV1) || !Read(Features, SanmdV1)) {
-      Ok = C.fail("truncated function size or features", N);
-      break;
-    }
-    bool HasStackArgs =
-        Upstream && upstreamHasStackArgs(versionBase(Version), Features);
-    if (HasStackArgs && !Read(StackArgs, SanmdV1)) {
-      Ok = C.fail("truncated stack-arguments size", N);
-      break;
-    }
-    // Feature bits 32 and up are reserved: ignored like the other bits
-    // this reader does not know (FunctionRecord keeps 32 of them).
-    if (Rel == 0 || Size > 0xffffffffu || !Code.contains(PC, Size)) {
-      C.P = Entry; // the error is the entry's, not that of what follows
-      Ok = C.fail("function outside the module's executable code", N);
-      break;
-    }
-    FunctionRecord R{};
-    R.Start = uint32_t(PC - Code.TextLo);
-    R.Size = uint32_t(Size);
-    if (Upstream) {
-      // Features (pcmap's meaning) are derived when the module's table is
-      // built, from UpstreamFeatures and what else the module registered.
-      R.Source = PCMAP_SOURCE_UPSTREAM;
-      R.UpstreamFeatures = uint32_t(Features);
-      R.UpstreamStackArgs = StackArgs;
-    } else {
-      R.Source = PCMAP_SOURCE_PCMAP;
-      R.Features = uint32_t(Features);
-    }
-    Records[N] = R;
-    Keys[N] = (uint64_t(R.Start) << 32) | N;
-    ++N;
+  bool Disordered = false, Ok;
+  if (Width == 4)
+    Ok = !Upstream ? decodeFunctionRecords<4, false, false>(C, Base, Code, R, N,
+                                                            Disordered)
+         : SanmdV1 ? decodeFunctionRecords<4, true, true>(C, Base, Code, R, N,
+                                                          Disordered)
+                   : decodeFunctionRecords<4, true, false>(C, Base, Code, R, N,
+                                                           Disordered);
+  else
+    Ok = !Upstream ? decodeFunctionRecords<8, false, false>(C, Base, Code, R, N,
+                                                            Disordered)
+         : SanmdV1 ? decodeFunctionRecords<8, true, true>(C, Base, Code, R, N,
+                                                          Disordered)
+                   : decodeFunctionRecords<8, true, false>(C, Base, Code, R, N,
+                                                           Disordered);
+  if (!Ok) {
+    arenaFree(Records, Capacity * sizeof(FunctionRecord));
+    return C.Error;
   }
-  if (!Ok)
+  Out.Records = Records;
+  Out.Count = uint32_t(N);
+  Out.Capacity = uint32_t(Capacity);
+  if (!Disordered)
     return C.Error;
 
+  // Out of order, or a start listed twice: sort a copy by start.
+  uint64_t *Keys = Items.get(N);
   uint64_t *Tmp = SortScratch.get(N + 1);
-  size_t Unique = 0;
-  ArenaOffset Sorted = N ? arenaAllocate(N * sizeof(FunctionRecord)) : 0;
-  if (N && (!Tmp || !Sorted)) {
+  ArenaOffset Sorted = arenaAllocate(N * sizeof(FunctionRecord));
+  if (!Keys || !Tmp || !Sorted) {
+    arenaFree(Sorted, N * sizeof(FunctionRecord));
+    freeDecoded(Out);
     C.fail("out of memory", N);
     return C.Error;
   }
+  for (size_t I = 0; I < N; ++I)
+    Keys[I] = (uint64_t(R[I].Start) << 32) | I;
   sortByHighWord(Keys, Tmp, N);
-  auto *Out_ = static_cast<FunctionRecord *>(arenaWritable(Sorted));
+  auto *S = static_cast<FunctionRecord *>(arenaWritable(Sorted));
+  size_t Unique = 0;
   for (size_t I = 0; I < N; ++I) {
-    const FunctionRecord &R = Records[uint32_t(Keys[I])];
+    const FunctionRecord &F = R[uint32_t(Keys[I])];
     // Functions folded by identical-code folding share a start: keep one.
-    if (Unique && Out_[Unique - 1].Start == R.Start)
+    if (Unique && S[Unique - 1].Start == F.Start)
       continue;
-    arenaStore(&Out_[Unique++], &R, sizeof(R));
+    arenaStore(&S[Unique++], &F, sizeof(F));
   }
+  freeDecoded(Out);
   Out.Records = Sorted;
   Out.Count = uint32_t(Unique);
   Out.Capacity = uint32_t(N);
@@ -360,8 +534,8 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
 }
 
 void freeDecoded(DecodedAtomics &A) {
-  arenaFree(A.Offsets, uint64_t(A.Count) * sizeof(uint32_t));
-  arenaFree(A.Descriptors, uint64_t(A.Count) * sizeof(uint32_t));
+  arenaFree(A.Offsets, uint64_t(A.Capacity) * sizeof(uint32_t));
+  arenaFree(A.Descriptors, uint64_t(A.Capacity) * sizeof(uint32_t));
   A = DecodedAtomics();
 }
 

@@ -50,16 +50,18 @@ constexpr uint32_t kUpstreamDescriptor = 0xffffffffu;
 struct FunctionRecord {
   uint32_t Start; // offset from TextLo
   uint32_t Size;
-  /// pcmap features (kFeatureAtomics, ...). In module tables, the known
-  /// features the runtime relies on: kFeatureAtomics only when the
-  /// function's atomics are known (see buildModuleTable).
+  /// In module tables, the known pcmap features (kFeatureAtomics, ...) the
+  /// runtime relies on: kFeatureAtomics only when the function's atomics
+  /// are known (see buildModuleTable). 0 as decoded.
   uint32_t Features;
   uint32_t NumAtomics;       // module tables: the atomics in the function
   uint32_t Source;           // PCMAP_SOURCE_* bits
   uint32_t UpstreamFeatures; // sanmd feature bits
   uint64_t UpstreamStackArgs;
   uint32_t FirstAtomic; // module tables: the index of its first atomic
-  uint32_t Reserved;
+  /// The pcmap features the section declares, from which module tables
+  /// derive Features.
+  uint32_t Declared;
 };
 static_assert(sizeof(FunctionRecord) == 40, "FunctionRecord layout");
 
@@ -68,12 +70,17 @@ static_assert(sizeof(FunctionRecord) == 40, "FunctionRecord layout");
 struct DecodedAtomics {
   ArenaOffset Offsets = 0, Descriptors = 0;
   uint32_t Count = 0;
+  uint32_t Capacity = 0; // entries allocated
 };
-/// Decoded functions, sorted by Start.
+/// Decoded functions, sorted by Start, with unique starts.
 struct DecodedFunctions {
   ArenaOffset Records = 0;
   uint32_t Count = 0;
   uint32_t Capacity = 0; // records allocated
+  /// Whether a module table has taken the records as its own array (which
+  /// it then owns no more than the section does: see buildModuleTable).
+  /// Records no published table has seen may be finished in place.
+  bool Adopted = false;
 };
 
 struct DecodeError {
@@ -93,6 +100,16 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
 
 void freeDecoded(DecodedAtomics &A);
 void freeDecoded(DecodedFunctions &F);
+
+/// Writer scratch memory, outside the arena (readers never see it), kept
+/// from one registration to the next.
+struct ScratchBuffer {
+  uint64_t *Data = nullptr;
+  size_t Capacity = 0; // items
+
+  /// Room for Items 64-bit items (contents unspecified), or null.
+  uint64_t *get(size_t Items);
+};
 
 /// Sorts N 64-bit items by their high 32 bits (stable); Scratch has room for
 /// N items. Fast when the input is already sorted.

@@ -176,13 +176,13 @@ void updateStats() {
 /// freed after publication.
 void rebuild(ModuleRecord *M) {
   DecodedAtomics Atomics[kMaxSectionsPerModule];
-  DecodedFunctions Functions[kMaxSectionsPerModule];
+  DecodedFunctions *Functions[kMaxSectionsPerModule];
   unsigned NA = 0, NF = 0;
   // An atomics section that was rejected may have held atomics of any
   // function of the module: none of them may be reported complete.
   ModuleAtomicsState State{false, false, false};
   for (unsigned I = 0; I < M->NumSections; ++I) {
-    const SectionRecord &S = M->Sections[I];
+    SectionRecord &S = M->Sections[I];
     if (S.Rejected) {
       if (S.Kind == SectionKind::PCMapAtomics)
         State.PCMapAtomicsRejected = true;
@@ -196,7 +196,7 @@ void rebuild(ModuleRecord *M) {
         S.Kind == SectionKind::SanmdAtomics)
       Atomics[NA++] = S.Atomics;
     else
-      Functions[NF++] = S.Functions;
+      Functions[NF++] = &S.Functions;
   }
   ArenaOffset Old = M->Table;
   bool HasEntries = NA || NF;

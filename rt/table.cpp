@@ -1,5 +1,4 @@
-//===- table.cpp - A module's tables and their index
-//-----------------------===//
+//===- table.cpp - A module's tables and their index ----------------------===//
 
 #include "table.h"
 
@@ -24,96 +23,149 @@ uint64_t indexBytes(uint64_t NumStretches) {
   return (NumStretches + 2) * sizeof(IndexEntry);
 }
 
-bool isComplete(const FunctionRecord &R) {
-  return R.Features & kFeatureAtomics;
-}
+/// Writes a module's index in one sweep over its code, segment by segment
+/// (see table.h): an entry is written when the sweep leaves its stretch, and
+/// the stretches that a segment covers whole get the same layout in a tight
+/// loop. The first atomic of each stretch comes from a count made before.
+class IndexWriter {
+public:
+  IndexWriter(IndexEntry *Index, uint64_t NumEntries,
+              const uint32_t *AtomicsBefore)
+      : Index(Index), NumEntries(NumEntries), AtomicsBefore(AtomicsBefore) {
+    open(0);
+  }
 
-/// The layout of stretch [Start, End) (see table.h), given that functions
-/// [F, NumFunctions) start at or after Start and that Holder (or None)
-/// starts before it and reaches into it.
-uint64_t stretchLayout(const FunctionRecord *Functions, uint64_t NumFunctions,
-                       uint64_t Holder, uint64_t F, uint64_t Start,
-                       uint64_t End) {
-  constexpr uint64_t None = ~uint64_t(0);
-  uint64_t Boundaries = kUnusedBoundaries, InFunction = 0, Complete = 0;
-  unsigned NumSegments = 0;
-  bool Described = true;
-  // A segment from Begin on: in no function (F null) or in F.
-  auto Add = [&](uint64_t Begin, const FunctionRecord *F) {
-    if (NumSegments == kBoundaries + 1) {
-      Described = false;
-      return;
+  /// The segment from offset P on lies in function F (complete for atomics
+  /// or not), or in no function (F = kNone). P never decreases; a segment
+  /// of no bytes (the same P twice) is a function of no bytes.
+  void segmentAt(uint64_t P, uint64_t F, bool Complete) {
+    uint64_t T = P >> kStretchShift;
+    if (T != S) {
+      write();
+      for (uint64_t I = S + 1; I < T; ++I)
+        writeWhole(I);
+      open(T);
     }
-    if (NumSegments) {
+    uint64_t In = F != kNone;
+    unsigned Low = unsigned(P & ((1u << kStretchShift) - 1));
+    if (!Low) {
+      // The segment begins the stretch: it is segment 0 (once; a second
+      // one here leaves a segment of no bytes at the start).
+      if (StartTaken)
+        Described = false;
+      else
+        Bits = kUnusedBoundaries | (In << kInFunctionShift) |
+               (uint64_t(Complete) << kCompleteShift);
+      StartTaken = true;
+      FirstFunction = uint32_t(In ? F : CurrentNext);
+    } else if (NumSegments == kBoundaries + 1) {
+      Described = false;
+    } else {
       unsigned Shift = 8 * (NumSegments - 1);
-      Boundaries &= ~(uint64_t(0xff) << Shift);
-      Boundaries |= (Begin - Start - 1) << Shift;
+      Bits = (Bits & ~(uint64_t(0xff) << Shift)) | (uint64_t(Low - 1) << Shift);
+      Bits |= In << (kInFunctionShift + NumSegments);
+      Bits |= uint64_t(Complete) << (kCompleteShift + NumSegments);
+      ++NumSegments;
     }
-    InFunction |= uint64_t(F != nullptr) << NumSegments;
-    Complete |= uint64_t(F && isComplete(*F)) << NumSegments;
-    ++NumSegments;
-  };
-  uint64_t Cursor = Start; // the bytes before it have their segment
-  if (Holder != None) {
-    const FunctionRecord &H = Functions[Holder];
-    Add(Start, &H);
-    uint64_t HEnd = uint64_t(H.Start) + H.Size;
-    Cursor = HEnd < End ? HEnd : End;
+    CurrentIn = In;
+    CurrentComplete = Complete;
+    CurrentFunction = F;
+    if (In)
+      CurrentNext = F + 1;
   }
-  for (uint64_t L = F; L < NumFunctions && Functions[L].Start < End; ++L) {
-    const FunctionRecord &R = Functions[L];
-    // A function of no bytes has no segment but an index; overlapping
-    // functions have no layout. Neither is described.
-    if (!R.Size || R.Start < Cursor) {
-      Described = false;
-      break;
-    }
-    if (R.Start > Cursor)
-      Add(Cursor, nullptr);
-    Add(R.Start, &R);
-    uint64_t REnd = uint64_t(R.Start) + R.Size;
-    Cursor = REnd < End ? REnd : End;
+
+  /// Writes the entries from the sweep's stretch to the end.
+  void finish() {
+    write();
+    for (uint64_t I = S + 1; I < NumEntries; ++I)
+      writeWhole(I);
   }
-  if (Cursor < End)
-    Add(Cursor, nullptr);
-  if (!Described)
-    return kUnusedBoundaries;
-  return Boundaries | (InFunction << kInFunctionShift) |
-         (Complete << kCompleteShift) | kDescribed;
-}
+
+  static constexpr uint64_t kNone = ~uint64_t(0);
+
+private:
+  /// Starts stretch T, whose first byte lies in the current segment.
+  void open(uint64_t T) {
+    S = T;
+    Bits = kUnusedBoundaries | (CurrentIn << kInFunctionShift) |
+           (uint64_t(CurrentComplete) << kCompleteShift);
+    NumSegments = 1;
+    Described = true;
+    StartTaken = false;
+    FirstFunction = uint32_t(CurrentIn ? CurrentFunction : CurrentNext);
+  }
+  void store(uint64_t I, uint32_t First, uint64_t Layout) {
+    // The first atomic: the count before, carried over stretches with none.
+    uint32_t A = AtomicsBefore[I];
+    Atomics = A > Atomics ? A : Atomics;
+    auto *Out = reinterpret_cast<uint64_t *>(&Index[I]);
+    storeRelaxed(&Out[0], Atomics | (uint64_t(First) << 32));
+    storeRelaxed(&Out[1], Layout);
+  }
+  void write() {
+    if (S < NumEntries)
+      store(S, FirstFunction,
+            Described ? Bits | kDescribed : kUnusedBoundaries);
+  }
+  /// Stretch I lies wholly in the current segment.
+  void writeWhole(uint64_t I) {
+    store(I, uint32_t(CurrentIn ? CurrentFunction : CurrentNext),
+          kUnusedBoundaries | (CurrentIn << kInFunctionShift) |
+              (uint64_t(CurrentComplete) << kCompleteShift) | kDescribed);
+  }
+
+  IndexEntry *const Index;
+  const uint64_t NumEntries;
+  const uint32_t *const AtomicsBefore;
+  uint32_t Atomics = 0;
+  // The segment the sweep is in, and the functions that start before it.
+  uint64_t CurrentIn = 0;
+  bool CurrentComplete = false;
+  uint64_t CurrentFunction = 0, CurrentNext = 0;
+  // The stretch the sweep is in: its layout so far.
+  uint64_t S = 0;
+  uint64_t Bits = 0;
+  unsigned NumSegments = 0;
+  bool Described = false, StartTaken = false;
+  uint32_t FirstFunction = 0;
+};
+
+ScratchBuffer CountScratch;
 
 /// Builds the index over [0, TextSize) from the sorted atomic offsets and
-/// the functions (sorted by start, with their final features).
-bool buildIndex(ArenaOffset AtomicOffsets, uint64_t NumAtomics,
+/// the functions (sorted by start, with unique starts and their final
+/// features). A function holds the bytes from its start to its end or the
+/// next function's start, whichever comes first: the function that the
+/// searches (table.h) find.
+bool buildIndex(const uint32_t *Atomics, uint64_t NumAtomics,
                 const FunctionRecord *Functions, uint64_t NumFunctions,
                 uint64_t TextSize, ArenaOffset &IndexOut,
                 uint64_t &NumStretches) {
   NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
-  IndexOut = arenaAllocate(indexBytes(NumStretches));
+  uint64_t NumEntries = NumStretches + 2;
+  // The atomics before each stretch: stretch S + 1 has those up to the
+  // last one in stretch S (a stretch with none, the count before it).
+  auto *AtomicsBefore =
+      reinterpret_cast<uint32_t *>(CountScratch.get(NumEntries / 2 + 1));
+  IndexOut = AtomicsBefore ? arenaAllocate(indexBytes(NumStretches)) : 0;
   if (!IndexOut)
     return false;
-  auto *Index = static_cast<IndexEntry *>(arenaWritable(IndexOut));
-  const auto *Atomics =
-      static_cast<const uint32_t *>(arenaWritable(AtomicOffsets));
-  constexpr uint64_t None = ~uint64_t(0);
-  uint64_t A = 0, F = 0;
-  for (uint64_t S = 0; S <= NumStretches + 1; ++S) {
-    uint64_t Start = S << kStretchShift, End = Start + (1u << kStretchShift);
-    while (A < NumAtomics && Atomics[A] < Start)
-      ++A;
-    while (F < NumFunctions && Functions[F].Start < Start)
-      ++F;
-    // F: the functions starting before the stretch.
-    uint64_t Holder = None;
-    if (F && uint64_t(Functions[F - 1].Start) + Functions[F - 1].Size > Start)
-      Holder = F - 1;
-    uint64_t FirstFunction = Holder != None ? Holder : F;
-    uint64_t Layout =
-        stretchLayout(Functions, NumFunctions, Holder, F, Start, End);
-    auto *Out = reinterpret_cast<uint64_t *>(&Index[S]);
-    storeRelaxed(&Out[0], A | (FirstFunction << 32));
-    storeRelaxed(&Out[1], Layout);
+  memset(AtomicsBefore, 0, NumEntries * sizeof(uint32_t));
+  for (uint64_t A = 0; A < NumAtomics; ++A)
+    AtomicsBefore[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
+
+  IndexWriter W(static_cast<IndexEntry *>(arenaWritable(IndexOut)), NumEntries,
+                AtomicsBefore);
+  for (uint64_t I = 0; I < NumFunctions; ++I) {
+    const FunctionRecord &R = Functions[I];
+    uint64_t End = uint64_t(R.Start) + R.Size;
+    bool Last = I + 1 == NumFunctions;
+    uint64_t Next = Last ? ~uint64_t(0) : Functions[I + 1].Start;
+    W.segmentAt(R.Start, I, R.Features & kFeatureAtomics);
+    if (End < Next)
+      W.segmentAt(End, IndexWriter::kNone, false);
   }
+  W.finish();
   return true;
 }
 
@@ -157,14 +209,14 @@ bool mergeAtomics(const DecodedAtomics *In, unsigned K, uint64_t Total,
   return true;
 }
 
-/// Merges function arrays by start; the records of one function from
-/// several sections (pcmap and sanmd) become one.
-uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
+/// Merges function arrays by start into Out; the records of one function
+/// from several sections (pcmap and sanmd) become one.
+uint64_t mergeFunctions(const DecodedFunctions *const *In, unsigned K,
                         FunctionRecord *Out) {
-  if (K == 1) { // the common case: one section, already sorted and unique
-    arenaStore(Out, arenaPointer(In[0].Records),
-               uint64_t(In[0].Count) * sizeof(FunctionRecord));
-    return In[0].Count;
+  if (K == 1) { // one section, already sorted and unique
+    arenaStore(Out, arenaPointer(In[0]->Records),
+               uint64_t(In[0]->Count) * sizeof(FunctionRecord));
+    return In[0]->Count;
   }
   uint64_t Pos[kMaxSectionsPerModule] = {};
   uint64_t Count = 0;
@@ -172,10 +224,10 @@ uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
     int Best = -1;
     uint32_t BestStart = 0;
     for (unsigned J = 0; J < K; ++J) {
-      if (Pos[J] == In[J].Count)
+      if (Pos[J] == In[J]->Count)
         continue;
       uint32_t S = arenaLoad<uint32_t>(
-          In[J].Records + Pos[J] * sizeof(FunctionRecord), 0);
+          In[J]->Records + Pos[J] * sizeof(FunctionRecord), 0);
       if (Best < 0 || S < BestStart) {
         Best = int(J);
         BestStart = S;
@@ -186,11 +238,11 @@ uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
     FunctionRecord R;
     memcpy(
         &R,
-        arenaPointer(In[Best].Records + Pos[Best]++ * sizeof(FunctionRecord)),
+        arenaPointer(In[Best]->Records + Pos[Best]++ * sizeof(FunctionRecord)),
         sizeof(R));
     if (Count && Out[Count - 1].Start == R.Start) {
       FunctionRecord Prev = Out[Count - 1];
-      Prev.Features |= R.Features; // upstream records contribute none
+      Prev.Declared |= R.Declared; // upstream records declare none
       Prev.Source |= R.Source;
       if (R.Source & PCMAP_SOURCE_UPSTREAM) {
         Prev.UpstreamFeatures = R.UpstreamFeatures;
@@ -206,12 +258,47 @@ uint64_t mergeFunctions(const DecodedFunctions *In, unsigned K,
   return Count;
 }
 
+/// Sets each function's atomics (the range of the sorted atomics inside it)
+/// and the features the runtime relies on.
+void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
+                     const uint32_t *Atomics, uint64_t NumAtomics,
+                     const ModuleAtomicsState &State) {
+  const bool UpstreamAtomicsKnown =
+      State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
+  uint64_t A = 0;
+  for (uint64_t I = 0; I < NumFunctions; ++I) {
+    FunctionRecord &R = F[I];
+    uint64_t End = uint64_t(R.Start) + R.Size;
+    while (A < NumAtomics && Atomics[A] < R.Start)
+      ++A;
+    uint64_t B = A;
+    while (B < NumAtomics && Atomics[B] < End)
+      ++B;
+    // Whether the function's claim of completeness can be relied on.
+    uint32_t Declared = R.Declared;
+    bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
+                         (Declared & kFeatureAtomics) &&
+                         !State.PCMapAtomicsRejected &&
+                         !((Declared & kFeatureHasAtomics) && A == B);
+    bool UpstreamComplete =
+        (R.Source & PCMAP_SOURCE_UPSTREAM) &&
+        (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
+        UpstreamAtomicsKnown;
+    uint32_t Features =
+        (Declared & kKnownFeatures & ~uint32_t(kFeatureAtomics)) |
+        (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
+    storeRelaxed(&R.Features, Features);
+    storeRelaxed(&R.NumAtomics, uint32_t(B - A));
+    storeRelaxed(&R.FirstAtomic, uint32_t(A));
+  }
+}
+
 } // namespace
 
 ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
                              const char *Path, const DecodedAtomics *Atomics,
                              unsigned NumAtomicSections,
-                             const DecodedFunctions *Functions,
+                             DecodedFunctions *const *Functions,
                              unsigned NumFunctionSections,
                              const ModuleAtomicsState &State) {
   ArenaOffset TableOff = arenaAllocate(sizeof(ModuleTable));
@@ -240,44 +327,32 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
   }
 
   {
-    // Functions, with the range of atomics each holds.
-    uint64_t TotalFunctions = 0;
-    for (unsigned I = 0; I < NumFunctionSections; ++I)
-      TotalFunctions += Functions[I].Count;
-    T.Functions = arenaAllocate((TotalFunctions + 1) * sizeof(FunctionRecord));
-    if (!T.Functions)
-      goto Fail;
-    auto *F = static_cast<FunctionRecord *>(arenaWritable(T.Functions));
-    T.NumFunctions = mergeFunctions(Functions, NumFunctionSections, F);
-    uint64_t A = 0;
-    for (uint64_t I = 0; I < T.NumFunctions; ++I) {
-      FunctionRecord R = F[I];
-      uint64_t End = uint64_t(R.Start) + R.Size;
-      while (A < T.NumAtomics &&
-             arenaLoad<uint32_t>(T.AtomicOffsets, A) < R.Start)
-        ++A;
-      R.FirstAtomic = uint32_t(A);
-      uint64_t B = A;
-      while (B < T.NumAtomics && arenaLoad<uint32_t>(T.AtomicOffsets, B) < End)
-        ++B;
-      R.NumAtomics = uint32_t(B - A);
-
-      // Whether the function's claim of completeness can be relied on.
-      bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
-                           (R.Features & kFeatureAtomics) &&
-                           !State.PCMapAtomicsRejected &&
-                           !((R.Features & kFeatureHasAtomics) && A == B);
-      bool UpstreamComplete =
-          (R.Source & PCMAP_SOURCE_UPSTREAM) &&
-          (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
-          State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
-      R.Features = (R.Features & kKnownFeatures & ~uint32_t(kFeatureAtomics)) |
-                   (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
-      arenaStore(&F[I], &R, sizeof(R));
+    // Functions: the one section's records, finished in place if no table
+    // has published them, else a copy or a merge.
+    FunctionRecord *F;
+    if (NumFunctionSections == 1 && !Functions[0]->Adopted) {
+      Functions[0]->Adopted = true;
+      T.Functions = Functions[0]->Records;
+      T.NumFunctions = Functions[0]->Count;
+    } else {
+      uint64_t TotalFunctions = 0;
+      for (unsigned I = 0; I < NumFunctionSections; ++I)
+        TotalFunctions += Functions[I]->Count;
+      T.OwnsFunctions = 1;
+      T.FunctionsCapacity = TotalFunctions;
+      T.Functions = arenaAllocate(TotalFunctions * sizeof(FunctionRecord));
+      if (!T.Functions)
+        goto Fail;
+      T.NumFunctions = mergeFunctions(
+          Functions, NumFunctionSections,
+          static_cast<FunctionRecord *>(arenaWritable(T.Functions)));
     }
-
-    if (!buildIndex(T.AtomicOffsets, T.NumAtomics, F, T.NumFunctions, TextSize,
-                    T.Index, T.NumStretches))
+    F = static_cast<FunctionRecord *>(arenaWritable(T.Functions));
+    const auto *Offsets =
+        static_cast<const uint32_t *>(arenaWritable(T.AtomicOffsets));
+    finishFunctions(F, T.NumFunctions, Offsets, T.NumAtomics, State);
+    if (!buildIndex(Offsets, T.NumAtomics, F, T.NumFunctions, TextSize, T.Index,
+                    T.NumStretches))
       goto Fail;
   }
 
@@ -292,7 +367,7 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
   }
 
   T.Bytes = sizeof(ModuleTable) + T.PathBytes +
-            (T.NumFunctions + 1) * sizeof(FunctionRecord) + T.NumAtomics * 8 +
+            T.NumFunctions * sizeof(FunctionRecord) + T.NumAtomics * 8 +
             indexBytes(T.NumStretches);
   arenaStore(arenaWritable(TableOff), &T, sizeof(T));
   return TableOff;
@@ -309,7 +384,8 @@ void freeModuleTable(ArenaOffset TableOff) {
   ModuleTable T;
   memcpy(&T, arenaPointer(TableOff), sizeof(T));
   arenaFree(T.Path, T.PathBytes);
-  arenaFree(T.Functions, (T.NumFunctions + 1) * sizeof(FunctionRecord));
+  if (T.OwnsFunctions)
+    arenaFree(T.Functions, T.FunctionsCapacity * sizeof(FunctionRecord));
   if (T.OwnsAtomics) {
     arenaFree(T.AtomicOffsets, T.NumAtomics * sizeof(uint32_t));
     arenaFree(T.AtomicDescriptors, T.NumAtomics * sizeof(uint32_t));

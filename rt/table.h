@@ -83,14 +83,17 @@ struct ModuleTable {
   uint64_t TextLo, TextHi;
   ArenaOffset Index; // IndexEntry[NumStretches + 1]
   uint64_t NumStretches;
-  ArenaOffset Functions; // FunctionRecord[NumFunctions], owned
+  ArenaOffset Functions;                        // FunctionRecord[NumFunctions]
   ArenaOffset AtomicOffsets, AtomicDescriptors; // uint32_t[NumAtomics]
   uint64_t NumFunctions, NumAtomics;
   uint64_t Bias;
   ArenaOffset Path; // NUL-terminated
   uint64_t PathBytes;
   uint64_t OwnsAtomics; // else they belong to the one decoded section
-  uint64_t Bytes;       // memory of this table, for the stats
+  /// Whether Functions is this table's (FunctionsCapacity records), or the
+  /// one decoded functions section's.
+  uint64_t OwnsFunctions, FunctionsCapacity;
+  uint64_t Bytes; // memory of this table, for the stats
 };
 
 /// What a module has registered, beyond its decoded sections: whether its
@@ -105,11 +108,14 @@ struct ModuleAtomicsState {
 /// complete for atomics (kFeatureAtomics in the table) only if its entry
 /// says so and its atomics are there: not when it has atomics
 /// (kFeatureHasAtomics) and none was registered, and not when an atomics
-/// section of the module was rejected. Returns 0 when out of memory.
+/// section of the module was rejected. The records of a single functions
+/// section that no table has taken yet become the table's own array
+/// (finished in place, and marked Adopted); otherwise they are copied, so
+/// that a published table never changes. Returns 0 when out of memory.
 ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
                              const char *Path, const DecodedAtomics *Atomics,
                              unsigned NumAtomicSections,
-                             const DecodedFunctions *Functions,
+                             DecodedFunctions *const *Functions,
                              unsigned NumFunctionSections,
                              const ModuleAtomicsState &State);
 /// Frees a table that no published view refers to any more.

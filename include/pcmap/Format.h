@@ -210,6 +210,19 @@ constexpr bool decodeDescriptor(uint64_t V, AtomicDescriptor &D) {
   return true;
 }
 
+/// The bits a version-1 descriptor of kind Kind (<= AK_LastKind) defines:
+/// encodeDescriptor(D) for the D that decodeDescriptor(V) makes is
+/// V & definedDescriptorBits(kind of V). A reader that keeps only what it
+/// understands masks with it, without decoding each field.
+constexpr uint64_t definedDescriptorBits(uint32_t Kind) {
+  AtomicDescriptor D;
+  decodeDescriptor(
+      (kMaxDescriptor & ~(((uint64_t(1) << kKindBits) - 1) << kKindShift)) |
+          (uint64_t(Kind) << kKindShift),
+      D);
+  return encodeDescriptor(D);
+}
+
 /// Names of descriptor fields, as docs/FORMAT.md spells them and as reports
 /// print them. Null for a value the format does not define.
 constexpr const char *atomicKindName(uint32_t Kind) {

@@ -101,6 +101,18 @@ TEST(FormatTest, DescriptorRoundTrip) {
       }
 }
 
+TEST(FormatTest, DefinedBitsAreWhatDecodingKeeps) {
+  // Every value a descriptor may have: masking with the kind's defined bits
+  // keeps exactly what decoding and encoding again keep.
+  for (uint64_t V = 0; V <= kMaxDescriptor; ++V) {
+    AtomicDescriptor D;
+    uint32_t Kind = uint32_t(V & ((1u << kKindBits) - 1));
+    ASSERT_EQ(decodeDescriptor(V, D), Kind <= AK_LastKind) << V;
+    if (Kind <= AK_LastKind)
+      ASSERT_EQ(V & definedDescriptorBits(Kind), encodeDescriptor(D)) << V;
+  }
+}
+
 TEST(FormatTest, DecodeRejectsInvalidAndIgnoresReservedBits) {
   AtomicDescriptor D;
   EXPECT_FALSE(decodeDescriptor(5, D)); // kind 5
