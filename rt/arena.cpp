@@ -14,11 +14,12 @@ namespace {
 constexpr unsigned kMinClass = 6;  // 64 bytes
 constexpr unsigned kMaxClass = 40; // 1 TiB, more than any region
 /// Freed blocks at least this large keep their pages while the free lists
-/// hold no more than the larger of kMinRetainedBytes and the bytes in use,
-/// and give them back beyond that. Memory stays within twice what the live
-/// tables need (plus a little) under endless dlopen/dlclose, while tables
-/// rebuilt soon after reuse pages that are already there instead of
-/// faulting in zeroed ones.
+/// hold no more than the larger of kMinRetainedBytes and the most bytes
+/// ever in use at once, and give them back beyond that. Memory stays within
+/// twice what the live tables needed at their peak (plus a little) under
+/// endless dlopen/dlclose, while tables rebuilt soon after (a module's
+/// second section, the next dlopen) reuse pages that are already there
+/// instead of faulting in zeroed ones.
 constexpr unsigned kReleaseClass = 16; // 64 KiB
 constexpr uint64_t kMinRetainedBytes = uint64_t(64) << 20;
 /// Blocks of at least 2 MiB come from the upper half of the region, which
@@ -37,10 +38,17 @@ constexpr uint64_t kGuard = 1 << 16;
 uint64_t Bump;      // next unallocated offset for small blocks
 uint64_t LargeBump; // next unallocated offset for large blocks
 uint64_t InUse;     // bytes in allocated blocks
+uint64_t PeakInUse; // the most InUse has been
 uint64_t Retained;  // bytes of free blocks whose pages were kept
 uint64_t Released;  // bytes whose pages went back to the system (stats)
 ArenaOffset FreeList[kMaxClass + 1]; // per class; the link is the block's
                                      // first 8 bytes
+
+void addInUse(uint64_t Bytes) {
+  InUse += Bytes;
+  if (InUse > PeakInUse)
+    PeakInUse = InUse;
+}
 
 unsigned classOf(uint64_t Size) {
   unsigned C = kMinClass;
@@ -83,7 +91,7 @@ ArenaOffset arenaAllocate(uint64_t Size) {
     FreeList[C] = loadRelaxed(&Words[0]);
     if (C >= kReleaseClass && loadRelaxed(&Words[1]) == kRetainedMark)
       Retained -= ClassSize;
-    InUse += ClassSize;
+    addInUse(ClassSize);
     return Head;
   }
   // Align blocks to their size (up to a page; large ones to a huge page),
@@ -93,7 +101,7 @@ ArenaOffset arenaAllocate(uint64_t Size) {
     if (Offset + ClassSize > Arena.Mask + 1)
       return 0;
     LargeBump = Offset + ClassSize;
-    InUse += ClassSize;
+    addInUse(ClassSize);
     return Offset;
   }
   uint64_t Align = ClassSize < 4096 ? ClassSize : 4096;
@@ -101,7 +109,7 @@ ArenaOffset arenaAllocate(uint64_t Size) {
   if (Offset + ClassSize > (Arena.Mask + 1) / 2)
     return 0;
   Bump = Offset + ClassSize;
-  InUse += ClassSize;
+  addInUse(ClassSize);
   return Offset;
 }
 
@@ -112,8 +120,8 @@ void arenaFree(ArenaOffset Offset, uint64_t Size) {
   uint64_t ClassSize = uint64_t(1) << C;
   auto *Words = static_cast<uint64_t *>(arenaWritable(Offset));
   if (C >= kReleaseClass) {
-    // InUse still counts the block: the budget is what is in use with it.
-    uint64_t Budget = InUse > kMinRetainedBytes ? InUse : kMinRetainedBytes;
+    uint64_t Budget =
+        PeakInUse > kMinRetainedBytes ? PeakInUse : kMinRetainedBytes;
     if (Retained + ClassSize > Budget) {
       releasePages(Words, ClassSize);
       Released += ClassSize;
@@ -128,6 +136,7 @@ void arenaFree(ArenaOffset Offset, uint64_t Size) {
 }
 
 uint64_t arenaBytesInUse() { return InUse; }
+uint64_t arenaPeakBytesInUse() { return PeakInUse; }
 uint64_t arenaBytesRetained() { return Retained; }
 uint64_t arenaBytesReleased() { return Released; }
 

@@ -117,9 +117,11 @@ inline void arenaStore(void *Dst, const void *Src, uint64_t Bytes) {
   for (; I < Bytes; ++I)
     storeRelaxed(Out + I, In[I]);
 }
-/// Bytes of blocks currently allocated; of free blocks that kept their
-/// pages; given back to the system so far (all writers only).
+/// Bytes of blocks currently allocated, and the most at once so far; of
+/// free blocks that kept their pages; given back to the system so far (all
+/// writers only).
 uint64_t arenaBytesInUse();
+uint64_t arenaPeakBytesInUse();
 uint64_t arenaBytesRetained();
 uint64_t arenaBytesReleased();
 

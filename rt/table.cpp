@@ -23,128 +23,25 @@ uint64_t indexBytes(uint64_t NumStretches) {
   return (NumStretches + 2) * sizeof(IndexEntry);
 }
 
-/// Writes a module's index in one sweep over its code, segment by segment
-/// (see table.h): an entry is written when the sweep leaves its stretch, and
-/// the stretches that a segment covers whole get the same layout in a tight
-/// loop. The first atomic of each stretch comes from a count made before.
-class IndexWriter {
-public:
-  IndexWriter(IndexEntry *Index, uint64_t NumEntries,
-              const uint32_t *AtomicsBefore)
-      : Index(Index), NumEntries(NumEntries), AtomicsBefore(AtomicsBefore) {
-    open(0);
-  }
-
-  /// The segment from offset P on lies in function F (complete for atomics
-  /// or not), or in no function (F = kNone). P never decreases; a segment
-  /// of no bytes (the same P twice) is a function of no bytes.
-  void segmentAt(uint64_t P, uint64_t F, bool Complete) {
-    uint64_t T = P >> kStretchShift;
-    if (T != S) {
-      write();
-      for (uint64_t I = S + 1; I < T; ++I)
-        writeWhole(I);
-      open(T);
-    }
-    uint64_t In = F != kNone;
-    unsigned Low = unsigned(P & ((1u << kStretchShift) - 1));
-    if (!Low) {
-      // The segment begins the stretch: it is segment 0 (once; a second
-      // one here leaves a segment of no bytes at the start).
-      if (StartTaken)
-        Described = false;
-      else
-        Bits = kUnusedBoundaries | (In << kInFunctionShift) |
-               (uint64_t(Complete) << kCompleteShift);
-      StartTaken = true;
-      FirstFunction = uint32_t(In ? F : CurrentNext);
-    } else if (NumSegments == kBoundaries + 1) {
-      Described = false;
-    } else {
-      unsigned Shift = 8 * (NumSegments - 1);
-      Bits = (Bits & ~(uint64_t(0xff) << Shift)) | (uint64_t(Low - 1) << Shift);
-      Bits |= In << (kInFunctionShift + NumSegments);
-      Bits |= uint64_t(Complete) << (kCompleteShift + NumSegments);
-      ++NumSegments;
-    }
-    CurrentIn = In;
-    CurrentComplete = Complete;
-    CurrentFunction = F;
-    if (In)
-      CurrentNext = F + 1;
-  }
-
-  /// Writes the entries from the sweep's stretch to the end.
-  void finish() {
-    write();
-    for (uint64_t I = S + 1; I < NumEntries; ++I)
-      writeWhole(I);
-  }
-
-  static constexpr uint64_t kNone = ~uint64_t(0);
-
-private:
-  /// Starts stretch T, whose first byte lies in the current segment.
-  void open(uint64_t T) {
-    S = T;
-    Bits = kUnusedBoundaries | (CurrentIn << kInFunctionShift) |
-           (uint64_t(CurrentComplete) << kCompleteShift);
-    NumSegments = 1;
-    Described = true;
-    StartTaken = false;
-    FirstFunction = uint32_t(CurrentIn ? CurrentFunction : CurrentNext);
-  }
-  void store(uint64_t I, uint32_t First, uint64_t Layout) {
-    // The first atomic: the count before, carried over stretches with none.
-    uint32_t A = AtomicsBefore[I];
-    Atomics = A > Atomics ? A : Atomics;
-    auto *Out = reinterpret_cast<uint64_t *>(&Index[I]);
-    storeRelaxed(&Out[0], Atomics | (uint64_t(First) << 32));
-    storeRelaxed(&Out[1], Layout);
-  }
-  void write() {
-    if (S < NumEntries)
-      store(S, FirstFunction,
-            Described ? Bits | kDescribed : kUnusedBoundaries);
-  }
-  /// Stretch I lies wholly in the current segment.
-  void writeWhole(uint64_t I) {
-    store(I, uint32_t(CurrentIn ? CurrentFunction : CurrentNext),
-          kUnusedBoundaries | (CurrentIn << kInFunctionShift) |
-              (uint64_t(CurrentComplete) << kCompleteShift) | kDescribed);
-  }
-
-  IndexEntry *const Index;
-  const uint64_t NumEntries;
-  const uint32_t *const AtomicsBefore;
-  uint32_t Atomics = 0;
-  // The segment the sweep is in, and the functions that start before it.
-  uint64_t CurrentIn = 0;
-  bool CurrentComplete = false;
-  uint64_t CurrentFunction = 0, CurrentNext = 0;
-  // The stretch the sweep is in: its layout so far.
-  uint64_t S = 0;
-  uint64_t Bits = 0;
-  unsigned NumSegments = 0;
-  bool Described = false, StartTaken = false;
-  uint32_t FirstFunction = 0;
-};
-
 ScratchBuffer CountScratch;
 
-/// Builds the index over [0, TextSize) from the sorted atomic offsets and
-/// the functions (sorted by start, with unique starts and their final
-/// features). A function holds the bytes from its start to its end or the
-/// next function's start, whichever comes first: the function that the
-/// searches (table.h) find.
-bool buildIndex(const uint32_t *Atomics, uint64_t NumAtomics,
-                const FunctionRecord *Functions, uint64_t NumFunctions,
-                uint64_t TextSize, ArenaOffset &IndexOut,
-                uint64_t &NumStretches) {
+/// Finishes the functions (sorted by start, with unique starts): sets each
+/// one's atomics, the range of the sorted Atomics inside it, and the
+/// features the runtime relies on. Builds the index over [0, TextSize)
+/// meanwhile, in one sweep over the code, segment by segment (see table.h):
+/// an entry is written when the sweep leaves its stretch, and the stretches
+/// a segment covers whole get the same entry in a tight loop. A function
+/// holds the bytes from its start to its end or to the next function's
+/// start, whichever comes first: the function that the searches (table.h)
+/// find.
+bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
+                    const uint32_t *Atomics, uint64_t NumAtomics,
+                    const ModuleAtomicsState &State, uint64_t TextSize,
+                    ArenaOffset &IndexOut, uint64_t &NumStretches) {
   NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
-  uint64_t NumEntries = NumStretches + 2;
+  const uint64_t NumEntries = NumStretches + 2;
   // The atomics before each stretch: stretch S + 1 has those up to the
-  // last one in stretch S (a stretch with none, the count before it).
+  // last one in stretch S (a stretch with none, 0: see Store).
   auto *AtomicsBefore =
       reinterpret_cast<uint32_t *>(CountScratch.get(NumEntries / 2 + 1));
   IndexOut = AtomicsBefore ? arenaAllocate(indexBytes(NumStretches)) : 0;
@@ -153,19 +50,100 @@ bool buildIndex(const uint32_t *Atomics, uint64_t NumAtomics,
   memset(AtomicsBefore, 0, NumEntries * sizeof(uint32_t));
   for (uint64_t A = 0; A < NumAtomics; ++A)
     AtomicsBefore[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
+  auto *Index = static_cast<uint64_t *>(arenaWritable(IndexOut));
 
-  IndexWriter W(static_cast<IndexEntry *>(arenaWritable(IndexOut)), NumEntries,
-                AtomicsBefore);
+  uint32_t AtomicsSoFar = 0;
+  auto Store = [&](uint64_t I, uint64_t FirstFunction, uint64_t Layout) {
+    uint32_t Before = AtomicsBefore[I];
+    AtomicsSoFar = Before > AtomicsSoFar ? Before : AtomicsSoFar;
+    storeRelaxed(&Index[2 * I], uint64_t(AtomicsSoFar) | (FirstFunction << 32));
+    storeRelaxed(&Index[2 * I + 1], Layout);
+  };
+  // The segment the sweep is in: its bits as segment 0 of a layout, and
+  // the FirstFunction of a stretch that starts in it.
+  uint64_t CurrentBits = 0, CurrentFirst = 0;
+  // The stretch the sweep is in, and its layout so far.
+  uint64_t S = 0, Layout = kUnusedBoundaries, First = 0;
+  unsigned NumSegments = 1;
+  bool Described = true, StartTaken = false;
+  // The segment from offset P on has Bits (as segment 0) and, when it
+  // starts a stretch, that stretch's FirstFunction is FirstIfStart. P never
+  // decreases; a segment of no bytes (the same P twice) is a function of no
+  // bytes.
+  auto Segment = [&](uint64_t P, uint64_t Bits,
+                     uint64_t FirstIfStart) __attribute__((always_inline)) {
+    uint64_t T = P >> kStretchShift;
+    if (T != S) {
+      Store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
+      uint64_t Whole = kUnusedBoundaries | CurrentBits | kDescribed;
+      for (uint64_t I = S + 1; I < T; ++I)
+        Store(I, CurrentFirst, Whole);
+      S = T;
+      Layout = kUnusedBoundaries | CurrentBits;
+      First = CurrentFirst;
+      NumSegments = 1;
+      Described = true;
+      StartTaken = false;
+    }
+    unsigned Low = unsigned(P & ((1u << kStretchShift) - 1));
+    if (!Low) {
+      // The segment starts the stretch: it is segment 0 (once; a second
+      // one here leaves a segment of no bytes at the start).
+      Described &= !StartTaken;
+      StartTaken = true;
+      Layout = kUnusedBoundaries | Bits;
+      First = FirstIfStart;
+    } else if (NumSegments > kBoundaries) {
+      Described = false;
+    } else {
+      unsigned Shift = 8 * (NumSegments - 1);
+      Layout = (Layout & ~(uint64_t(0xff) << Shift)) |
+               (uint64_t(Low - 1) << Shift) | (Bits << NumSegments);
+      ++NumSegments;
+    }
+    CurrentBits = Bits;
+    CurrentFirst = FirstIfStart;
+  };
+
+  const bool UpstreamAtomicsKnown =
+      State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
+  uint64_t A = 0;
   for (uint64_t I = 0; I < NumFunctions; ++I) {
-    const FunctionRecord &R = Functions[I];
-    uint64_t End = uint64_t(R.Start) + R.Size;
-    bool Last = I + 1 == NumFunctions;
-    uint64_t Next = Last ? ~uint64_t(0) : Functions[I + 1].Start;
-    W.segmentAt(R.Start, I, R.Features & kFeatureAtomics);
+    FunctionRecord &R = F[I];
+    uint64_t Start = R.Start, End = Start + R.Size;
+    while (A < NumAtomics && Atomics[A] < Start)
+      ++A;
+    uint64_t B = A;
+    while (B < NumAtomics && Atomics[B] < End)
+      ++B;
+    // Whether the function's claim of completeness can be relied on.
+    uint32_t Declared = R.Declared;
+    bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
+                         (Declared & kFeatureAtomics) &&
+                         !State.PCMapAtomicsRejected &&
+                         !((Declared & kFeatureHasAtomics) && A == B);
+    bool UpstreamComplete =
+        (R.Source & PCMAP_SOURCE_UPSTREAM) &&
+        (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
+        UpstreamAtomicsKnown;
+    bool Complete = PCMapComplete || UpstreamComplete;
+    storeRelaxed(&R.Features,
+                 uint32_t((Declared & kKnownFeatures & ~kFeatureAtomics) |
+                          (Complete ? kFeatureAtomics : 0)));
+    storeRelaxed(&R.NumAtomics, uint32_t(B - A));
+    storeRelaxed(&R.FirstAtomic, uint32_t(A));
+
+    Segment(Start,
+            (uint64_t(1) << kInFunctionShift) |
+                (uint64_t(Complete) << kCompleteShift),
+            I);
+    uint64_t Next = I + 1 < NumFunctions ? F[I + 1].Start : ~uint64_t(0);
     if (End < Next)
-      W.segmentAt(End, IndexWriter::kNone, false);
+      Segment(End, 0, I + 1);
   }
-  W.finish();
+  Store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
+  for (uint64_t I = S + 1; I < NumEntries; ++I)
+    Store(I, CurrentFirst, kUnusedBoundaries | CurrentBits | kDescribed);
   return true;
 }
 
@@ -258,41 +236,6 @@ uint64_t mergeFunctions(const DecodedFunctions *const *In, unsigned K,
   return Count;
 }
 
-/// Sets each function's atomics (the range of the sorted atomics inside it)
-/// and the features the runtime relies on.
-void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
-                     const uint32_t *Atomics, uint64_t NumAtomics,
-                     const ModuleAtomicsState &State) {
-  const bool UpstreamAtomicsKnown =
-      State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
-  uint64_t A = 0;
-  for (uint64_t I = 0; I < NumFunctions; ++I) {
-    FunctionRecord &R = F[I];
-    uint64_t End = uint64_t(R.Start) + R.Size;
-    while (A < NumAtomics && Atomics[A] < R.Start)
-      ++A;
-    uint64_t B = A;
-    while (B < NumAtomics && Atomics[B] < End)
-      ++B;
-    // Whether the function's claim of completeness can be relied on.
-    uint32_t Declared = R.Declared;
-    bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
-                         (Declared & kFeatureAtomics) &&
-                         !State.PCMapAtomicsRejected &&
-                         !((Declared & kFeatureHasAtomics) && A == B);
-    bool UpstreamComplete =
-        (R.Source & PCMAP_SOURCE_UPSTREAM) &&
-        (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
-        UpstreamAtomicsKnown;
-    uint32_t Features =
-        (Declared & kKnownFeatures & ~uint32_t(kFeatureAtomics)) |
-        (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0);
-    storeRelaxed(&R.Features, Features);
-    storeRelaxed(&R.NumAtomics, uint32_t(B - A));
-    storeRelaxed(&R.FirstAtomic, uint32_t(A));
-  }
-}
-
 } // namespace
 
 ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
@@ -350,9 +293,8 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
     F = static_cast<FunctionRecord *>(arenaWritable(T.Functions));
     const auto *Offsets =
         static_cast<const uint32_t *>(arenaWritable(T.AtomicOffsets));
-    finishFunctions(F, T.NumFunctions, Offsets, T.NumAtomics, State);
-    if (!buildIndex(Offsets, T.NumAtomics, F, T.NumFunctions, TextSize, T.Index,
-                    T.NumStretches))
+    if (!finishAndIndex(F, T.NumFunctions, Offsets, T.NumAtomics, State,
+                        TextSize, T.Index, T.NumStretches))
       goto Fail;
   }
 
