@@ -308,7 +308,8 @@ TEST_F(RuntimeTest, IndexBoundaries) {
 
 TEST_F(RuntimeTest, EveryByteAgreesWithAModelOfTheLayout) {
   // Short functions (several to a 256-byte stretch, some of no bytes, some
-  // not complete for atomics), padding and gaps between them, atomics dense
+  // not complete for atomics, a few starting inside the one before),
+  // padding and gaps between them, atomics dense
   // enough that some stretches hold more than a window of them, and some
   // outside any function: every query at every byte must agree with a
   // plain model, whether the stretch's index entry describes it or the
@@ -325,10 +326,21 @@ TEST_F(RuntimeTest, EveryByteAgreesWithAModelOfTheLayout) {
     const uint64_t Size = 1 << 15;
     std::vector<Fn> Fns;
     std::vector<uint64_t> Atomics;
-    for (uint64_t Cursor = Uniform(0, 40); Cursor + 300 < Size;) {
+    for (uint64_t Cursor = Uniform(0, 40); Cursor + 1000 < Size;) {
       if (Uniform(0, 15) == 0) { // a function of no bytes
         Fns.push_back({Cursor, 0, true});
         Cursor += Uniform(1, 8);
+        continue;
+      }
+      if (!Fns.empty() && Fns.back().Size > 2 && Uniform(0, 19) == 0) {
+        // Inside the function before (a malformed section, or symbols
+        // that overlap): of no bytes, or reaching beyond its end. From its
+        // start on, it is the function a PC is in, if any.
+        const Fn &Before = Fns.back();
+        uint64_t Start = Before.Start + Uniform(1, Before.Size - 1);
+        uint64_t FSize = Uniform(0, 1) ? 0 : Uniform(1, 300);
+        Fns.push_back({Start, FSize, Uniform(0, 1) != 0});
+        Cursor = std::max(Cursor, Start + FSize) + Uniform(1, 8);
         continue;
       }
       // Mostly short; now and then one that spans stretches.
@@ -361,13 +373,11 @@ TEST_F(RuntimeTest, EveryByteAgreesWithAModelOfTheLayout) {
     for (uint64_t O = 0; O < Size; ++O) {
       while (NextFn < Fns.size() && Fns[NextFn].Start <= O)
         ++NextFn;
+      // The last function starting at or before O holds it, if it
+      // reaches it.
       const Fn *Holder = nullptr;
-      for (size_t I = NextFn; I-- > 0;)
-        if (Fns[I].Size) {
-          if (O < Fns[I].Start + Fns[I].Size)
-            Holder = &Fns[I];
-          break;
-        }
+      if (NextFn && O < Fns[NextFn - 1].Start + Fns[NextFn - 1].Size)
+        Holder = &Fns[NextFn - 1];
       bool IsAtomic = std::binary_search(Atomics.begin(), Atomics.end(), O);
       int Want = IsAtomic                     ? PCMAP_YES
                  : Holder && Holder->Complete ? PCMAP_NO
