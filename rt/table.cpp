@@ -25,6 +25,32 @@ uint64_t indexBytes(uint64_t NumStretches) {
 
 ScratchBuffer CountScratch;
 
+/// The number of the first N (<= kWindow) sorted offsets at P below X,
+/// without a branch. Reads kWindow offsets: P is in the arena, which is
+/// mapped past any array's end.
+inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
+#if defined(__SSE2__)
+  static_assert(kWindow == 16, "four vectors of four offsets");
+  // Unsigned compares, as signed ones of the values with the top bit
+  // flipped.
+  const __m128i Flip = _mm_set1_epi32(int(0x80000000u));
+  const __m128i K = _mm_xor_si128(_mm_set1_epi32(int(X)), Flip);
+  auto Below = [&](unsigned I) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 4 * I));
+    return _mm_cmplt_epi32(_mm_xor_si128(V, Flip), K);
+  };
+  __m128i AB = _mm_packs_epi32(Below(0), Below(1));
+  __m128i CD = _mm_packs_epi32(Below(2), Below(3));
+  uint32_t Lanes = uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
+  return uint32_t(__builtin_popcount(Lanes & windowLanes(N)));
+#else
+  uint32_t Count = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    Count += P[I] < X;
+  return Count;
+#endif
+}
+
 /// Finishes the functions (sorted by start, with unique starts): sets each
 /// one's atomics, the range of the sorted Atomics inside it, and the
 /// features the runtime relies on. Builds the index over [0, TextSize)
@@ -50,13 +76,26 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   memset(AtomicsBefore, 0, NumEntries * sizeof(uint32_t));
   for (uint64_t A = 0; A < NumAtomics; ++A)
     AtomicsBefore[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
+  for (uint64_t I = 1; I < NumEntries; ++I) // a stretch with none: as before
+    AtomicsBefore[I] = AtomicsBefore[I] > AtomicsBefore[I - 1]
+                           ? AtomicsBefore[I]
+                           : AtomicsBefore[I - 1];
+  // The atomics before offset X (X <= TextSize).
+  auto AtomicsBelow = [&](uint64_t X) __attribute__((always_inline)) {
+    uint64_t S = X >> kStretchShift;
+    uint64_t First = AtomicsBefore[S], N = AtomicsBefore[S + 1] - First;
+    if (__builtin_expect(N > kWindow, 0)) {
+      while (First < NumAtomics && Atomics[First] < X)
+        ++First;
+      return First;
+    }
+    return First + countBelow(Atomics + First, uint32_t(N), uint32_t(X));
+  };
   auto *Index = static_cast<uint64_t *>(arenaWritable(IndexOut));
 
-  uint32_t AtomicsSoFar = 0;
   auto Store = [&](uint64_t I, uint64_t FirstFunction, uint64_t Layout) {
-    uint32_t Before = AtomicsBefore[I];
-    AtomicsSoFar = Before > AtomicsSoFar ? Before : AtomicsSoFar;
-    storeRelaxed(&Index[2 * I], uint64_t(AtomicsSoFar) | (FirstFunction << 32));
+    storeRelaxed(&Index[2 * I],
+                 uint64_t(AtomicsBefore[I]) | (FirstFunction << 32));
     storeRelaxed(&Index[2 * I + 1], Layout);
   };
   // The segment the sweep is in: its bits as segment 0 of a layout, and
@@ -107,15 +146,10 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
 
   const bool UpstreamAtomicsKnown =
       State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
-  uint64_t A = 0;
   for (uint64_t I = 0; I < NumFunctions; ++I) {
     FunctionRecord &R = F[I];
     uint64_t Start = R.Start, End = Start + R.Size;
-    while (A < NumAtomics && Atomics[A] < Start)
-      ++A;
-    uint64_t B = A;
-    while (B < NumAtomics && Atomics[B] < End)
-      ++B;
+    uint64_t A = AtomicsBelow(Start), B = AtomicsBelow(End);
     // Whether the function's claim of completeness can be relied on.
     uint32_t Declared = R.Declared;
     bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
