@@ -39,9 +39,7 @@ inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 4 * I));
     return _mm_cmplt_epi32(_mm_xor_si128(V, Flip), K);
   };
-  __m128i AB = _mm_packs_epi32(Below(0), Below(1));
-  __m128i CD = _mm_packs_epi32(Below(2), Below(3));
-  uint32_t Lanes = uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
+  uint32_t Lanes = windowBits(Below(0), Below(1), Below(2), Below(3));
   return uint32_t(__builtin_popcount(Lanes & windowLanes(N)));
 #else
   uint32_t Count = 0;
@@ -67,7 +65,8 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
   const uint64_t NumEntries = NumStretches + 2;
   // The atomics before each stretch: stretch S + 1 has those up to the
-  // last one in stretch S (a stretch with none, 0: see Store).
+  // last one in stretch S, and a stretch after one with none as many as
+  // that one.
   auto *AtomicsBefore =
       reinterpret_cast<uint32_t *>(CountScratch.get(NumEntries / 2 + 1));
   IndexOut = AtomicsBefore ? arenaAllocate(indexBytes(NumStretches)) : 0;

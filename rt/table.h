@@ -247,6 +247,14 @@ inline Stretch loadStretch(const TableView &V, uint64_t I) {
 /// The window's lanes that hold a stretch's N atomics (N <= kWindow).
 inline uint32_t windowLanes(uint32_t N) { return (1u << (N & 31)) - 1; }
 
+#if defined(__SSE2__)
+/// The 16 lanes of four vectors of 32-bit compare results, as bits.
+inline uint32_t windowBits(__m128i A, __m128i B, __m128i C, __m128i D) {
+  __m128i AB = _mm_packs_epi32(A, B), CD = _mm_packs_epi32(C, D);
+  return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
+}
+#endif
+
 /// The lanes of the window of atomic offsets from atomic First on that equal
 /// Offset: bit I for atomic First + I. The lanes past the array read other
 /// memory of the arena (mapped, with a guard at its end); the caller masks
@@ -270,9 +278,8 @@ inline uint32_t matchWindow(const TableView &V, uint64_t First,
   asm("movdqu %1, %0" : "=x"(C) : "m"(Q[2]));
   asm("movdqu %1, %0" : "=x"(D) : "m"(Q[3]));
   __m128i K = _mm_set1_epi32(int(Offset));
-  __m128i AB = _mm_packs_epi32(_mm_cmpeq_epi32(A, K), _mm_cmpeq_epi32(B, K));
-  __m128i CD = _mm_packs_epi32(_mm_cmpeq_epi32(C, K), _mm_cmpeq_epi32(D, K));
-  return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
+  return windowBits(_mm_cmpeq_epi32(A, K), _mm_cmpeq_epi32(B, K),
+                    _mm_cmpeq_epi32(C, K), _mm_cmpeq_epi32(D, K));
 #else
   uint32_t Lanes = 0;
   for (unsigned I = 0; I < kWindow; ++I)
