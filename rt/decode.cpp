@@ -7,6 +7,9 @@
 #include "platform.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace pcmap {
 namespace rt {
@@ -157,6 +160,42 @@ inline uint64_t codeOffset(const CodeRanges &Code, uint64_t Hull, uintptr_t PC,
   return Offset;
 }
 
+/// Bit I set if the Ith of the words of Width bytes at P (16 bytes) is
+/// zero.
+template <unsigned Width> inline unsigned zeroWords(const uint8_t *P) {
+#if defined(__SSE2__)
+  __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+  unsigned Halves = unsigned(_mm_movemask_ps(
+      _mm_castsi128_ps(_mm_cmpeq_epi32(V, _mm_setzero_si128()))));
+  if (Width == 4)
+    return Halves;
+  return ((Halves & 3) == 3) | (unsigned((Halves >> 2) == 3) << 1);
+#else
+  unsigned Mask = 0;
+  for (unsigned I = 0; I < 16 / Width; ++I)
+    Mask |= unsigned(readRelativePC<Width>(P + I * Width) == 0) << I;
+  return Mask;
+#endif
+}
+
+/// Byte J (0 <= J < 16 / Width) of the result: the bytes from P to the
+/// end of the record if the Jth word at P is its zero word (Width * (J + 1)
+/// and the descriptor's bytes), with bit 7 set if the descriptor has more
+/// than three bytes. Byte 16 / Width: 16, the step when there is no zero
+/// word. Computed for all J at once, apart from finding the zero word, so
+/// that the step waits for nothing but the zero words' position.
+template <unsigned Width> inline uint64_t stepLengths(const uint8_t *P) {
+  constexpr unsigned Words = 16 / Width;
+  uint64_t Steps = uint64_t(16) << (8 * Words);
+  for (unsigned J = 0; J < Words; ++J) {
+    uint32_t W;
+    memcpy(&W, P + Width * (J + 1), 4);
+    uint32_t C0 = (W >> 7) & 1, C1 = C0 & (W >> 15), C2 = C1 & (W >> 23);
+    Steps |= uint64_t(Width * (J + 1) + 1 + C0 + C1 + (C2 << 7)) << (8 * J);
+  }
+  return Steps;
+}
+
 /// Decoding an atomics section: keys (offset << 32 | record) in section
 /// order, and the descriptor of each record. Upstream entries have no
 /// records: their keys all name record 0, whose descriptor is
@@ -228,41 +267,50 @@ struct AtomicsDecoder {
   }
 
   /// Decodes the bulk of a pcmap section whose module has one range of
-  /// code, without a branch on the data (a record ends every two or three
-  /// words, unpredictably): each word is taken for a PC and for a record's
-  /// end at once, and the descriptor bytes that would follow it are read
-  /// either way. Stops near the section's end, or returns false at
-  /// anything unusual (an error, a descriptor of more than three bytes), for
-  /// decodeChecked to redo from the start. Descriptors are left as read:
-  /// see finishRecords().
+  /// code, a run of PCs at a time, without a branch on the data: 16 bytes
+  /// of words are tested for a zero word at once, the words before it are
+  /// PCs (checked and turned into keys together), and the descriptor after
+  /// it (if there is one in these 16 bytes) ends the record. A record ends
+  /// every two or three words, at no predictable place; what one step
+  /// waits for from the one before is only where it starts. Stops near the
+  /// section's end, or returns false at anything unusual (an error, a
+  /// descriptor of more than three bytes), for decodeChecked to redo from
+  /// the start. Descriptors are left as read (see finishRecords()), and the
+  /// keys are not checked for order: Disordered is set, for the sort to
+  /// check (which costs it one compare per key when they are in order).
   template <unsigned Width> bool decodeFast() {
+    constexpr unsigned Words = 16 / Width; // per step
     const uint8_t *const Stop = C.Stop;
     const uint64_t Base = uint64_t(Code.TextLo);
-    uint64_t Bad = 0, Disorder = 0, Prev = PrevOffset;
+    uint64_t Bad = 0;
     const uint8_t *Q = P;
     size_t K = N, Start = RecordStart;
     uint32_t Rec = R;
-    while (size_t(Stop - Q) >= Width + 4) {
-      uint64_t Rel = readRelativePC<Width>(Q);
-      uint64_t End = Rel == 0;
-      uint64_t Offset = uint64_t(uintptr_t(Q)) + Rel - Base;
-      Bad |= (End ^ 1) & (Offset >= Hull);
-      Bad |= End & (K == Start);
-      Disorder |= (End ^ 1) & (Offset < Prev);
-      Prev = End ? Prev : Offset;
-      Keys[K] = (Offset << 32) | Rec;
-      K += End ^ 1;
-      // The descriptor, if this word ends a record: up to three bytes.
+    // A step reads 16 bytes of words and the 16 bytes after the first word
+    // (where the descriptor after a zero word at any of the positions
+    // starts).
+    while (size_t(Stop - Q) >= 16 + Width) {
+      unsigned Zero = zeroWords<Width>(Q);
+      uint64_t Steps = stepLengths<Width>(Q);
+      // The PCs before the first zero word (all the words if none).
+      unsigned J = unsigned(__builtin_ctz(Zero | (1u << Words)));
+      uint64_t End = Zero != 0;
+      Bad |=
+          storeKeys<Width>(Q, uint64_t(uintptr_t(Q)) - Base, J, Rec, Keys + K);
+      K += J;
+      // The record's end: its descriptor is read from 1 + Width * J on
+      // (Without a zero word, J is Words and the descriptor read is that
+      // after the first word, unused.)
+      unsigned Step = unsigned(Steps >> (8 * J)) & 0xff;
+      Bad |= End & ((Step >> 7) | (K == Start));
       uint32_t W;
-      memcpy(&W, Q + Width, 4);
-      uint32_t C0 = (W >> 7) & 1, C1 = C0 & (W >> 15), C2 = C1 & (W >> 23);
-      Bad |= End & C2;
-      uint32_t Value = (W & 0x7f) | ((W >> 1) & (0x7f << 7) & (0u - C0)) |
-                       ((W >> 2) & (0x7f << 14) & (0u - C1));
-      Records[Rec] = Value;
+      memcpy(&W, Q + Width + Width * (J % Words), 4);
+      uint32_t C0 = (W >> 7) & 1, C1 = C0 & (W >> 15);
+      Records[Rec] = (W & 0x7f) | ((W >> 1) & (0x7f << 7) & (0u - C0)) |
+                     ((W >> 2) & (0x7f << 14) & (0u - C1));
       Rec += uint32_t(End);
       Start = End ? K : Start;
-      Q += Width + (End ? 1 + C0 + C1 : 0);
+      Q += Step & 0x7f;
     }
     if (Bad)
       return false;
@@ -270,9 +318,24 @@ struct AtomicsDecoder {
     N = K;
     R = Rec;
     RecordStart = Start;
-    PrevOffset = Prev;
-    Disordered |= Disorder != 0;
+    Disordered = true;
     return true;
+  }
+
+  /// Stores the keys of the first J of the 16 / Width words at Q, which lie
+  /// Distance bytes from the start of the code, to Out (all 16 / Width
+  /// slots are written). Nonzero if one of them is not a PC in the code.
+  template <unsigned Width>
+  uint64_t storeKeys(const uint8_t *Q, uint64_t Distance, unsigned J,
+                     uint32_t Rec, uint64_t *Out) const {
+    uint64_t Bad = 0;
+    for (unsigned I = 0; I < 16 / Width; ++I) {
+      uint64_t Offset =
+          Distance + I * Width + readRelativePC<Width>(Q + I * Width);
+      Bad |= uint64_t(I < J) & (Offset >= Hull);
+      Out[I] = (Offset << 32) | Rec;
+    }
+    return Bad;
   }
 
   /// Keeps, of the descriptors decodeFast() read, what this version
@@ -322,7 +385,7 @@ DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
   // The fast path first, where it applies; anything it does not take is
   // decoded again from the start, checked step by step.
   AtomicsDecoder Fast(C, Code, Keys, Records);
-  bool FastOk = !Upstream && Code.NumRanges == 1 &&
+  bool FastOk = !Upstream && Code.NumRanges == 1 && Code.TextHi > Code.TextLo &&
                 (Width == 4 ? Fast.decodeFast<4>() : Fast.decodeFast<8>()) &&
                 (Width == 4 ? Fast.decodeChecked<4, false>()
                             : Fast.decodeChecked<8, false>()) &&

@@ -258,6 +258,82 @@ TEST_F(RuntimeTest, RecordsWithSeveralPCsAndDuplicates) {
   EXPECT_EQ(F.num_atomics, 5u);
 }
 
+// Sections long enough for the decoder's bulk path (which reads 16 bytes of
+// words at a time): records of 1 to 9 PCs and descriptors of 1 to 3 bytes,
+// at both PC widths, decode as they do one entry at a time.
+TEST_F(RuntimeTest, LongSectionsDecodeRecordByRecord) {
+  const uint64_t Descs[] = {desc(AK_Load, 0, AO_Relaxed), // 1 byte
+                            desc(AK_Store, 3, AO_SeqCst), // 2 bytes
+                            desc(AK_RMW, 2, AO_AcqRel) |
+                                (uint64_t(RMW_FMinimum) << 11)}; // 3 bytes
+  for (uint32_t Version : {1u, 1u | kVersionPtrSizeRel}) {
+    FakeModule M;
+    M.section(Version)
+        .function(M.pc(0), 0x10000, kFeatureAtomics)
+        .add(M.Functions);
+    auto S = M.section(Version);
+    std::vector<std::pair<uint64_t, uint64_t>> Expected; // offset, descriptor
+    uint64_t Offset = 0x10;
+    for (unsigned R = 0; R < 300; ++R) {
+      unsigned NumPCs = 1 + (R * 7) % 9;
+      uint64_t D = Descs[(R * 5) % 3];
+      std::vector<uintptr_t> PCs;
+      for (unsigned I = 0; I < NumPCs; ++I, Offset += 3) {
+        PCs.push_back(M.pc(Offset));
+        Expected.push_back({Offset, D});
+      }
+      for (uintptr_t PC : PCs)
+        S.pcField(PC);
+      S.zeroWord().uleb(D);
+    }
+    S.add(M.Atomics);
+    ASSERT_EQ(stats().atomics, Expected.size()) << Version;
+    for (auto [O, D] : Expected) {
+      pcmap_atomic A;
+      ASSERT_TRUE(pcmap_lookup_atomic(M.pc(O), &A)) << O;
+      AtomicDescriptor Want;
+      ASSERT_TRUE(decodeDescriptor(D, Want));
+      EXPECT_EQ(A.kind, unsigned(Want.Kind)) << O;
+      EXPECT_EQ(A.order, unsigned(Want.Order)) << O;
+      EXPECT_EQ(pcmap_is_atomic_pc(M.pc(O + 1)), PCMAP_NO) << O;
+    }
+  }
+}
+
+// A bad PC, or a descriptor too long, deep inside a long section (where the
+// bulk path decodes) is found there too, and rejects the whole section.
+TEST_F(RuntimeTest, LongSectionsAreCheckedThroughout) {
+  for (uint32_t Version : {1u, 1u | kVersionPtrSizeRel}) {
+    for (unsigned Bad = 0; Bad < 4; ++Bad) {
+      FakeModule M(1 << 16);
+      M.section(Version)
+          .function(M.pc(0), 0x8000, kFeatureAtomics)
+          .add(M.Functions);
+      pcmap_stats Before = stats();
+      auto S = M.section(Version);
+      for (unsigned R = 0; R < 100; ++R) {
+        if (R == 77) {
+          if (Bad == 0) // one byte past the code
+            S.record({M.pc(0x100), M.pc(1 << 16)}, 272);
+          else if (Bad == 1) // one byte before it
+            S.record({M.pc(0x100), M.pc(0) - 1, M.pc(0x104)}, 272);
+          else if (Bad == 2) // a descriptor of four bytes
+            S.record({M.pc(0x100)}, uint64_t(1) << 21);
+          else // a record without PCs
+            S.zeroWord().uleb(272);
+          continue;
+        }
+        S.record({M.pc(8 * R), M.pc(8 * R + 2)}, 272);
+      }
+      S.add(M.Atomics);
+      pcmap_stats After = stats();
+      EXPECT_EQ(After.sections_rejected, Before.sections_rejected + 1)
+          << Version << " " << Bad;
+      EXPECT_EQ(After.atomics, Before.atomics) << Version << " " << Bad;
+    }
+  }
+}
+
 TEST_F(RuntimeTest, UnsortedInput) {
   FakeModule M;
   auto Functions = M.section();
