@@ -512,19 +512,20 @@ void SyntheticTable::registerCopy(const Encoded &e) {
   if (!__pcmap_testing_add_fake_module(e.begin, e.end, textStart, textEnd,
                                        name.c_str()))
     die("__pcmap_testing_add_fake_module: the table of fake modules is full");
-  __pcmap_atomics_add(1, reinterpret_cast<const char *>(e.atomicsBegin),
-                      reinterpret_cast<const char *>(e.atomicsEnd));
-  __pcmap_functions_add(1, reinterpret_cast<const char *>(e.functionsBegin),
-                        reinterpret_cast<const char *>(e.functionsEnd));
+  // As a module's constructor does: both sections in one call.
+  __pcmap_sections_add(1, reinterpret_cast<const char *>(e.atomicsBegin),
+                       reinterpret_cast<const char *>(e.atomicsEnd),
+                       reinterpret_cast<const char *>(e.functionsBegin),
+                       reinterpret_cast<const char *>(e.functionsEnd));
   current_ = &e;
 }
 
 void SyntheticTable::unregister() {
   const Encoded &e = *current_;
-  __pcmap_atomics_del(1, reinterpret_cast<const char *>(e.atomicsBegin),
-                      reinterpret_cast<const char *>(e.atomicsEnd));
-  __pcmap_functions_del(1, reinterpret_cast<const char *>(e.functionsBegin),
-                        reinterpret_cast<const char *>(e.functionsEnd));
+  __pcmap_sections_del(1, reinterpret_cast<const char *>(e.atomicsBegin),
+                       reinterpret_cast<const char *>(e.atomicsEnd),
+                       reinterpret_cast<const char *>(e.functionsBegin),
+                       reinterpret_cast<const char *>(e.functionsEnd));
   __pcmap_testing_remove_fake_module(e.begin);
   current_ = nullptr;
 }

@@ -161,8 +161,7 @@ private:
   MDNode *atomicNode(uint64_t Descriptor);
   void setSections(GlobalObject &GO, Metadata *Section, Metadata *Aux);
   void setSections(Instruction &I, MDNode *Ours);
-  void emitRegistration(StringRef Section, StringRef AddCallback,
-                        StringRef DelCallback);
+  void emitRegistration();
 
   Module &M;
   LLVMContext &Ctx;
@@ -276,12 +275,12 @@ void ModuleInstrumenter::instrumentFunction(Function &F, unsigned Request) {
 }
 
 /// Emits a hidden, comdat-deduplicated constructor and destructor that pass
-/// the section bounds to the runtime's (weak) callbacks, once per executable
-/// or shared object.
-void ModuleInstrumenter::emitRegistration(StringRef Section,
-                                          StringRef AddCallback,
-                                          StringRef DelCallback) {
-  std::string Prefix = ("__" + Section).str();
+/// the bounds of both sections of this version to the runtime's (weak)
+/// callbacks, once per executable or shared object. Every translation unit
+/// emits the same pair, whatever it instrumented, so that the copy the
+/// linker keeps registers whatever sections the module has.
+void ModuleInstrumenter::emitRegistration() {
+  std::string Prefix = ("__pcmap_sections" + Twine(Version)).str();
   std::string CtorName = Prefix + ".module_ctor";
   std::string DtorName = Prefix + ".module_dtor";
   if (M.getFunction(CtorName))
@@ -289,18 +288,21 @@ void ModuleInstrumenter::emitRegistration(StringRef Section,
 
   Type *Int8 = Type::getInt8Ty(Ctx), *Int32 = Type::getInt32Ty(Ctx);
   PointerType *Ptr = PointerType::getUnqual(Ctx);
-  auto Marker = [&](StringRef Name) {
-    // Weak: with --gc-sections every piece of the section may be discarded,
-    // and then the linker defines no __start_/__stop_ symbol.
-    auto *GV = cast<GlobalVariable>(M.getOrInsertGlobal(Name, Int8));
+  auto Marker = [&](const Twine &Name) {
+    // Weak: a module may have no such section (no translation unit
+    // instrumented atomics), or with --gc-sections every piece of it may be
+    // discarded, and then the linker defines no __start_/__stop_ symbol.
+    auto *GV = cast<GlobalVariable>(M.getOrInsertGlobal(Name.str(), Int8));
     GV->setLinkage(GlobalValue::ExternalWeakLinkage);
     GV->setVisibility(GlobalValue::HiddenVisibility);
     return GV;
   };
-  GlobalVariable *Start = Marker(("__start_" + Section).str());
-  GlobalVariable *Stop = Marker(("__stop_" + Section).str());
-  FunctionType *CallbackTy =
-      FunctionType::get(Type::getVoidTy(Ctx), {Int32, Ptr, Ptr}, false);
+  Value *Bounds[] = {Marker("__start_" + AtomicsSection),
+                     Marker("__stop_" + AtomicsSection),
+                     Marker("__start_" + FunctionsSection),
+                     Marker("__stop_" + FunctionsSection)};
+  FunctionType *CallbackTy = FunctionType::get(
+      Type::getVoidTy(Ctx), {Int32, Ptr, Ptr, Ptr, Ptr}, false);
   FunctionType *CtorTy = FunctionType::get(Type::getVoidTy(Ctx), false);
 
   auto Build = [&](StringRef Name, StringRef Callback) {
@@ -324,14 +326,15 @@ void ModuleInstrumenter::emitRegistration(StringRef Section,
                                     ConstantPointerNull::get(Ptr), "present");
     B.CreateCondBr(Present, Call, Ret);
     B.SetInsertPoint(Call);
-    B.CreateCall(CB, {B.getInt32(Version), Start, Stop});
+    B.CreateCall(
+        CB, {B.getInt32(Version), Bounds[0], Bounds[1], Bounds[2], Bounds[3]});
     B.CreateBr(Ret);
     B.SetInsertPoint(Ret);
     B.CreateRetVoid();
     return F;
   };
-  Function *Ctor = Build(CtorName, AddCallback);
-  Function *Dtor = Build(DtorName, DelCallback);
+  Function *Ctor = Build(CtorName, kSectionsAddCallback);
+  Function *Dtor = Build(DtorName, kSectionsDelCallback);
   // Keyed on the comdat: when the linker drops a duplicate constructor, its
   // init_array entry goes with it.
   appendToGlobalCtors(M, Ctor, kCtorPriority, Ctor);
@@ -377,13 +380,8 @@ bool ModuleInstrumenter::run(PCMapPhase Phase) {
     // COMDATs among bitcode symbols, but lld does not deduplicate COMDATs in
     // the objects ThinLTO back ends produce, so constructors created there
     // would be defined once per back end.
-    if (Changed) {
-      if (Options.Atomics)
-        emitRegistration(AtomicsSection, kAtomicsAddCallback,
-                         kAtomicsDelCallback);
-      emitRegistration(FunctionsSection, kFunctionsAddCallback,
-                       kFunctionsDelCallback);
-    }
+    if (Changed)
+      emitRegistration();
     return Changed;
   }
 
@@ -394,11 +392,8 @@ bool ModuleInstrumenter::run(PCMapPhase Phase) {
   for (auto &[F, Request] : Work)
     instrumentFunction(*F, Request);
 
-  if (EmittedAtomics)
-    emitRegistration(AtomicsSection, kAtomicsAddCallback, kAtomicsDelCallback);
-  if (EmittedFunctions)
-    emitRegistration(FunctionsSection, kFunctionsAddCallback,
-                     kFunctionsDelCallback);
+  if (EmittedAtomics || EmittedFunctions)
+    emitRegistration();
   return !Work.empty();
 }
 

@@ -339,6 +339,18 @@ PCMAP_CALLBACKS(__sanitizer_metadata_atomics, SectionKind::SanmdAtomics)
 PCMAP_CALLBACKS(__sanitizer_metadata_covered, SectionKind::SanmdCovered)
 #undef PCMAP_CALLBACKS
 
+#define PCMAP_SECTIONS_CALLBACK(Name, Action)                                  \
+  void Name(uint32_t V, const char *AtomicsStart, const char *AtomicsStop,     \
+            const char *FunctionsStart, const char *FunctionsStop) {           \
+    const SectionRef Sections[] = {                                            \
+        {SectionKind::PCMapAtomics, V, AtomicsStart, AtomicsStop},             \
+        {SectionKind::PCMapFunctions, V, FunctionsStart, FunctionsStop}};      \
+    Action(Sections, 2);                                                       \
+  }
+PCMAP_SECTIONS_CALLBACK(__pcmap_sections_add, addSections)
+PCMAP_SECTIONS_CALLBACK(__pcmap_sections_del, removeSections)
+#undef PCMAP_SECTIONS_CALLBACK
+
 int __pcmap_testing_add_fake_module(const void *SectionStart,
                                     const void *SectionEnd, uintptr_t TextStart,
                                     uintptr_t TextEnd, const char *Name) {

@@ -281,21 +281,28 @@ __attribute__((constructor)) void initAtStartUp() {
 
 } // namespace
 
-void addSection(SectionKind Kind, uint32_t Version, const char *Start,
-                const char *Stop) {
+namespace {
+
+bool nonEmpty(const SectionRef &R) {
   // Null or empty bounds: the linker discarded every piece of the section
-  // (--gc-sections); nothing to register.
-  if (!Start || !Stop || Stop <= Start)
-    return;
-  WriterLock Lock;
-  if (!ensureInitialized())
-    return;
+  // (--gc-sections), or the module has none; nothing to register.
+  return R.Start && R.Stop && R.Stop > R.Start;
+}
+
+/// Decodes a section into its module's record (created if need be).
+/// Returns the module, whose table is then to be rebuilt, or null when
+/// there is nothing to rebuild (the section was registered before, or it
+/// belongs to no module).
+ModuleRecord *recordSection(const SectionRef &R) {
+  SectionKind Kind = R.Kind;
+  uint32_t Version = R.Version;
+  const char *Start = R.Start, *Stop = R.Stop;
   LoadedObject O;
   if (!describeObject(Start, O)) {
     report("not inside any loaded object", Kind, Version, Start, Stop, nullptr,
            nullptr);
     bump(Stats.SectionsRejected);
-    return;
+    return nullptr;
   }
   ModuleRecord *M = findRecordByKey(O.Key);
   if (M) {
@@ -304,33 +311,33 @@ void addSection(SectionKind Kind, uint32_t Version, const char *Start,
       if (S.Kind == Kind && S.Version == Version &&
           S.Start == reinterpret_cast<const uint8_t *>(Start) &&
           S.Stop == reinterpret_cast<const uint8_t *>(Stop))
-        return; // registered before: counts once
+        return nullptr; // registered before: counts once
     }
     if (M->NumSections == kMaxSectionsPerModule) {
       report("too many sections in one module", Kind, Version, Start, Stop,
              M->Path, nullptr);
       bump(Stats.SectionsRejected);
-      return;
+      return nullptr;
     }
   } else {
     if (!O.NumSegments) {
       report("the object has no executable segment", Kind, Version, Start, Stop,
              O.Path, nullptr);
       bump(Stats.SectionsRejected);
-      return;
+      return nullptr;
     }
     M = createRecord(O);
     if (!M) {
       report("too many modules", Kind, Version, Start, Stop, O.Path, nullptr);
       bump(Stats.SectionsRejected);
-      return;
+      return nullptr;
     }
     if (M->Code.TextHi - M->Code.TextLo > 0xffffffffu) {
       report("executable code spans more than 4 GiB", Kind, Version, Start,
              Stop, O.Path, nullptr);
       bump(Stats.SectionsRejected);
       destroyRecord(M);
-      return;
+      return nullptr;
     }
   }
 
@@ -359,36 +366,104 @@ void addSection(SectionKind Kind, uint32_t Version, const char *Start,
         << uint64_t(S.Atomics.Count + S.Functions.Count) << " entries";
     Msg.emit();
   }
-  rebuild(M);
+  return M;
 }
 
-void removeSection(SectionKind Kind, uint32_t Version, const char *Start,
-                   const char *Stop) {
-  if (!Start || !Stop || Stop <= Start)
-    return;
-  WriterLock Lock;
-  if (!Initialized)
-    return;
+/// Takes a registered section out of its module's record. Returns the
+/// module (whose table is then to be rebuilt) or null if the section is not
+/// registered.
+ModuleRecord *takeSection(const SectionRef &R, SectionRecord &Removed) {
   for (unsigned I = 0; I < NumModules; ++I) {
     ModuleRecord *M = Modules[I];
     for (unsigned J = 0; J < M->NumSections; ++J) {
       SectionRecord &S = M->Sections[J];
-      if (S.Kind != Kind || S.Version != Version ||
-          S.Start != reinterpret_cast<const uint8_t *>(Start) ||
-          S.Stop != reinterpret_cast<const uint8_t *>(Stop))
+      if (S.Kind != R.Kind || S.Version != R.Version ||
+          S.Start != reinterpret_cast<const uint8_t *>(R.Start) ||
+          S.Stop != reinterpret_cast<const uint8_t *>(R.Stop))
         continue;
-      SectionRecord Removed = S;
+      Removed = S;
       M->Sections[J] = M->Sections[--M->NumSections];
-      // Publish the module without the section before freeing its arrays:
-      // the module's previous table may refer to them.
-      rebuild(M);
-      freeDecoded(Removed.Atomics);
-      freeDecoded(Removed.Functions);
-      if (!M->NumSections)
-        destroyRecord(M);
-      return;
+      return M;
     }
   }
+  return nullptr;
+}
+
+/// Adds Module to Set (of N) unless it is there; null is not added.
+void addToSet(ModuleRecord *Module, ModuleRecord **Set, unsigned &N) {
+  if (!Module)
+    return;
+  for (unsigned I = 0; I < N; ++I)
+    if (Set[I] == Module)
+      return;
+  Set[N++] = Module;
+}
+
+} // namespace
+
+void addSections(const SectionRef *Sections, unsigned N) {
+  if (N > kMaxSectionsPerCall)
+    N = kMaxSectionsPerCall;
+  bool Any = false;
+  for (unsigned I = 0; I < N; ++I)
+    Any |= nonEmpty(Sections[I]);
+  if (!Any)
+    return;
+  WriterLock Lock;
+  if (!ensureInitialized())
+    return;
+  // All sections are decoded first, so that each module's table is built
+  // once, with everything the call brings.
+  ModuleRecord *Changed[kMaxSectionsPerCall];
+  unsigned NumChanged = 0;
+  for (unsigned I = 0; I < N; ++I)
+    if (nonEmpty(Sections[I]))
+      addToSet(recordSection(Sections[I]), Changed, NumChanged);
+  for (unsigned I = 0; I < NumChanged; ++I)
+    rebuild(Changed[I]);
+}
+
+void removeSections(const SectionRef *Sections, unsigned N) {
+  if (N > kMaxSectionsPerCall)
+    N = kMaxSectionsPerCall;
+  WriterLock Lock;
+  if (!Initialized)
+    return;
+  SectionRecord Removed[kMaxSectionsPerCall];
+  unsigned NumRemoved = 0;
+  ModuleRecord *Changed[kMaxSectionsPerCall];
+  unsigned NumChanged = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    if (!nonEmpty(Sections[I]))
+      continue;
+    if (ModuleRecord *M = takeSection(Sections[I], Removed[NumRemoved])) {
+      ++NumRemoved;
+      addToSet(M, Changed, NumChanged);
+    }
+  }
+  // Publish the modules without the sections before freeing their arrays:
+  // the modules' previous tables may refer to them.
+  for (unsigned I = 0; I < NumChanged; ++I)
+    rebuild(Changed[I]);
+  for (unsigned I = 0; I < NumRemoved; ++I) {
+    freeDecoded(Removed[I].Atomics);
+    freeDecoded(Removed[I].Functions);
+  }
+  for (unsigned I = 0; I < NumChanged; ++I)
+    if (!Changed[I]->NumSections)
+      destroyRecord(Changed[I]);
+}
+
+void addSection(SectionKind Kind, uint32_t Version, const char *Start,
+                const char *Stop) {
+  SectionRef R{Kind, Version, Start, Stop};
+  addSections(&R, 1);
+}
+
+void removeSection(SectionKind Kind, uint32_t Version, const char *Start,
+                   const char *Stop) {
+  SectionRef R{Kind, Version, Start, Stop};
+  removeSections(&R, 1);
 }
 
 bool addFakeModule(const void *SectionStart, const void *SectionEnd,

@@ -85,7 +85,17 @@ __attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
   return Offset < V.textSize();
 }
 
-/// Writers.
+/// Writers. A call that brings several sections builds each module's table
+/// once (a pcmap module's constructor registers its atomics and functions
+/// together).
+struct SectionRef {
+  SectionKind Kind;
+  uint32_t Version;
+  const char *Start, *Stop;
+};
+constexpr unsigned kMaxSectionsPerCall = 4;
+void addSections(const SectionRef *Sections, unsigned N);
+void removeSections(const SectionRef *Sections, unsigned N);
 void addSection(SectionKind Kind, uint32_t Version, const char *Start,
                 const char *Stop);
 void removeSection(SectionKind Kind, uint32_t Version, const char *Start,

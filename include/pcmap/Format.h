@@ -46,10 +46,19 @@ constexpr unsigned relativePCSize(uint32_t Version, unsigned PointerSize) {
 constexpr const char kAtomicsSectionBase[] = "pcmap_atomics";
 constexpr const char kFunctionsSectionBase[] = "pcmap_functions";
 
-/// Registration callbacks, all with the signature
+/// Registration callbacks of a module's (executable's or DSO's) sections of
+/// one version, with the signature
+///   void (uint32_t version, const char *atomics_start,
+///         const char *atomics_stop, const char *functions_start,
+///         const char *functions_stop);
+/// called from the module's constructor and destructor with the
+/// __start_/__stop_ bounds of its sections (null for a section the module
+/// does not have). One call for both lets the runtime build the module's
+/// table once.
+constexpr const char kSectionsAddCallback[] = "__pcmap_sections_add";
+constexpr const char kSectionsDelCallback[] = "__pcmap_sections_del";
+/// One-section callbacks, for other producers, with the signature
 ///   void (uint32_t version, const char *start, const char *stop);
-/// called from each module's (executable's or DSO's) constructor and
-/// destructor with the __start_/__stop_ bounds of the section.
 constexpr const char kAtomicsAddCallback[] = "__pcmap_atomics_add";
 constexpr const char kAtomicsDelCallback[] = "__pcmap_atomics_del";
 constexpr const char kFunctionsAddCallback[] = "__pcmap_functions_add";

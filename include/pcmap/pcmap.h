@@ -200,11 +200,11 @@ void pcmap_get_stats(struct pcmap_stats *out);
 
 /* pcmap_stackmap_record.call_kind */
 enum pcmap_stackmap_call_kind {
-  PCMAP_STACKMAP_CALL_NONE = 0,  /* no call found at the record */
-  PCMAP_STACKMAP_CALL = 1,       /* a call ends at pc (pc is its return
-                                    address): call_size is its length */
-  PCMAP_STACKMAP_PATCHPOINT = 2  /* a patchable region starts at pc:
-                                    call_size is its size */
+  PCMAP_STACKMAP_CALL_NONE = 0, /* no call found at the record */
+  PCMAP_STACKMAP_CALL = 1,      /* a call ends at pc (pc is its return
+                                   address): call_size is its length */
+  PCMAP_STACKMAP_PATCHPOINT = 2 /* a patchable region starts at pc:
+                                   call_size is its size */
 };
 
 /* pcmap_stackmap_location.kind (LLVM's location kinds) */
@@ -243,9 +243,9 @@ struct pcmap_stackmap_record {
   uint16_t flags;              /* reserved (0 from LLVM) */
   uint16_t num_locations;
   uint16_t num_live_outs;
-  uint8_t call_kind;  /* enum pcmap_stackmap_call_kind */
-  uint32_t call_size; /* bytes; see call_kind */
-  uint32_t record_index;           /* in the module's section */
+  uint8_t call_kind;     /* enum pcmap_stackmap_call_kind */
+  uint32_t call_size;    /* bytes; see call_kind */
+  uint32_t record_index; /* in the module's section */
   struct pcmap_stackmap_function function;
   uint64_t opaque[2]; /* for the accessors below */
 };
@@ -264,7 +264,7 @@ struct pcmap_stackmap_live_out {
 };
 
 struct pcmap_stackmap_stats {
-  size_t modules;           /* modules with stack maps */
+  size_t modules; /* modules with stack maps */
   size_t functions;
   size_t records;
   size_t table_bytes;
@@ -297,7 +297,17 @@ void pcmap_get_stackmap_stats(struct pcmap_stackmap_stats *out);
  * of PCMAP_OPTIONS, which overrides them (docs/Runtime.md, "Options"). */
 const char *__pcmap_default_options(void);
 
-/* Registration (called by the constructors the compiler emits). */
+/* Registration (called by the constructors the compiler emits). The
+ * constructor of a module registers its pcmap sections of one version in
+ * one call (null bounds: the module has no such section), so that the
+ * module's table is built once; the one-section callbacks are for other
+ * producers. */
+void __pcmap_sections_add(uint32_t version, const char *atomics_start,
+                          const char *atomics_stop, const char *functions_start,
+                          const char *functions_stop);
+void __pcmap_sections_del(uint32_t version, const char *atomics_start,
+                          const char *atomics_stop, const char *functions_start,
+                          const char *functions_stop);
 void __pcmap_atomics_add(uint32_t version, const char *start, const char *stop);
 void __pcmap_atomics_del(uint32_t version, const char *start, const char *stop);
 void __pcmap_functions_add(uint32_t version, const char *start,

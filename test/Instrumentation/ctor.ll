@@ -1,6 +1,7 @@
 ; Registration: one hidden, comdat constructor and destructor per section
-; kind, at priority 2, calling weak callbacks only when they are present,
-; with the section version and the __start_/__stop_ bounds.
+; version, at priority 2, calling weak callbacks only when they are present,
+; with the section version and the __start_/__stop_ bounds of both sections
+; (weak: a module may lack one).
 ; RUN: %opt-pcmap -passes=pcmap -S %s | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -10,30 +11,24 @@ define void @f(ptr %p) {
   ret void
 }
 
-; CHECK: $__pcmap_atomics1.module_ctor = comdat any
-; CHECK: $__pcmap_atomics1.module_dtor = comdat any
-; CHECK: $__pcmap_functions1.module_ctor = comdat any
-; CHECK: $__pcmap_functions1.module_dtor = comdat any
+; CHECK: $__pcmap_sections1.module_ctor = comdat any
+; CHECK: $__pcmap_sections1.module_dtor = comdat any
 ; CHECK: @__start_pcmap_atomics1 = extern_weak hidden global i8
 ; CHECK: @__stop_pcmap_atomics1 = extern_weak hidden global i8
 ; CHECK: @__start_pcmap_functions1 = extern_weak hidden global i8
 ; CHECK: @__stop_pcmap_functions1 = extern_weak hidden global i8
-; CHECK: @llvm.global_ctors = appending global [2 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 2, ptr @__pcmap_atomics1.module_ctor, ptr @__pcmap_atomics1.module_ctor }, { i32, ptr, ptr } { i32 2, ptr @__pcmap_functions1.module_ctor, ptr @__pcmap_functions1.module_ctor }]
-; CHECK: @llvm.global_dtors = appending global [2 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 2, ptr @__pcmap_atomics1.module_dtor, ptr @__pcmap_atomics1.module_dtor }, { i32, ptr, ptr } { i32 2, ptr @__pcmap_functions1.module_dtor, ptr @__pcmap_functions1.module_dtor }]
+; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 2, ptr @__pcmap_sections1.module_ctor, ptr @__pcmap_sections1.module_ctor }]
+; CHECK: @llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 2, ptr @__pcmap_sections1.module_dtor, ptr @__pcmap_sections1.module_dtor }]
 
-; CHECK: declare extern_weak void @__pcmap_atomics_add(i32, ptr, ptr)
-; CHECK: define hidden void @__pcmap_atomics1.module_ctor() #[[ATTR:[0-9]+]] comdat {
+; CHECK: declare extern_weak void @__pcmap_sections_add(i32, ptr, ptr, ptr, ptr)
+; CHECK: define hidden void @__pcmap_sections1.module_ctor() #[[ATTR:[0-9]+]] comdat {
 ; CHECK-NEXT: entry:
-; CHECK-NEXT:   %present = icmp ne ptr @__pcmap_atomics_add, null
+; CHECK-NEXT:   %present = icmp ne ptr @__pcmap_sections_add, null
 ; CHECK-NEXT:   br i1 %present, label %call, label %ret
 ; CHECK: call:
-; CHECK-NEXT:   call void @__pcmap_atomics_add(i32 1, ptr @__start_pcmap_atomics1, ptr @__stop_pcmap_atomics1)
-; CHECK: declare extern_weak void @__pcmap_atomics_del(i32, ptr, ptr)
-; CHECK: define hidden void @__pcmap_atomics1.module_dtor() #[[ATTR]] comdat {
-; CHECK:   call void @__pcmap_atomics_del(i32 1, ptr @__start_pcmap_atomics1, ptr @__stop_pcmap_atomics1)
-; CHECK: define hidden void @__pcmap_functions1.module_ctor() #[[ATTR]] comdat {
-; CHECK:   call void @__pcmap_functions_add(i32 1, ptr @__start_pcmap_functions1, ptr @__stop_pcmap_functions1)
-; CHECK: define hidden void @__pcmap_functions1.module_dtor() #[[ATTR]] comdat {
-; CHECK:   call void @__pcmap_functions_del(i32 1, ptr @__start_pcmap_functions1, ptr @__stop_pcmap_functions1)
+; CHECK-NEXT:   call void @__pcmap_sections_add(i32 1, ptr @__start_pcmap_atomics1, ptr @__stop_pcmap_atomics1, ptr @__start_pcmap_functions1, ptr @__stop_pcmap_functions1)
+; CHECK: declare extern_weak void @__pcmap_sections_del(i32, ptr, ptr, ptr, ptr)
+; CHECK: define hidden void @__pcmap_sections1.module_dtor() #[[ATTR]] comdat {
+; CHECK:   call void @__pcmap_sections_del(i32 1, ptr @__start_pcmap_atomics1, ptr @__stop_pcmap_atomics1, ptr @__start_pcmap_functions1, ptr @__stop_pcmap_functions1)
 ; The constructors themselves are never instrumented.
 ; CHECK: attributes #[[ATTR]] = { disable_sanitizer_instrumentation nounwind }

@@ -19,8 +19,8 @@ define void @f(ptr %p) !pcsections !0 {
 
 ; CHECK: define void @f(ptr %p) !pcsections ![[FN:[0-9]+]] {
 ; CHECK: load atomic i32, ptr %p acquire, align 4, !pcsections ![[AT:[0-9]+]]
-; CHECK: @__pcmap_atomics1.module_ctor()
-; CHECK-NOT: @__pcmap_atomics1.module_ctor.{{[0-9]+}}()
+; CHECK: @__pcmap_sections1.module_ctor()
+; CHECK-NOT: @__pcmap_sections1.module_ctor.{{[0-9]+}}()
 ; CHECK-DAG: ![[FN]] = !{!"sanmd_covered2!C", ![[ONE:[0-9]+]], !"pcmap_functions1!C", ![[THREE:[0-9]+]]}
 ; CHECK-DAG: ![[ONE]] = !{i64 1}
 ; CHECK-DAG: ![[THREE]] = !{i64 3}

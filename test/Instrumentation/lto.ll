@@ -28,15 +28,13 @@ define void @plain(ptr %p) {
 ; PRE-NOT: !pcsections
 ; PRE: define void @f(ptr %p) #[[A:[0-9]+]] {
 ; PRE-NOT: !pcsections
-; PRE: define hidden void @__pcmap_atomics1.module_ctor() {{.*}} comdat {
-; PRE: define hidden void @__pcmap_functions1.module_ctor() {{.*}} comdat {
+; PRE: define hidden void @__pcmap_sections1.module_ctor() {{.*}} comdat {
 ; PRE-NOT: !pcsections
 ; PRE: attributes #[[A]] = { "pcmap-features"="3" }
-; PRE-FUNCS-NOT: pcmap_atomics1.module_ctor
-; PRE-FUNCS: @__pcmap_functions1.module_ctor()
+; PRE-FUNCS: @__pcmap_sections1.module_ctor()
 ; PRE-FUNCS: attributes #{{[0-9]+}} = { "pcmap-features"="2" }
 
-; LINK-NOT: @__pcmap_atomics1.module_ctor.{{[0-9]+}}
+; LINK-NOT: @__pcmap_sections1.module_ctor.{{[0-9]+}}
 ; LINK: define void @f(ptr %p) #{{[0-9]+}} !pcsections
 ; LINK-NEXT: store atomic i32 1, ptr %p release, align 4, !pcsections
 ; LINK: define void @plain_from_other_tu(ptr %p) {

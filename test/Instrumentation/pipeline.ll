@@ -17,7 +17,7 @@ define i32 @f(ptr %p) {
 
 ; DONE: define i32 @f({{.*}}) {{.*}}!pcsections
 ; DONE: load atomic i32, ptr %p acquire, align 4, !pcsections
-; DONE: define hidden void @__pcmap_atomics1.module_ctor()
+; DONE: define hidden void @__pcmap_sections1.module_ctor()
 
 ; The pass follows every optimisation pass of the pipeline.
 ; LAST: ,pcmap<atomics;functions>,

@@ -96,8 +96,11 @@ public:
       return pcField(PC).uleb(Size).uleb(Features);
     }
     /// Registers the section; the module unregisters it at the end.
+    /// Kind -1: the bytes are placed, and the test registers them.
     void add(int Kind) {
       M.Used = size_t(Pos - M.Sections);
+      if (Kind < 0)
+        return;
       M.callback(Kind, true, Version, reinterpret_cast<const char *>(Begin),
                  reinterpret_cast<const char *>(Pos));
       M.Registered.push_back({Kind, Version,
@@ -620,6 +623,49 @@ TEST_F(RuntimeTest, HighFeatureBitsAreIgnored) {
   ASSERT_TRUE(pcmap_lookup_function(M.pc(0x300), &F));
   EXPECT_EQ(F.upstream_features, 1u);
   EXPECT_EQ(stats().sections_rejected, Before.sections_rejected);
+}
+
+// A module's constructor registers both its sections in one call: the
+// module's table is built (and published) once, not once per section.
+TEST_F(RuntimeTest, BothSectionsInOneCallBuildTheTableOnce) {
+  FakeModule M;
+  auto Functions = M.section();
+  Functions.function(M.pc(0x100), 0x40, kFeatureAtomics);
+  auto FB = Functions.begin(), FE = Functions.end();
+  Functions.add(-1); // placed, not registered
+  auto Atomics = M.section();
+  Atomics.record({M.pc(0x104)}, desc(AK_Load, 2, AO_Acquire));
+  auto AB = Atomics.begin(), AE = Atomics.end();
+  Atomics.add(-1);
+
+  pcmap_stats Before = stats();
+  __pcmap_sections_add(1, AB, AE, FB, FE);
+  pcmap_stats After = stats();
+  EXPECT_EQ(After.generation, Before.generation + 1);
+  EXPECT_EQ(After.atomics, Before.atomics + 1);
+  EXPECT_EQ(After.functions, Before.functions + 1);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x104)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), PCMAP_NO);
+  // Again: counts once, and changes nothing.
+  __pcmap_sections_add(1, AB, AE, FB, FE);
+  EXPECT_EQ(stats().generation, After.generation);
+
+  __pcmap_sections_del(1, AB, AE, FB, FE);
+  pcmap_stats Gone = stats();
+  EXPECT_EQ(Gone.generation, After.generation + 1);
+  EXPECT_EQ(Gone.atomics, Before.atomics);
+  EXPECT_EQ(Gone.modules, Before.modules);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x104)), PCMAP_UNKNOWN);
+
+  // A module with one of the two sections passes null for the other.
+  __pcmap_sections_add(1, nullptr, nullptr, FB, FE);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), PCMAP_NO);
+  __pcmap_sections_del(1, nullptr, nullptr, FB, FE);
+  __pcmap_sections_add(1, AB, AE, nullptr, nullptr);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x104)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x108)), PCMAP_UNKNOWN);
+  __pcmap_sections_del(1, AB, AE, nullptr, nullptr);
+  EXPECT_EQ(stats().modules, Before.modules);
 }
 
 TEST_F(RuntimeTest, SameSectionTwiceCountsOnce) {
