@@ -61,7 +61,15 @@ ScratchBuffer Items, SortScratch, RecordScratch;
 
 /// Reads one ULEB128 value; 0 bytes consumed means truncated or overflowing.
 inline unsigned readULEB(const uint8_t *P, const uint8_t *End, uint64_t &V) {
-  if (P < End && !(*P & 0x80)) { // the common one-byte case
+  if (End - P >= 2) {
+    // The common values of one or two bytes (function sizes below 16 KiB,
+    // features, descriptors), without a branch on which.
+    uint32_t B0 = P[0], B1 = P[1], C0 = B0 >> 7;
+    if (!(C0 & (B1 >> 7))) {
+      V = (B0 & 0x7f) | ((B1 << 7) & (0u - C0));
+      return 1 + C0;
+    }
+  } else if (P < End && !(*P & 0x80)) {
     V = *P;
     return 1;
   }
