@@ -195,6 +195,27 @@ template <unsigned Width> inline unsigned zeroWords(const uint8_t *P) {
 template <unsigned Width> inline uint64_t stepLengths(const uint8_t *P) {
   constexpr unsigned Words = 16 / Width;
   uint64_t Steps = uint64_t(16) << (8 * Words);
+#if defined(__SSE2__)
+  // Lane L of D: the four bytes from P + Width * (L + 1) on, where the
+  // descriptor after a zero word at position L starts (Width 8: the even
+  // lanes).
+  __m128i D = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + Width));
+  __m128i C0 = _mm_and_si128(_mm_srli_epi32(D, 7), _mm_set1_epi32(1));
+  __m128i C1 = _mm_and_si128(C0, _mm_srli_epi32(D, 15));
+  __m128i C2 = _mm_and_si128(C1, _mm_srli_epi32(D, 23));
+  __m128i Len =
+      _mm_add_epi32(_mm_add_epi32(Width == 4 ? _mm_setr_epi32(5, 9, 13, 17)
+                                             : _mm_setr_epi32(9, 0, 17, 0),
+                                  _mm_add_epi32(C0, C1)),
+                    _mm_slli_epi32(C2, 7));
+  if (Width == 8)
+    Len = _mm_shuffle_epi32(Len, _MM_SHUFFLE(3, 3, 2, 0));
+  // At most 17 + 2 + 128: the packs keep every value.
+  __m128i Bytes = _mm_packus_epi16(_mm_packs_epi32(Len, _mm_setzero_si128()),
+                                   _mm_setzero_si128());
+  uint64_t Mask = (uint64_t(1) << (8 * Words)) - 1;
+  return Steps | (uint64_t(_mm_cvtsi128_si64(Bytes)) & Mask);
+#else
   for (unsigned J = 0; J < Words; ++J) {
     uint32_t W;
     memcpy(&W, P + Width * (J + 1), 4);
@@ -202,6 +223,7 @@ template <unsigned Width> inline uint64_t stepLengths(const uint8_t *P) {
     Steps |= uint64_t(Width * (J + 1) + 1 + C0 + C1 + (C2 << 7)) << (8 * J);
   }
   return Steps;
+#endif
 }
 
 /// Decoding an atomics section: keys (offset << 32 | record) in section
@@ -280,13 +302,16 @@ struct AtomicsDecoder {
   /// PCs (checked and turned into keys together), and the descriptor after
   /// it (if there is one in these 16 bytes) ends the record. A record ends
   /// every two or three words, at no predictable place; what one step
-  /// waits for from the one before is only where it starts. Stops near the
-  /// section's end, or returns false at anything unusual (an error, a
-  /// descriptor of more than three bytes), for decodeChecked to redo from
-  /// the start. Descriptors are left as read (see finishRecords()), and the
-  /// keys are not checked for order: Disordered is set, for the sort to
-  /// check (which costs it one compare per key when they are in order).
-  template <unsigned Width> bool decodeFast() {
+  /// waits for from the one before is only where it starts, and the rest
+  /// of a step is a few vector instructions, so that steps overlap. Stops
+  /// near the section's end, or returns false at anything unusual (an
+  /// error, a descriptor of more than three bytes), for decodeChecked to
+  /// redo from the start. Descriptors are left as read (see
+  /// finishRecords()), and the keys are not checked for order: Disordered
+  /// is set, for the sort to check (which costs it one compare per key when
+  /// they are in order). Narrow: the offsets of 32-bit PCs are computed in
+  /// 32 bits (see narrowOffsetsExact()).
+  template <unsigned Width, bool Narrow> bool decodeFast() {
     constexpr unsigned Words = 16 / Width; // per step
     const uint8_t *const Stop = C.Stop;
     const uint64_t Base = uint64_t(Code.TextLo);
@@ -303,19 +328,15 @@ struct AtomicsDecoder {
       // The PCs before the first zero word (all the words if none).
       unsigned J = unsigned(__builtin_ctz(Zero | (1u << Words)));
       uint64_t End = Zero != 0;
-      Bad |=
-          storeKeys<Width>(Q, uint64_t(uintptr_t(Q)) - Base, J, Rec, Keys + K);
+      Bad |= storeKeys<Width, Narrow>(Q, uint64_t(uintptr_t(Q)) - Base, J, Rec,
+                                      Keys + K);
       K += J;
       // The record's end: its descriptor is read from 1 + Width * J on
       // (Without a zero word, J is Words and the descriptor read is that
       // after the first word, unused.)
       unsigned Step = unsigned(Steps >> (8 * J)) & 0xff;
       Bad |= End & ((Step >> 7) | (K == Start));
-      uint32_t W;
-      memcpy(&W, Q + Width + Width * (J % Words), 4);
-      uint32_t C0 = (W >> 7) & 1, C1 = C0 & (W >> 15);
-      Records[Rec] = (W & 0x7f) | ((W >> 1) & (0x7f << 7) & (0u - C0)) |
-                     ((W >> 2) & (0x7f << 14) & (0u - C1));
+      Records[Rec] = descriptorAfter<Width>(Q, J % Words);
       Rec += uint32_t(End);
       Start = End ? K : Start;
       Q += Step & 0x7f;
@@ -330,12 +351,48 @@ struct AtomicsDecoder {
     return true;
   }
 
+  /// Whether the offsets of the 32-bit PCs of a section from Start to Stop
+  /// can be computed in 32 bits: an offset Distance + Rel (Distance from
+  /// the start of the code to the word, Rel the word, signed) is one of
+  /// 2^32 consecutive values, and if [0, Hull) lies among them, its low 32
+  /// bits are below Hull exactly when it is.
+  static bool narrowOffsetsExact(const uint8_t *Start, const uint8_t *Stop,
+                                 const CodeRanges &Code) {
+    const int64_t Half = int64_t(1) << 31;
+    int64_t Hull = int64_t(Code.TextHi - Code.TextLo);
+    int64_t Lo = int64_t(uintptr_t(Start) - Code.TextLo);
+    int64_t Hi = int64_t(uintptr_t(Stop) - Code.TextLo);
+    return Hull <= Half && Lo >= Hull - Half && Hi + 16 <= Half;
+  }
+
   /// Stores the keys of the first J of the 16 / Width words at Q, which lie
   /// Distance bytes from the start of the code, to Out (all 16 / Width
   /// slots are written). Nonzero if one of them is not a PC in the code.
-  template <unsigned Width>
+  template <unsigned Width, bool Narrow>
   uint64_t storeKeys(const uint8_t *Q, uint64_t Distance, unsigned J,
                      uint32_t Rec, uint64_t *Out) const {
+#if defined(__SSE2__)
+    if (Narrow) {
+      static_assert(Width == 4 || !Narrow, "32-bit PCs only");
+      __m128i Offsets =
+          _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(Q)),
+                        _mm_add_epi32(_mm_set1_epi32(int(uint32_t(Distance))),
+                                      _mm_setr_epi32(0, 4, 8, 12)));
+      // Unsigned compares, as signed ones of the values with the top bit
+      // flipped.
+      const __m128i Flip = _mm_set1_epi32(int(0x80000000u));
+      __m128i Inside =
+          _mm_cmplt_epi32(_mm_xor_si128(Offsets, Flip),
+                          _mm_set1_epi32(int(uint32_t(Hull) ^ 0x80000000u)));
+      unsigned Outside = ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(Inside)));
+      __m128i Records = _mm_set1_epi32(int(Rec));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(Out),
+                       _mm_unpacklo_epi32(Records, Offsets));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(Out + 2),
+                       _mm_unpackhi_epi32(Records, Offsets));
+      return Outside & ((1u << J) - 1);
+    }
+#endif
     uint64_t Bad = 0;
     for (unsigned I = 0; I < 16 / Width; ++I) {
       uint64_t Offset =
@@ -344,6 +401,17 @@ struct AtomicsDecoder {
       Out[I] = (Offset << 32) | Rec;
     }
     return Bad;
+  }
+
+  /// The descriptor (of up to three bytes, as read) after a zero word at
+  /// position J (< 16 / Width) of the words at Q.
+  template <unsigned Width>
+  static uint32_t descriptorAfter(const uint8_t *Q, unsigned J) {
+    uint32_t W;
+    memcpy(&W, Q + Width + Width * J, 4);
+    uint32_t C0 = (W >> 7) & 1, C1 = C0 & (W >> 15);
+    return (W & 0x7f) | ((W >> 1) & (0x7f << 7) & (0u - C0)) |
+           ((W >> 2) & (0x7f << 14) & (0u - C1));
   }
 
   /// Keeps, of the descriptors decodeFast() read, what this version
@@ -394,7 +462,10 @@ DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
   // decoded again from the start, checked step by step.
   AtomicsDecoder Fast(C, Code, Keys, Records);
   bool FastOk = !Upstream && Code.NumRanges == 1 && Code.TextHi > Code.TextLo &&
-                (Width == 4 ? Fast.decodeFast<4>() : Fast.decodeFast<8>()) &&
+                (Width == 8 ? Fast.decodeFast<8, false>()
+                 : AtomicsDecoder::narrowOffsetsExact(Start, Stop, Code)
+                     ? Fast.decodeFast<4, true>()
+                     : Fast.decodeFast<4, false>()) &&
                 (Width == 4 ? Fast.decodeChecked<4, false>()
                             : Fast.decodeChecked<8, false>()) &&
                 Fast.finishRecords();

@@ -77,10 +77,13 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   memset(AtomicsBefore, 0, NumEntries * sizeof(uint32_t));
   for (uint64_t A = 0; A < NumAtomics; ++A)
     AtomicsBefore[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
-  for (uint64_t I = 1; I < NumEntries; ++I) // a stretch with none: as before
-    AtomicsBefore[I] = AtomicsBefore[I] > AtomicsBefore[I - 1]
-                           ? AtomicsBefore[I]
-                           : AtomicsBefore[I - 1];
+  // A stretch with none: as many as the one before (the running maximum is
+  // kept in a register, not reloaded from the entry just stored).
+  for (uint32_t I = 1, Max = 0; I < NumEntries; ++I) {
+    uint32_t V = AtomicsBefore[I];
+    Max = V > Max ? V : Max;
+    AtomicsBefore[I] = Max;
+  }
   // The atomics before offset X (X <= TextSize).
   auto AtomicsBelow = [&](uint64_t X) __attribute__((always_inline)) {
     uint64_t S = X >> kStretchShift;
