@@ -226,6 +226,33 @@ template <unsigned Width> inline uint64_t stepLengths(const uint8_t *P) {
 #endif
 }
 
+/// The step of a run of 32-bit words, for each combination of the zero
+/// words among four (bits 0 to 3 of the index) and the continuation bits of
+/// the first and second byte after each (bits 4 to 7 and 8 to 11): the
+/// bytes up to the end of the descriptor after the first zero word, or 16
+/// when there is none. (Descriptors of more than three bytes are rejected
+/// apart.)
+struct StepTable {
+  uint8_t Bytes[4096];
+};
+constexpr StepTable makeNarrowSteps() {
+  StepTable T{};
+  for (unsigned I = 0; I < 4096; ++I) {
+    unsigned Zero = I & 15, C0 = (I >> 4) & 15, C1 = (I >> 8) & 15;
+    unsigned J = 0;
+    while (J < 4 && !((Zero >> J) & 1))
+      ++J;
+    if (J == 4) {
+      T.Bytes[I] = 16;
+      continue;
+    }
+    unsigned First = (C0 >> J) & 1, Second = First & (C1 >> J) & 1;
+    T.Bytes[I] = uint8_t(4 * (J + 1) + 1 + First + Second);
+  }
+  return T;
+}
+inline constexpr StepTable kNarrowSteps = makeNarrowSteps();
+
 /// Decoding an atomics section: keys (offset << 32 | record) in section
 /// order, and the descriptor of each record. Upstream entries have no
 /// records: their keys all name record 0, whose descriptor is
@@ -323,8 +350,11 @@ struct AtomicsDecoder {
     // (where the descriptor after a zero word at any of the positions
     // starts).
     while (size_t(Stop - Q) >= 16 + Width) {
+      // The section and the keys are streams that the hardware does not
+      // always fetch early enough: this loop waits for nothing else.
+      __builtin_prefetch(Q + 1024);
+      __builtin_prefetch(Keys + K + 128, 1);
       unsigned Zero = zeroWords<Width>(Q);
-      uint64_t Steps = stepLengths<Width>(Q);
       // The PCs before the first zero word (all the words if none).
       unsigned J = unsigned(__builtin_ctz(Zero | (1u << Words)));
       uint64_t End = Zero != 0;
@@ -334,12 +364,34 @@ struct AtomicsDecoder {
       // The record's end: its descriptor is read from 1 + Width * J on
       // (Without a zero word, J is Words and the descriptor read is that
       // after the first word, unused.)
-      unsigned Step = unsigned(Steps >> (8 * J)) & 0xff;
-      Bad |= End & ((Step >> 7) | (K == Start));
+      unsigned Step;
+#if defined(__SSE2__)
+      if constexpr (Width == 4) {
+        // The step from a table, indexed by the zero words and the first
+        // two continuation bits of the descriptor at each position: what
+        // the next step waits for is two loads and a compare.
+        __m128i D = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Q + 4));
+        auto SignBits = [](__m128i X) {
+          return unsigned(_mm_movemask_ps(_mm_castsi128_ps(X)));
+        };
+        unsigned C0 = SignBits(_mm_slli_epi32(D, 24));
+        unsigned C1 = SignBits(_mm_slli_epi32(D, 16));
+        unsigned C2 = SignBits(_mm_slli_epi32(D, 8));
+        Step = kNarrowSteps.Bytes[Zero | C0 << 4 | C1 << 8];
+        // A descriptor of more than three bytes at the first zero word.
+        Bad |= C0 & C1 & C2 & Zero & (0u - Zero);
+      } else
+#endif
+      {
+        Step = unsigned(stepLengths<Width>(Q) >> (8 * J)) & 0xff;
+        Bad |= End & (Step >> 7);
+        Step &= 0x7f;
+      }
+      Bad |= End & (K == Start);
       Records[Rec] = descriptorAfter<Width>(Q, J % Words);
       Rec += uint32_t(End);
       Start = End ? K : Start;
-      Q += Step & 0x7f;
+      Q += Step;
     }
     if (Bad)
       return false;

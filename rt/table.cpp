@@ -150,10 +150,24 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
 
   const bool UpstreamAtomicsKnown =
       State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
+  uint64_t Below = 0, PreviousEnd = 0;
   for (uint64_t I = 0; I < NumFunctions; ++I) {
     FunctionRecord &R = F[I];
     uint64_t Start = R.Start, End = Start + R.Size;
-    uint64_t A = AtomicsBelow(Start), B = AtomicsBelow(End);
+    // The atomics before the function: as many as before the previous
+    // one's end, unless some lie between the two (rare) or the functions
+    // overlap; and its own, counted from there.
+    uint64_t A = Below;
+    if (__builtin_expect(
+            Start < PreviousEnd || (A < NumAtomics && Atomics[A] < Start), 0))
+      A = AtomicsBelow(Start);
+    uint64_t Left = NumAtomics - A;
+    uint32_t InWindow = countBelow(
+        Atomics + A, uint32_t(Left < kWindow ? Left : kWindow), uint32_t(End));
+    uint64_t B = __builtin_expect(InWindow < kWindow, 1) ? A + InWindow
+                                                         : AtomicsBelow(End);
+    Below = B;
+    PreviousEnd = End;
     // Whether the function's claim of completeness can be relied on.
     uint32_t Declared = R.Declared;
     bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
