@@ -365,5 +365,15 @@ void __pcmap_testing_set_verbosity(int Level) {
   Verbosity = Flags.verbosity = Level;
 }
 
+int __pcmap_testing_stretch_described(uintptr_t PC) {
+  return readConsistently([PC](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
+      return -1;
+    return loadStretch(V, Offset >> kStretchShift).described() ? 1 : 0;
+  });
+}
+
 } // extern "C"
 #pragma GCC visibility pop

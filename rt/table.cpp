@@ -17,10 +17,16 @@ using format::kKnownFeatures;
 
 namespace {
 
+/// Stretches wholly in one segment that the index build fills without a
+/// loop (see finishAndIndex()), and so the entries past the index that it
+/// may write.
+constexpr unsigned kWholeRun = 8;
+
 /// Entries NumStretches and NumStretches + 1 end the index: a query reads
-/// the entry after its own, and the slow paths the one after that.
+/// the entry after its own, and the slow paths the one after that. The
+/// build writes up to kWholeRun entries past them.
 uint64_t indexBytes(uint64_t NumStretches) {
-  return (NumStretches + 2) * sizeof(IndexEntry);
+  return (NumStretches + 2 + kWholeRun) * sizeof(IndexEntry);
 }
 
 ScratchBuffer CountScratch;
@@ -69,12 +75,12 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   // The atomics before each stretch: stretch S + 1 has those up to the
   // last one in stretch S, and a stretch after one with none as many as
   // that one.
-  auto *AtomicsBefore =
-      reinterpret_cast<uint32_t *>(CountScratch.get(NumEntries / 2 + 1));
+  auto *AtomicsBefore = reinterpret_cast<uint32_t *>(
+      CountScratch.get((NumEntries + kWholeRun) / 2 + 1));
   IndexOut = AtomicsBefore ? arenaAllocate(indexBytes(NumStretches)) : 0;
   if (!IndexOut)
     return false;
-  memset(AtomicsBefore, 0, NumEntries * sizeof(uint32_t));
+  memset(AtomicsBefore, 0, (NumEntries + kWholeRun) * sizeof(uint32_t));
   for (uint64_t A = 0; A < NumAtomics; ++A)
     AtomicsBefore[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
   // A stretch with none: as many as the one before (the running maximum is
@@ -118,9 +124,18 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
     uint64_t T = P >> kStretchShift;
     if (T != S) {
       Store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
+      // The stretches up to T wholly in the current segment: a fixed run
+      // of them, as a loop whose length varies from one function to the
+      // next would be mispredicted at its end nearly every time. The
+      // entries of the run from T on are written again later.
       uint64_t Whole = kUnusedBoundaries | CurrentBits | kDescribed;
-      for (uint64_t I = S + 1; I < T; ++I)
-        Store(I, CurrentFirst, Whole);
+      if (__builtin_expect(T - S <= kWholeRun + 1, 1)) {
+        for (unsigned K = 1; K <= kWholeRun; ++K)
+          Store(S + K, CurrentFirst, Whole);
+      } else {
+        for (uint64_t I = S + 1; I < T; ++I)
+          Store(I, CurrentFirst, Whole);
+      }
       S = T;
       Layout = kUnusedBoundaries | CurrentBits;
       First = CurrentFirst;

@@ -364,6 +364,52 @@ TEST_F(RuntimeTest, UnsortedInput) {
   }
 }
 
+TEST_F(RuntimeTest, FunctionsAndGapsOfManyStretches) {
+  // Functions and gaps of 1 to 20 stretches (256 B) and of odd sizes, on
+  // both sides of the run of stretches the index build fills without a
+  // loop; every byte answers from the right function, or from none.
+  const uint64_t Size = 1 << 18;
+  FakeModule M(Size);
+  struct Span {
+    uint64_t Start, End;
+  };
+  std::vector<Span> Functions;
+  uint64_t At = 0x40;
+  for (unsigned I = 0; At < Size - 0x3000; ++I) {
+    uint64_t Length = 256 * (1 + I % 20) + (I % 3 ? 0 : 0x31);
+    Functions.push_back({At, At + Length});
+    At += Length + (I % 4 == 0 ? 0 : 256 * (I % 13) + (I % 5 ? 0 : 7));
+  }
+  auto F = M.section();
+  for (const Span &S : Functions)
+    F.function(M.pc(S.Start), S.End - S.Start, kFeatureAtomics);
+  F.add(M.Functions);
+  auto A = M.section();
+  for (const Span &S : Functions)
+    A.record({M.pc(S.Start), M.pc(S.End - 1)}, desc(AK_Store, 2, AO_Release));
+  A.add(M.Atomics);
+  size_t Next = 0;
+  for (uint64_t O = 0; O < Size; ++O) {
+    while (Next < Functions.size() && Functions[Next].End <= O)
+      ++Next;
+    bool In = Next < Functions.size() && Functions[Next].Start <= O;
+    int Expected = !In ? PCMAP_UNKNOWN
+                   : O == Functions[Next].Start || O == Functions[Next].End - 1
+                       ? PCMAP_YES
+                       : PCMAP_NO;
+    ASSERT_EQ(pcmap_is_atomic_pc(M.pc(O)), Expected) << "offset " << O;
+    // No stretch here has more than three segments: all are described.
+    ASSERT_EQ(__pcmap_testing_stretch_described(M.pc(O)), 1) << "offset " << O;
+    pcmap_function Fn;
+    ASSERT_EQ(pcmap_lookup_function(M.pc(O), &Fn), In ? 1 : 0)
+        << "offset " << O;
+    if (In) {
+      ASSERT_EQ(Fn.start, M.pc(Functions[Next].Start)) << "offset " << O;
+      ASSERT_EQ(Fn.num_atomics, 2u) << "offset " << O;
+    }
+  }
+}
+
 TEST_F(RuntimeTest, IndexBoundaries) {
   // Atomics on both sides of every sub-bucket (256 B) and bucket (4 KiB)
   // edge, and on the first and last byte of the module and the function.
