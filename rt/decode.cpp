@@ -191,31 +191,11 @@ template <unsigned Width> inline unsigned zeroWords(const uint8_t *P) {
 /// and the descriptor's bytes), with bit 7 set if the descriptor has more
 /// than three bytes. Byte 16 / Width: 16, the step when there is no zero
 /// word. Computed for all J at once, apart from finding the zero word, so
-/// that the step waits for nothing but the zero words' position.
+/// that the step waits for nothing but the zero words' position. (For
+/// 32-bit words with SSE2, decodeFast() reads the step from kNarrowSteps.)
 template <unsigned Width> inline uint64_t stepLengths(const uint8_t *P) {
   constexpr unsigned Words = 16 / Width;
   uint64_t Steps = uint64_t(16) << (8 * Words);
-#if defined(__SSE2__)
-  // Lane L of D: the four bytes from P + Width * (L + 1) on, where the
-  // descriptor after a zero word at position L starts (Width 8: the even
-  // lanes).
-  __m128i D = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + Width));
-  __m128i C0 = _mm_and_si128(_mm_srli_epi32(D, 7), _mm_set1_epi32(1));
-  __m128i C1 = _mm_and_si128(C0, _mm_srli_epi32(D, 15));
-  __m128i C2 = _mm_and_si128(C1, _mm_srli_epi32(D, 23));
-  __m128i Len =
-      _mm_add_epi32(_mm_add_epi32(Width == 4 ? _mm_setr_epi32(5, 9, 13, 17)
-                                             : _mm_setr_epi32(9, 0, 17, 0),
-                                  _mm_add_epi32(C0, C1)),
-                    _mm_slli_epi32(C2, 7));
-  if (Width == 8)
-    Len = _mm_shuffle_epi32(Len, _MM_SHUFFLE(3, 3, 2, 0));
-  // At most 17 + 2 + 128: the packs keep every value.
-  __m128i Bytes = _mm_packus_epi16(_mm_packs_epi32(Len, _mm_setzero_si128()),
-                                   _mm_setzero_si128());
-  uint64_t Mask = (uint64_t(1) << (8 * Words)) - 1;
-  return Steps | (uint64_t(_mm_cvtsi128_si64(Bytes)) & Mask);
-#else
   for (unsigned J = 0; J < Words; ++J) {
     uint32_t W;
     memcpy(&W, P + Width * (J + 1), 4);
@@ -223,7 +203,6 @@ template <unsigned Width> inline uint64_t stepLengths(const uint8_t *P) {
     Steps |= uint64_t(Width * (J + 1) + 1 + C0 + C1 + (C2 << 7)) << (8 * J);
   }
   return Steps;
-#endif
 }
 
 /// The step of a run of 32-bit words, for each combination of the zero
