@@ -27,7 +27,7 @@ void openLog(const char *Path) {
   }
   Message Name;
   Name << Path << "." << uint64_t(currentProcessId());
-  int Fd = openForAppend(Name.data());
+  int Fd = openOutputFile(Name.data());
   if (Fd < 0) {
     LogFd = 2;
     Message M;

@@ -16,6 +16,7 @@ namespace pcmap {
 namespace rt {
 
 Options Flags;
+bool SecureMode;
 
 namespace {
 
@@ -192,10 +193,28 @@ void initOptions() {
   if (&__pcmap_default_options)
     if (const char *Defaults = __pcmap_default_options())
       parseOptions(Flags, Defaults, "__pcmap_default_options()");
-  if (const char *Env = getEnv("PCMAP_OPTIONS"))
+  SecureMode = isSecureProcess();
+  if (SecureMode) {
+    // The environment is the caller's, who has fewer privileges than the
+    // process: nothing in it may choose a file the process writes or a
+    // program it runs. Options compiled into the program still apply, but
+    // not those that name a path or a program: a path fixed by the program's
+    // author is still one the caller can prepare (a link, a FIFO).
+    Flags.log_path = "stderr";
+    Flags.report_path = "stderr";
+    Flags.symbolizer_path = "";
+  } else if (const char *Env = getEnv("PCMAP_OPTIONS")) {
     parseOptions(Flags, Env, "PCMAP_OPTIONS");
+  }
   Verbosity = Flags.verbosity;
   openLog(Flags.log_path);
+  if (SecureMode && Verbosity >= 1) {
+    Message M;
+    M << "secure mode (AT_SECURE: the process has privileges its caller "
+         "lacks): PCMAP_OPTIONS and PCMAP_SYMBOLIZER_PATH are ignored, "
+         "output goes to stderr only";
+    M.emit();
+  }
   if (Flags.help)
     printOptions(Flags);
 }

@@ -30,6 +30,12 @@ struct Options {
 /// The options in force.
 extern Options Flags;
 
+/// The process is secure (AT_SECURE; see docs/Runtime.md, "Security"):
+/// PCMAP_OPTIONS and PCMAP_SYMBOLIZER_PATH were ignored, the options that
+/// name a path or a program were reset, and the symbolizer runs only from
+/// the root-owned path fixed when pcmap was built. Set by initOptions().
+extern bool SecureMode;
+
 /// Parses Text into Into; Source names where Text came from in warnings.
 /// Returns the number of problems reported. String values are copied into
 /// runtime-owned storage. Not async-signal-safe.
@@ -41,7 +47,8 @@ unsigned parseOptions(Options &Into, const char *Text, const char *Source);
 void resetOptionStrings();
 
 /// Sets Flags from the defaults, __pcmap_default_options() and
-/// PCMAP_OPTIONS, opens the log, and prints the options if help=1.
+/// PCMAP_OPTIONS (not in a secure process), opens the log, and prints the
+/// options if help=1.
 /// Idempotent; called by the registry under the writer lock.
 void initOptions();
 

@@ -29,12 +29,27 @@ inline void writeStderr(const char *Data, size_t Size) {
   writeAll(2, Data, Size);
 }
 
-/// Opens a file for appending (created 0644, close-on-exec); -1 on failure.
-int openForAppend(const char *Path);
+/// Opens a file the runtime writes (log_path, report_path) for appending:
+/// created with mode 0600 if it does not exist, never truncated, never
+/// through a symbolic link in its last component, close-on-exec, and only if
+/// it is a regular file (a FIFO or a device planted under that name is
+/// refused without blocking). -1 on failure.
+int openOutputFile(const char *Path);
 int currentProcessId();
 
 /// Value of an environment variable, or null. Not for signal handlers.
 const char *getEnv(const char *Name);
+
+/// True if the kernel marked the process secure (AT_SECURE in the auxiliary
+/// vector: setuid, setgid, file capabilities, an LSM transition). Its
+/// environment then belongs to a less privileged caller.
+bool isSecureProcess();
+
+/// True if Path is an absolute path to a regular executable file that only
+/// root can change: the file and every directory on the way to it, before
+/// and after resolving symbolic links, are owned by root and writable by
+/// neither group nor others.
+bool isRootOwnedExecutable(const char *Path);
 
 /// Writer-side mutual exclusion (a pthread mutex, statically initialised so
 /// that it works before any constructor has run; fork() takes it, so that a
@@ -73,11 +88,16 @@ int currentThreadId();
 
 /// Starts Path with Argv (null-terminated), its standard input and output
 /// connected to pipes: ToChild is written by the caller, FromChild read.
-/// The child is started by a raw clone, without fork handlers, so this works
-/// in a signal handler and in a process whose locks are in any state.
-/// Returns the child's pid, or -1.
+/// The child gets an empty environment, /dev/null as its standard error and
+/// no other descriptor of the program. It is started by a raw clone,
+/// without fork handlers, so this works in a signal handler and in a
+/// process whose locks are in any state. Returns the child's pid, or -1.
 int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
                    int &FromChild);
+/// Writes to a pipe whose reader may have exited: returns false (EPIPE)
+/// instead of raising SIGPIPE, which would end the program with a signal
+/// of pcmap's making. Async-signal-safe.
+bool writeToPipe(int Fd, const char *Data, size_t Size);
 /// Reads up to Size bytes, waiting at most TimeoutMs; returns the bytes
 /// read, 0 at end of file, -1 on error or timeout.
 long readWithTimeout(int Fd, char *Buffer, size_t Size, int TimeoutMs);

@@ -4,13 +4,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,25 +38,106 @@ void adviseHugePages(void *Begin, size_t Size) {
 #endif
 }
 
-void writeAll(int Fd, const char *Data, size_t Size) {
-  int SavedErrno = errno;
+/// Writes all of Data unless an error other than EINTR stops it (errno then
+/// tells which).
+static bool writeFully(int Fd, const char *Data, size_t Size) {
   while (Size) {
     ssize_t N = write(Fd, Data, Size);
     if (N < 0) {
       if (errno == EINTR)
         continue;
-      break;
+      return false;
     }
     Data += N;
     Size -= size_t(N);
   }
+  return true;
+}
+
+void writeAll(int Fd, const char *Data, size_t Size) {
+  int SavedErrno = errno;
+  writeFully(Fd, Data, Size);
   errno = SavedErrno;
 }
 
 const char *getEnv(const char *Name) { return getenv(Name); }
 
-int openForAppend(const char *Path) {
-  return open(Path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+bool isSecureProcess() { return getauxval(AT_SECURE) != 0; }
+
+namespace {
+
+/// Root owns the file or directory and nobody else may change it.
+bool onlyRootCanChange(const struct stat &St) {
+  return St.st_uid == 0 && !(St.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/// Checks "/" and every prefix of the absolute path Path that ends at a
+/// component, Path itself included. A symbolic link is judged by the
+/// directory that holds it (its own mode means nothing); HasLink tells the
+/// caller to check the resolved path too.
+bool componentsOnlyRootCanChange(const char *Path, bool &HasLink) {
+  size_t Len = strlen(Path);
+  char Prefix[PATH_MAX];
+  if (Path[0] != '/' || Len >= sizeof(Prefix))
+    return false;
+  for (size_t End = 1; End <= Len; ++End) {
+    if (End != 1 && End < Len && Path[End] != '/')
+      continue;
+    if (End != 1 && Path[End - 1] == '/')
+      continue; // "//" or a trailing '/'
+    size_t N = End == 1 ? 1 : (End < Len ? End : Len);
+    memcpy(Prefix, Path, N);
+    Prefix[N] = '\0';
+    struct stat St;
+    if (lstat(Prefix, &St))
+      return false;
+    if (S_ISLNK(St.st_mode)) {
+      HasLink = true;
+      continue;
+    }
+    if (!onlyRootCanChange(St))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool isRootOwnedExecutable(const char *Path) {
+  bool HasLink = false;
+  if (!Path || !componentsOnlyRootCanChange(Path, HasLink))
+    return false;
+  char Resolved[PATH_MAX];
+  if (HasLink) {
+    if (!realpath(Path, Resolved) ||
+        !componentsOnlyRootCanChange(Resolved, HasLink))
+      return false;
+    Path = Resolved;
+  }
+  struct stat St;
+  return !stat(Path, &St) && S_ISREG(St.st_mode) && (St.st_mode & S_IXUSR) &&
+         onlyRootCanChange(St);
+}
+
+int openOutputFile(const char *Path) {
+  // O_NONBLOCK: opening a FIFO for writing would otherwise wait for a reader.
+  int Fd;
+  do
+    Fd = open(Path,
+              O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NOCTTY |
+                  O_NONBLOCK | O_CLOEXEC,
+              0600);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0)
+    return -1;
+  struct stat St;
+  if (fstat(Fd, &St) || !S_ISREG(St.st_mode)) {
+    close(Fd);
+    errno = EINVAL;
+    return -1;
+  }
+  fcntl(Fd, F_SETFL, O_APPEND);
+  return Fd;
 }
 
 int currentProcessId() { return int(getpid()); }
@@ -292,6 +377,23 @@ bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
 
 int currentThreadId() { return int(syscall(SYS_gettid)); }
 
+/// Closes every descriptor from First on (in a child about to exec, which
+/// must not inherit the program's files, sockets or pipes).
+static void closeDescriptorsFrom(int First) {
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, unsigned(First), ~0u, 0u) == 0)
+    return;
+#endif
+  // Kernels before 5.9: close them one by one, up to the descriptor limit.
+  struct rlimit Limit;
+  long Last = 1 << 16;
+  if (!getrlimit(RLIMIT_NOFILE, &Limit) && Limit.rlim_cur != RLIM_INFINITY &&
+      Limit.rlim_cur < (1u << 20))
+    Last = long(Limit.rlim_cur);
+  for (long Fd = First; Fd < Last; ++Fd)
+    close(int(Fd));
+}
+
 int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
                    int &FromChild) {
   int In[2], Out[2];
@@ -306,11 +408,16 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
   // locks (malloc's, for one) that the interrupted code may hold.
   long Pid = syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, nullptr);
   if (Pid == 0) {
-    dup2(In[0], 0);
-    dup2(Out[1], 1);
-    int Null = open("/dev/null", O_WRONLY);
-    if (Null >= 0)
-      dup2(Null, 2);
+    // The child's standard descriptors are copied from above 2: a program
+    // that closed its standard input or output got a pipe end as 0 or 1.
+    int Null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    int Std[3] = {fcntl(In[0], F_DUPFD_CLOEXEC, 3),
+                  fcntl(Out[1], F_DUPFD_CLOEXEC, 3),
+                  Null < 0 ? -1 : fcntl(Null, F_DUPFD_CLOEXEC, 3)};
+    for (int Fd = 0; Fd < 3; ++Fd)
+      if (Std[Fd] < 0 || dup2(Std[Fd], Fd) < 0)
+        syscall(SYS_exit_group, 127);
+    closeDescriptorsFrom(3);
     static char *const NoEnv[] = {nullptr};
     execve(Path, const_cast<char *const *>(Argv), NoEnv);
     syscall(SYS_exit_group, 127);
@@ -325,6 +432,27 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
   ToChild = In[1];
   FromChild = Out[0];
   return int(Pid);
+}
+
+bool writeToPipe(int Fd, const char *Data, size_t Size) {
+  // SIGPIPE is blocked for this thread while it writes; one the write raises
+  // stays pending and is taken here, one that was pending before is left.
+  sigset_t Pipe, Saved, Pending;
+  sigemptyset(&Pipe);
+  sigaddset(&Pipe, SIGPIPE);
+  sigpending(&Pending);
+  bool WasPending = sigismember(&Pending, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &Pipe, &Saved);
+  int SavedErrno = errno;
+  bool Ok = writeFully(Fd, Data, Size);
+  if (!Ok && errno == EPIPE && !WasPending) {
+    const timespec Zero = {0, 0};
+    while (sigtimedwait(&Pipe, nullptr, &Zero) < 0 && errno == EINTR) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
+  errno = SavedErrno;
+  return Ok;
 }
 
 long readWithTimeout(int Fd, char *Buffer, size_t Size, int TimeoutMs) {

@@ -43,7 +43,7 @@ ReportWriter::ReportWriter() : Fd(logFd()), Close(false) {
   char Name[600];
   Text T(Name, sizeof(Name));
   T << Path << "." << uint64_t(currentProcessId());
-  int F = openForAppend(Name);
+  int F = openOutputFile(Name);
   if (F < 0) {
     Message M;
     M << "warning: cannot open report_path '" << Name

@@ -83,6 +83,24 @@ void sanitizerSymbolize(void *PC, const char *Format, char *Out, size_t Size) {
 } // namespace
 
 void initSymbolizer() {
+  if (SecureMode) {
+    // Only the llvm-symbolizer of the LLVM pcmap was built with, and only if
+    // nobody but root can replace it; otherwise reports name functions from
+    // the program's own symbols.
+#ifdef PCMAP_LLVM_TOOLS_DIR
+    const char *Fixed = PCMAP_LLVM_TOOLS_DIR "/llvm-symbolizer";
+    if (isRootOwnedExecutable(Fixed))
+      choose(Fixed);
+    else if (Verbosity >= 2) {
+      Message M;
+      M << "secure mode: " << Fixed
+        << " is missing or not root-owned; stack traces are not symbolized "
+           "with file and line";
+      M.emit();
+    }
+#endif
+    return;
+  }
   // A path the user gave must work: it is not silently replaced.
   const char *Given[][2] = {
       {Flags.symbolizer_path, "symbolizer_path"},
@@ -114,7 +132,9 @@ bool Symbolizer::start() {
     return false;
   Failed = true;
   if (!SymbolizerPath[0]) {
-    Problem = "no llvm-symbolizer found (set PCMAP_SYMBOLIZER_PATH)";
+    Problem = SecureMode ? "secure mode: no root-owned llvm-symbolizer"
+                         : "no llvm-symbolizer found (set "
+                           "PCMAP_SYMBOLIZER_PATH)";
     return false;
   }
   const char *Argv[] = {SymbolizerPath, "--inlines", "--demangle", nullptr};
@@ -156,7 +176,12 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
   Text T(Request, sizeof(Request));
   T << "CODE \"" << Module << "\" ";
   T.hex(Offset) << "\n";
-  writeAll(ToChild, T.data(), T.size());
+  if (!writeToPipe(ToChild, T.data(), T.size())) {
+    Problem = "llvm-symbolizer exited";
+    close();
+    Failed = true;
+    return false;
+  }
   // The answer: function, location, an empty line.
   char Answer[16384];
   size_t Len = 0;

@@ -69,6 +69,11 @@ if shutil.which("ld.bfd"):
     config.available_features.add("gnu-ld")
 if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
     config.available_features.add("lld")
+# Tests that make setuid-root programs and run them as another user.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
+if shutil.which("setpriv"):
+    config.available_features.add("setpriv")
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 

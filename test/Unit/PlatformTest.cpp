@@ -1,0 +1,145 @@
+//===- PlatformTest.cpp - The runtime's OS services that guard privilege --===//
+//
+// The files the runtime writes, the trust check of the symbolizer a secure
+// process may run, and writes to a symbolizer that has exited (docs/Runtime.md,
+// "Security").
+//
+//===----------------------------------------------------------------------===//
+
+#include "platform.h"
+
+#include "gtest/gtest.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+
+using namespace pcmap::rt;
+
+namespace {
+
+class OutputFileTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char Template[] = "/tmp/pcmap-platform-XXXXXX";
+    ASSERT_NE(mkdtemp(Template), nullptr);
+    Dir = Template;
+  }
+  void TearDown() override {
+    std::string Command = "rm -rf '" + Dir + "'";
+    ASSERT_EQ(system(Command.c_str()), 0);
+  }
+  std::string path(const char *Name) { return Dir + "/" + Name; }
+  static std::string contents(const std::string &Path) {
+    std::string Out;
+    int Fd = open(Path.c_str(), O_RDONLY);
+    char Buffer[256];
+    ssize_t N;
+    while (Fd >= 0 && (N = read(Fd, Buffer, sizeof(Buffer))) > 0)
+      Out.append(Buffer, size_t(N));
+    if (Fd >= 0)
+      close(Fd);
+    return Out;
+  }
+  std::string Dir;
+};
+
+TEST_F(OutputFileTest, CreatesOwnerOnlyCloseOnExec) {
+  mode_t Old = umask(0);
+  int Fd = openOutputFile(path("log.1").c_str());
+  umask(Old);
+  ASSERT_GE(Fd, 0);
+  struct stat St;
+  ASSERT_EQ(fstat(Fd, &St), 0);
+  EXPECT_EQ(St.st_mode & 07777, 0600u);
+  EXPECT_TRUE(fcntl(Fd, F_GETFD) & FD_CLOEXEC);
+  EXPECT_FALSE(fcntl(Fd, F_GETFL) & O_NONBLOCK);
+  close(Fd);
+}
+
+TEST_F(OutputFileTest, AppendsAndNeverTruncates) {
+  std::string P = path("report.7");
+  int Fd = open(P.c_str(), O_WRONLY | O_CREAT, 0644);
+  ASSERT_GE(Fd, 0);
+  ASSERT_EQ(write(Fd, "before\n", 7), 7);
+  close(Fd);
+  Fd = openOutputFile(P.c_str());
+  ASSERT_GE(Fd, 0);
+  writeAll(Fd, "after\n", 6);
+  close(Fd);
+  EXPECT_EQ(contents(P), "before\nafter\n");
+}
+
+TEST_F(OutputFileTest, RefusesSymbolicLinks) {
+  std::string Target = path("target"), Link = path("log.2");
+  ASSERT_EQ(symlink(Target.c_str(), Link.c_str()), 0);
+  EXPECT_EQ(openOutputFile(Link.c_str()), -1);
+  EXPECT_NE(access(Target.c_str(), F_OK), 0) << "the link was followed";
+}
+
+TEST_F(OutputFileTest, RefusesFIFOsWithoutWaiting) {
+  // Without a reader, a blocking open of a FIFO for writing never returns.
+  std::string Fifo = path("log.3");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  EXPECT_EQ(openOutputFile(Fifo.c_str()), -1);
+}
+
+TEST_F(OutputFileTest, RefusesDirectories) {
+  EXPECT_EQ(openOutputFile(Dir.c_str()), -1);
+}
+
+TEST_F(OutputFileTest, TrustsOnlyRootOwnedPaths) {
+  EXPECT_FALSE(isRootOwnedExecutable(nullptr));
+  EXPECT_FALSE(isRootOwnedExecutable("relative/llvm-symbolizer"));
+  EXPECT_FALSE(isRootOwnedExecutable("/nonexistent/llvm-symbolizer"));
+  // /tmp is writable by everyone: nothing below it is trusted, whoever owns
+  // the file.
+  std::string Program = path("llvm-symbolizer");
+  int Fd = open(Program.c_str(), O_WRONLY | O_CREAT, 0755);
+  ASSERT_GE(Fd, 0);
+  close(Fd);
+  ASSERT_EQ(chmod(Dir.c_str(), 0755), 0);
+  EXPECT_FALSE(isRootOwnedExecutable(Program.c_str()));
+  // A directory is not an executable file.
+  EXPECT_FALSE(isRootOwnedExecutable("/usr/bin"));
+  // Debian's /bin is a link to usr/bin: the link is judged by its directory
+  // and the resolved path by its own.
+  struct stat St;
+  if (stat("/usr/bin/env", &St) == 0 && St.st_uid == 0 &&
+      !(St.st_mode & (S_IWGRP | S_IWOTH))) {
+    EXPECT_TRUE(isRootOwnedExecutable("/usr/bin/env"));
+    EXPECT_TRUE(isRootOwnedExecutable("/usr//bin/env"));
+    if (access("/bin/env", X_OK) == 0)
+      EXPECT_TRUE(isRootOwnedExecutable("/bin/env"));
+  }
+}
+
+TEST(PipeTest, WriteToExitedReaderFailsWithoutSignal) {
+  int Fds[2];
+  ASSERT_EQ(pipe(Fds), 0);
+  close(Fds[0]);
+  // SIGPIPE's default action would end the test program.
+  EXPECT_FALSE(writeToPipe(Fds[1], "x", 1));
+  sigset_t Pending;
+  sigpending(&Pending);
+  EXPECT_FALSE(sigismember(&Pending, SIGPIPE));
+  close(Fds[1]);
+}
+
+TEST(PipeTest, WritesWhenTheReaderIsThere) {
+  int Fds[2];
+  ASSERT_EQ(pipe(Fds), 0);
+  EXPECT_TRUE(writeToPipe(Fds[1], "abc", 3));
+  char Buffer[4] = {};
+  EXPECT_EQ(read(Fds[0], Buffer, 3), 3);
+  EXPECT_STREQ(Buffer, "abc");
+  close(Fds[0]);
+  close(Fds[1]);
+}
+
+} // namespace
