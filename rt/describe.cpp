@@ -5,7 +5,6 @@
 #include "platform.h"
 
 #include <string.h>
-#include <ucontext.h>
 
 namespace pcmap {
 namespace rt {
@@ -165,17 +164,6 @@ int describePC(uintptr_t PC, bool After, Text &Out) {
   Out << (HasFunction ? "no pcmap metadata for its atomics"
                       : "no pcmap metadata");
   return PCMAP_UNKNOWN;
-}
-
-uintptr_t signalContextPC(void *Context) {
-  auto *UC = static_cast<ucontext_t *>(Context);
-#if defined(__x86_64__)
-  return uintptr_t(UC->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-  return uintptr_t(UC->uc_mcontext.pc);
-#else
-#error "pcmap: the runtime does not know this architecture's signal context"
-#endif
 }
 
 const char *baseName(const char *Path) {

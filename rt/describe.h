@@ -55,9 +55,6 @@ bool moduleOf(uintptr_t PC, char *Path, size_t PathSize, uintptr_t &Bias);
 /// Returns the PCMAP_YES/NO/UNKNOWN answer for the described instruction.
 int describePC(uintptr_t PC, bool After, Text &Out);
 
-/// The interrupted PC in a signal handler's context (its third argument).
-uintptr_t signalContextPC(void *Context);
-
 /// The file name part of Path.
 const char *baseName(const char *Path);
 

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <unwind.h>
 
@@ -254,7 +253,7 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
   // to be delivered on return.
   restoreDefault(Signal);
   if (Info->si_code <= 0 || Signal == SIGTRAP)
-    syscall(SYS_tgkill, currentProcessId(), currentThreadId(), Signal);
+    raiseInThisThread(Signal);
 }
 
 void handleSignal(int Signal, siginfo_t *Info, void *Context) {
@@ -271,14 +270,13 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     } else {
       // Another thread is reporting: wait (at most about ten seconds) so
       // that the reports do not interleave.
-      struct timespec Ms = {0, 1000000};
       for (int I = 0; I < 10000; ++I) {
         Expected = 0;
         if (__atomic_compare_exchange_n(&ReportingThread, &Expected, Self,
                                         false, __ATOMIC_ACQUIRE,
                                         __ATOMIC_RELAXED))
           break;
-        syscall(SYS_nanosleep, &Ms, nullptr);
+        sleepMilliseconds(1);
       }
     }
   }
@@ -323,20 +321,9 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
 } // namespace
 
 void ensureAltStack() {
-  stack_t Current;
-  if (sigaltstack(nullptr, &Current) == 0 && !(Current.ss_flags & SS_DISABLE))
-    return;
-  // Room for the report's buffers and the unwinder, above a guard page
-  // (the reservation is not backed until touched).
-  constexpr size_t kSize = 256 * 1024;
-  void *Stack = reserveAddressSpace(kSize);
-  if (!Stack)
-    return;
-  stack_t S;
-  S.ss_sp = Stack;
-  S.ss_size = kSize;
-  S.ss_flags = 0;
-  sigaltstack(&S, nullptr);
+  // Room for the report's buffers and the unwinder (the reservation is not
+  // backed until touched).
+  ensureAlternateSignalStack(256 * 1024);
 }
 
 void initFaultReporter() {

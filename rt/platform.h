@@ -1,6 +1,10 @@
 //===- platform.h - The only place the runtime calls the OS ---*- C++ -*-===//
 //
-// Everything here is for writers (registration) except where noted.
+// Everything here is for writers (registration) except where noted. The
+// definitions are in platform/: one file per OS (linux.cpp) and one per OS
+// and architecture (linux_x86_64.cpp, linux_aarch64.cpp); no other runtime
+// file makes a system call, reads a signal context or parses a kernel
+// structure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +89,29 @@ bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
                  uintptr_t &Bias);
 
 int currentThreadId();
+
+/// The interrupted PC in a signal handler's context (the third argument of
+/// an SA_SIGINFO handler).
+uintptr_t signalContextPC(const void *Context);
+
+/// Sends Signal to the calling thread; it is delivered when the current
+/// handler returns.
+void raiseInThisThread(int Signal);
+/// Sleeps for about Ms milliseconds.
+void sleepMilliseconds(int Ms);
+/// Gives the calling thread an alternate signal stack of Size bytes unless
+/// it has one already.
+void ensureAlternateSignalStack(size_t Size);
+
+/// A timer of CPU time that sends Signal with the value Cookie: the CPU time
+/// of thread Tid, or of the whole process if Tid is 0. Returns its id, or -1.
+int createCPUTimer(int Tid, int Signal, int Cookie);
+/// Makes Timer fire every Nanos nanoseconds of CPU time; 0 stops it.
+void armTimer(int Timer, long Nanos);
+void deleteTimer(int Timer);
+/// Calls Visit with the id of every thread of the process (from
+/// /proc/self/task). False if the threads cannot be listed.
+bool forEachThread(void (*Visit)(int Tid, void *Data), void *Data);
 
 /// Starts Path with Argv (null-terminated), its standard input and output
 /// connected to pipes: ToChild is written by the caller, FromChild read.

@@ -13,12 +13,8 @@
 #include "pcmap/pcmap.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 namespace pcmap {
 namespace rt {
@@ -133,31 +129,6 @@ long intervalNanos() {
   return 1000000000L / Hz;
 }
 
-int createTimer(clockid_t Clock, int Tid, int Cookie) {
-  struct sigevent E;
-  memset(&E, 0, sizeof(E));
-  E.sigev_value.sival_int = Cookie;
-  E.sigev_signo = SIGPROF;
-  if (Tid) {
-    E.sigev_notify = SIGEV_THREAD_ID;
-    E._sigev_un._tid = Tid;
-  } else {
-    E.sigev_notify = SIGEV_SIGNAL;
-  }
-  int Id = -1;
-  if (syscall(SYS_timer_create, Clock, &E, &Id) != 0)
-    return -1;
-  return Id;
-}
-
-void armTimer(int Id, long Nanos) {
-  struct itimerspec Spec;
-  Spec.it_interval.tv_sec = Nanos / 1000000000L;
-  Spec.it_interval.tv_nsec = Nanos % 1000000000L;
-  Spec.it_value = Spec.it_interval;
-  syscall(SYS_timer_settime, Id, 0, &Spec, nullptr);
-}
-
 /// Gives thread Tid a sampling timer if it has none. Async-signal-safe.
 void ensureThreadTimer(int Tid) {
   for (unsigned I = 0; I < kMaxThreads; ++I)
@@ -168,7 +139,7 @@ void ensureThreadTimer(int Tid) {
     if (!__atomic_compare_exchange_n(&Threads[I].Tid, &Expected, -1, false,
                                      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
       continue;
-    int Timer = createTimer(CLOCK_THREAD_CPUTIME_ID, Tid, kSampleCookie);
+    int Timer = createCPUTimer(Tid, SIGPROF, kSampleCookie);
     if (Timer < 0) {
       __atomic_store_n(&Threads[I].Tid, 0, __ATOMIC_RELEASE);
       return;
@@ -182,53 +153,36 @@ void ensureThreadTimer(int Tid) {
   }
 }
 
-struct LinuxDirent64 {
-  uint64_t Ino;
-  int64_t Off;
-  unsigned short RecLen;
-  unsigned char Type;
-  char Name[1];
+/// The threads a scan of the process found.
+struct LiveThreads {
+  int Tid[kMaxThreads];
+  unsigned Count = 0;
 };
 
+void noteLiveThread(int Tid, void *Data) {
+  auto &Live = *static_cast<LiveThreads *>(Data);
+  if (Live.Count < kMaxThreads)
+    Live.Tid[Live.Count++] = Tid;
+  ensureThreadTimer(Tid);
+}
+
 /// Gives every thread of the process a timer and frees the slots of threads
-/// that are gone. Async-signal-safe: getdents64 on /proc/self/task.
+/// that are gone. Async-signal-safe.
 void discoverThreads() {
   if (__atomic_exchange_n(&Scanning, 1, __ATOMIC_ACQUIRE))
     return; // another thread is scanning
-  int Fd = int(syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
-                       O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (Fd >= 0) {
-    int Live[kMaxThreads];
-    unsigned NumLive = 0;
-    alignas(8) char Buf[4096];
-    for (;;) {
-      long N = syscall(SYS_getdents64, Fd, Buf, sizeof(Buf));
-      if (N <= 0)
-        break;
-      for (long Pos = 0; Pos < N;) {
-        auto *D = reinterpret_cast<LinuxDirent64 *>(Buf + Pos);
-        Pos += D->RecLen;
-        int Tid = 0;
-        for (const char *P = D->Name; *P >= '0' && *P <= '9'; ++P)
-          Tid = Tid * 10 + (*P - '0');
-        if (Tid <= 0)
-          continue;
-        if (NumLive < kMaxThreads)
-          Live[NumLive++] = Tid;
-        ensureThreadTimer(Tid);
-      }
-    }
-    closeFd(Fd);
+  LiveThreads Live;
+  if (forEachThread(noteLiveThread, &Live)) {
     for (unsigned I = 0; I < kMaxThreads; ++I) {
       int Tid = __atomic_load_n(&Threads[I].Tid, __ATOMIC_ACQUIRE);
       if (Tid <= 0)
         continue;
       bool Alive = false;
-      for (unsigned J = 0; J < NumLive && !Alive; ++J)
-        Alive = Live[J] == Tid;
-      if (Alive || NumLive == kMaxThreads)
+      for (unsigned J = 0; J < Live.Count && !Alive; ++J)
+        Alive = Live.Tid[J] == Tid;
+      if (Alive || Live.Count == kMaxThreads)
         continue;
-      syscall(SYS_timer_delete, Threads[I].Timer);
+      deleteTimer(Threads[I].Timer);
       __atomic_store_n(&Threads[I].Tid, 0, __ATOMIC_RELEASE);
     }
   }
@@ -493,8 +447,7 @@ void initTracer() {
     return;
   }
   sigaction(SIGPROF, &Action, nullptr);
-  DiscoveryTimer =
-      createTimer(CLOCK_PROCESS_CPUTIME_ID, /*Tid=*/0, kDiscoveryCookie);
+  DiscoveryTimer = createCPUTimer(/*Tid=*/0, SIGPROF, kDiscoveryCookie);
   if (DiscoveryTimer < 0) {
     Message M;
     M << "warning: cannot create CPU-time timers; the atomic tracer is off";

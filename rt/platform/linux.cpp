@@ -1,6 +1,6 @@
-//===- platform_linux.cpp - Linux implementation of platform.h ------------===//
+//===- platform/linux.cpp - Linux implementation of platform.h -----------===//
 
-#include "platform.h"
+#include "../platform.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#error "pcmap: the runtime supports x86-64 and AArch64 (platform/linux_*.cpp)"
+#endif
 
 namespace pcmap {
 namespace rt {
@@ -432,6 +437,96 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
   ToChild = In[1];
   FromChild = Out[0];
   return int(Pid);
+}
+
+void raiseInThisThread(int Signal) {
+  syscall(SYS_tgkill, getpid(), currentThreadId(), Signal);
+}
+
+void sleepMilliseconds(int Ms) {
+  struct timespec T = {Ms / 1000, long(Ms % 1000) * 1000000L};
+  syscall(SYS_nanosleep, &T, nullptr);
+}
+
+void ensureAlternateSignalStack(size_t Size) {
+  stack_t Current;
+  if (sigaltstack(nullptr, &Current) == 0 && !(Current.ss_flags & SS_DISABLE))
+    return;
+  void *Stack = reserveAddressSpace(Size);
+  if (!Stack)
+    return;
+  stack_t S;
+  S.ss_sp = Stack;
+  S.ss_size = Size;
+  S.ss_flags = 0;
+  sigaltstack(&S, nullptr);
+}
+
+int createCPUTimer(int Tid, int Signal, int Cookie) {
+  struct sigevent E;
+  memset(&E, 0, sizeof(E));
+  E.sigev_value.sival_int = Cookie;
+  E.sigev_signo = Signal;
+  clockid_t Clock = CLOCK_PROCESS_CPUTIME_ID;
+  if (Tid) {
+    // The raw system call: glibc's timer_create allocates, and it is not
+    // async-signal-safe.
+    Clock = CLOCK_THREAD_CPUTIME_ID;
+    E.sigev_notify = SIGEV_THREAD_ID;
+    E._sigev_un._tid = Tid;
+  } else {
+    E.sigev_notify = SIGEV_SIGNAL;
+  }
+  int Id = -1;
+  if (syscall(SYS_timer_create, Clock, &E, &Id) != 0)
+    return -1;
+  return Id;
+}
+
+void armTimer(int Timer, long Nanos) {
+  struct itimerspec Spec;
+  Spec.it_interval.tv_sec = Nanos / 1000000000L;
+  Spec.it_interval.tv_nsec = Nanos % 1000000000L;
+  Spec.it_value = Spec.it_interval;
+  syscall(SYS_timer_settime, Timer, 0, &Spec, nullptr);
+}
+
+void deleteTimer(int Timer) { syscall(SYS_timer_delete, Timer); }
+
+namespace {
+/// The kernel's getdents64 record.
+struct LinuxDirent64 {
+  uint64_t Ino;
+  int64_t Off;
+  unsigned short RecLen;
+  unsigned char Type;
+  char Name[1];
+};
+} // namespace
+
+bool forEachThread(void (*Visit)(int Tid, void *Data), void *Data) {
+  // getdents64 rather than opendir, which allocates.
+  int Fd = int(syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
+                       O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (Fd < 0)
+    return false;
+  alignas(8) char Buf[4096];
+  for (;;) {
+    long N = syscall(SYS_getdents64, Fd, Buf, sizeof(Buf));
+    if (N <= 0)
+      break;
+    for (long Pos = 0; Pos < N;) {
+      auto *D = reinterpret_cast<LinuxDirent64 *>(Buf + Pos);
+      Pos += D->RecLen;
+      int Tid = 0;
+      for (const char *P = D->Name; *P >= '0' && *P <= '9'; ++P)
+        Tid = Tid * 10 + (*P - '0');
+      if (Tid > 0)
+        Visit(Tid, Data);
+    }
+  }
+  close(Fd);
+  return true;
 }
 
 bool writeToPipe(int Fd, const char *Data, size_t Size) {

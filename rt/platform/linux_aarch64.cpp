@@ -1,0 +1,20 @@
+//===- platform/linux_aarch64.cpp - Linux on AArch64 ----------------------===//
+
+#include "../platform.h"
+
+#if defined(__aarch64__)
+
+#include <ucontext.h>
+
+namespace pcmap {
+namespace rt {
+
+uintptr_t signalContextPC(const void *Context) {
+  auto *UC = static_cast<const ucontext_t *>(Context);
+  return uintptr_t(UC->uc_mcontext.pc);
+}
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // __aarch64__
