@@ -323,7 +323,7 @@ void pcmap_get_stats(struct pcmap_stats *Out) {
   Out->sections = size_t(loadRelaxed(&Stats.Sections));
   Out->sections_rejected = size_t(loadRelaxed(&Stats.SectionsRejected));
   Out->entries_rejected = size_t(loadRelaxed(&Stats.EntriesRejected));
-  Out->generation = size_t(__atomic_load_n(&Generation, __ATOMIC_ACQUIRE));
+  Out->generation = size_t(ModuleIndex.generation());
 }
 
 #define PCMAP_CALLBACKS(Name, AddKind)                                         \

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "options.h"
 #include "platform.h"
+#include "publication.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -271,12 +272,6 @@ int visit(dl_phdr_info *Info, size_t, void *) {
   O.Table = loadObject(*Info);
   return 0;
 }
-
-class WriterLock {
-public:
-  WriterLock() { lockWriters(); }
-  ~WriterLock() { unlockWriters(); }
-};
 
 } // namespace
 

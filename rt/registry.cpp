@@ -16,8 +16,7 @@
 namespace pcmap {
 namespace rt {
 
-IndexCopy IndexCopies[2];
-uint64_t Generation;
+Published<IndexCopy> ModuleIndex;
 Counters Stats;
 
 namespace {
@@ -118,20 +117,17 @@ void copyView(ModuleView &To, const ModuleView &From) {
 
 /// Index copies are rebuilt from the module records, sorted by TextLo.
 void publish() {
-  uint64_t G = Generation;
-  IndexCopy &Next = IndexCopies[(G + 1) & 1];
+  IndexCopy &Next = ModuleIndex.next();
   uint64_t Count = 0;
   for (unsigned I = 0; I < NumModules; ++I) {
     ModuleRecord *M = Modules[I];
     if (!M->Table)
       continue;
-    // Insertion into sorted position; the number of modules is small.
-    uint64_t J = Count;
-    while (J && loadRelaxed(&Next.TextLo[J - 1]) > M->Code.TextLo) {
-      storeRelaxed(&Next.TextLo[J], loadRelaxed(&Next.TextLo[J - 1]));
-      copyView(Next.View[J], Next.View[J - 1]);
-      --J;
-    }
+    uint64_t J = openSortedSlot(
+        Next.TextLo, Count, M->Code.TextLo, [&Next](uint64_t To) {
+          storeRelaxed(&Next.TextLo[To], loadRelaxed(&Next.TextLo[To - 1]));
+          copyView(Next.View[To], Next.View[To - 1]);
+        });
     const auto *T = static_cast<const ModuleTable *>(arenaPointer(M->Table));
     ModuleView V;
     V.TextSize = T->TextHi - T->TextLo;
@@ -147,7 +143,7 @@ void publish() {
     ++Count;
   }
   storeRelaxed(&Next.Count, Count);
-  __atomic_store_n(&Generation, G + 1, __ATOMIC_RELEASE);
+  ModuleIndex.publish();
 }
 
 void updateStats() {
@@ -264,12 +260,6 @@ void destroyRecord(ModuleRecord *M) {
 void bump(uint64_t &Counter, uint64_t N = 1) {
   storeRelaxed(&Counter, Counter + N);
 }
-
-class WriterLock {
-public:
-  WriterLock() { lockWriters(); }
-  ~WriterLock() { unlockWriters(); }
-};
 
 /// Options are read at start-up even in a program that registers nothing
 /// (help=1 must print); registration before this constructor runs (shared

@@ -4,15 +4,9 @@
 // record per module with its sections; after every change they build the
 // module's table and publish a new index of all modules.
 //
-// Publication follows glibc's _dl_find_object: two copies of the index and a
-// generation counter. A writer fills the copy readers are not directed to,
-// then increments the generation, which directs them to it. A reader loads
-// the generation, searches copy[generation & 1], and accepts its answer only
-// if the generation is unchanged afterwards; otherwise a writer published
-// during the read (the copy or a table may have been reused) and it reads
-// again. Readers never wait, never write, and never see a half-built index.
-// Replaced tables return to the arena; a reader that still looks at one
-// reads stale but mapped memory and retries.
+// The index is published as publication.h describes (two copies and a
+// generation counter). Replaced tables return to the arena; a reader that
+// still looks at one reads stale but mapped memory and retries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +16,7 @@
 #include "arena.h"
 #include "decode.h"
 #include "pcmap/pcmap.h"
+#include "publication.h"
 #include "table.h"
 
 namespace pcmap {
@@ -37,35 +32,16 @@ struct IndexCopy {
   ModuleView View[kMaxModules]; // table.h
 };
 
-extern IndexCopy IndexCopies[2];
-extern uint64_t Generation;
+extern Published<IndexCopy> ModuleIndex;
 
 /// For the readers of the fast paths: inlined into both the first try and
 /// the retries.
 #define PCMAP_INLINE __attribute__((always_inline))
 
-/// Runs Read(const IndexCopy &) until it ran on a copy that no writer
-/// changed meanwhile, and returns its result. Async-signal-safe.
-template <class ReadFn>
-__attribute__((noinline)) auto readRetrying(ReadFn Read) {
-  for (;;) {
-    uint64_t G = __atomic_load_n(&Generation, __ATOMIC_ACQUIRE);
-    auto Result = Read(IndexCopies[G & 1]);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&Generation, __ATOMIC_RELAXED) == G)
-      return Result;
-  }
-}
-/// The same, with the first try inline and straight-line: a query that
-/// raced with a writer is rare, and a loop around the query would keep its
-/// addresses in registers for the next round, which costs the first.
+/// Runs Read(const IndexCopy &) on the published module index
+/// (Published::readConsistently). Async-signal-safe.
 template <class ReadFn> inline auto readConsistently(ReadFn Read) {
-  uint64_t G = __atomic_load_n(&Generation, __ATOMIC_ACQUIRE);
-  auto Result = Read(IndexCopies[G & 1]);
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  if (__builtin_expect(__atomic_load_n(&Generation, __ATOMIC_RELAXED) == G, 1))
-    return Result;
-  return readRetrying(Read);
+  return ModuleIndex.readConsistently(Read);
 }
 
 /// The view of the module whose code holds PC in Copy, and PC's offset in

@@ -4,6 +4,7 @@
 
 #include "pcmap/StackMap.h"
 #include "pcmap/pcmap.h"
+#include "publication.h"
 #include "x86_call.h"
 
 #include <stddef.h>
@@ -24,21 +25,9 @@ struct SMIndexCopy {
   uint64_t Hi[kMaxStackMapModules];
   ArenaOffset Table[kMaxStackMapModules];
 };
-SMIndexCopy SMIndex[2];
-uint64_t SMGeneration;
+/// Published as the module index is (publication.h).
+Published<SMIndexCopy> StackMapIndex;
 uint64_t NextSerial = 1;
-
-/// Runs Read(const SMIndexCopy &) until it ran on a copy no writer changed
-/// meanwhile (registry.h's readConsistently, over the stack map index).
-template <class ReadFn> inline auto readStackMapsConsistently(ReadFn Read) {
-  for (;;) {
-    uint64_t G = __atomic_load_n(&SMGeneration, __ATOMIC_ACQUIRE);
-    auto Result = Read(SMIndex[G & 1]);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&SMGeneration, __ATOMIC_RELAXED) == G)
-      return Result;
-  }
-}
 
 //===----------------------------------------------------------------------===//
 // Building (writers)
@@ -424,8 +413,7 @@ void freeStackMapTable(ArenaOffset Table) {
 }
 
 void publishStackMapTables(const ArenaOffset *Tables, size_t Count) {
-  uint64_t G = SMGeneration;
-  SMIndexCopy &Next = SMIndex[(G + 1) & 1];
+  SMIndexCopy &Next = StackMapIndex.next();
   uint64_t N = 0, Functions = 0, Records = 0, Bytes = 0;
   for (size_t I = 0; I < Count && N < kMaxStackMapModules; ++I) {
     if (!Tables[I])
@@ -434,20 +422,18 @@ void publishStackMapTables(const ArenaOffset *Tables, size_t Count) {
     Functions += T->NumFunctions;
     Records += T->NumRecords;
     Bytes += T->Bytes;
-    uint64_t J = N;
-    while (J && loadRelaxed(&Next.Lo[J - 1]) > T->Lo) {
-      storeRelaxed(&Next.Lo[J], loadRelaxed(&Next.Lo[J - 1]));
-      storeRelaxed(&Next.Hi[J], loadRelaxed(&Next.Hi[J - 1]));
-      storeRelaxed(&Next.Table[J], loadRelaxed(&Next.Table[J - 1]));
-      --J;
-    }
+    uint64_t J = openSortedSlot(Next.Lo, N, T->Lo, [&Next](uint64_t To) {
+      storeRelaxed(&Next.Lo[To], loadRelaxed(&Next.Lo[To - 1]));
+      storeRelaxed(&Next.Hi[To], loadRelaxed(&Next.Hi[To - 1]));
+      storeRelaxed(&Next.Table[To], loadRelaxed(&Next.Table[To - 1]));
+    });
     storeRelaxed(&Next.Lo[J], T->Lo);
     storeRelaxed(&Next.Hi[J], T->Hi);
     storeRelaxed(&Next.Table[J], Tables[I]);
     ++N;
   }
   storeRelaxed(&Next.Count, N);
-  __atomic_store_n(&SMGeneration, G + 1, __ATOMIC_RELEASE);
+  StackMapIndex.publish();
   storeRelaxed(&StackMapStats.Modules, N);
   storeRelaxed(&StackMapStats.Functions, Functions);
   storeRelaxed(&StackMapStats.Records, Records);
@@ -624,7 +610,7 @@ bool loadRecordElement(const pcmap_stackmap_record &R, uint64_t Index,
   };
   uintptr_t PC = R.pc;
   uint64_t Serial = R.opaque[0];
-  Result Res = readStackMapsConsistently([=](const SMIndexCopy &Copy) {
+  Result Res = StackMapIndex.readRetrying([=](const SMIndexCopy &Copy) {
     Result X{false, {}};
     StackMapTable T;
     if (!findSerial(Copy, PC, Serial, T) || Index >= T.*Count)
@@ -645,7 +631,7 @@ extern "C" {
 int pcmap_lookup_stackmap(uintptr_t PC, struct pcmap_stackmap_record *Out) {
   if (!Out)
     return 0;
-  Found F = readStackMapsConsistently(
+  Found F = StackMapIndex.readRetrying(
       [PC](const SMIndexCopy &Copy) { return findRecord(Copy, PC); });
   if (!F.Ok)
     return 0;
@@ -670,7 +656,7 @@ int pcmap_lookup_stackmap_function(uintptr_t PC,
                                    struct pcmap_stackmap_function *Out) {
   if (!Out)
     return 0;
-  Found F = readStackMapsConsistently(
+  Found F = StackMapIndex.readRetrying(
       [PC](const SMIndexCopy &Copy) { return findFunction(Copy, PC); });
   if (!F.Ok)
     return 0;
@@ -718,7 +704,7 @@ void pcmap_get_stackmap_stats(struct pcmap_stackmap_stats *Out) {
   Out->records = size_t(loadRelaxed(&StackMapStats.Records));
   Out->table_bytes = size_t(loadRelaxed(&StackMapStats.TableBytes));
   Out->sections_rejected = size_t(loadRelaxed(&StackMapStats.SectionsRejected));
-  Out->generation = size_t(__atomic_load_n(&SMGeneration, __ATOMIC_ACQUIRE));
+  Out->generation = size_t(StackMapIndex.generation());
 }
 
 } // extern "C"
