@@ -11,6 +11,7 @@
 #ifndef PCMAP_RT_PLATFORM_H
 #define PCMAP_RT_PLATFORM_H
 
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +77,33 @@ struct LoadedObject {
 
 /// Finds the loaded object one of whose PT_LOAD segments contains Address.
 bool findLoadedObject(uintptr_t Address, LoadedObject &Out);
+
+/// A loaded object's program headers, as the dynamic loader lists them.
+struct ObjectHeaders {
+  uintptr_t Bias;
+  const ElfW(Phdr) * Phdrs;
+  unsigned NumPhdrs;
+  /// The loader's copy of the object's name ("" for the executable): with
+  /// Key and Phdrs, it tells one load of an object from the next.
+  const char *Name;
+  /// The object's first mapped address: identifies it while it is loaded.
+  uintptr_t Key;
+};
+/// The one walker of loaded objects: calls Visit for each until it returns
+/// true.
+void forEachLoadedObject(bool (*Visit)(const ObjectHeaders &, void *),
+                         void *Data);
+/// The file of a loaded object (the executable's through /proc/self/exe),
+/// NUL-terminated in Path; the length, 0 if unknown.
+size_t objectFilePath(const ObjectHeaders &O, char *Path, size_t Size);
+/// Opens a file for reading (close-on-exec); -1 on failure.
+int openForReading(const char *Path);
+/// Reads exactly Size bytes at Offset; false on an error or the file's end.
+bool readFileAt(int Fd, void *Buffer, size_t Size, uint64_t Offset);
+
+/// Defined by the runtime's core (stack-map discovery): the platform's
+/// dlopen and dlclose interceptors call it after the loaded objects changed.
+void loadedObjectsChanged();
 
 //===----------------------------------------------------------------------===//
 // Async-signal-safe services for the fault reporter and the tracer: system

@@ -141,7 +141,7 @@ struct StackMapCounters {
 };
 extern StackMapCounters StackMapStats;
 
-/// Discovery (modules_linux.cpp): scans the loaded objects, adds the tables
+/// Discovery (stackmap_discovery.cpp): scans the loaded objects, adds the tables
 /// of new ones, drops those of objects no longer loaded. Takes the writer
 /// lock; not async-signal-safe.
 void rescanStackMaps();

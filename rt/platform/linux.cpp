@@ -168,61 +168,109 @@ void lockWriters() {
 void unlockWriters() { pthread_mutex_unlock(&WriterMutex); }
 
 namespace {
+struct WalkContext {
+  bool (*Visit)(const ObjectHeaders &, void *);
+  void *Data;
+};
+
+int visitLoaderEntry(dl_phdr_info *Info, size_t, void *Data) {
+  const auto &Walk = *static_cast<WalkContext *>(Data);
+  ObjectHeaders O;
+  O.Bias = Info->dlpi_addr;
+  O.Phdrs = Info->dlpi_phdr;
+  O.NumPhdrs = Info->dlpi_phnum;
+  O.Name = Info->dlpi_name ? Info->dlpi_name : "";
+  O.Key = ~uintptr_t(0);
+  for (unsigned I = 0; I < O.NumPhdrs; ++I)
+    if (O.Phdrs[I].p_type == PT_LOAD && O.Bias + O.Phdrs[I].p_vaddr < O.Key)
+      O.Key = O.Bias + O.Phdrs[I].p_vaddr;
+  return Walk.Visit(O, Walk.Data) ? 1 : 0;
+}
+
 struct FindContext {
   uintptr_t Address;
   LoadedObject *Out;
   bool Found;
 };
 
-int visitObject(dl_phdr_info *Info, size_t, void *Data) {
-  auto *Ctx = static_cast<FindContext *>(Data);
+bool findContaining(const ObjectHeaders &H, void *Data) {
+  auto &Ctx = *static_cast<FindContext *>(Data);
   bool Contains = false;
-  uintptr_t First = ~uintptr_t(0);
-  for (unsigned I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    if (P.p_type != PT_LOAD)
-      continue;
-    uintptr_t Begin = Info->dlpi_addr + P.p_vaddr;
-    uintptr_t End = Begin + P.p_memsz;
-    if (Begin < First)
-      First = Begin;
-    if (Ctx->Address >= Begin && Ctx->Address < End)
+  for (unsigned I = 0; I < H.NumPhdrs; ++I) {
+    const ElfW(Phdr) &P = H.Phdrs[I];
+    if (P.p_type == PT_LOAD && Ctx.Address >= H.Bias + P.p_vaddr &&
+        Ctx.Address < H.Bias + P.p_vaddr + P.p_memsz)
       Contains = true;
   }
   if (!Contains)
-    return 0;
-  LoadedObject &O = *Ctx->Out;
-  O.Bias = Info->dlpi_addr;
-  O.Key = First;
+    return false;
+  LoadedObject &O = *Ctx.Out;
+  O.Bias = H.Bias;
+  O.Key = H.Key;
   O.NumSegments = 0;
-  for (unsigned I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+  for (unsigned I = 0; I < H.NumPhdrs; ++I) {
+    const ElfW(Phdr) &P = H.Phdrs[I];
     if (P.p_type != PT_LOAD || !(P.p_flags & PF_X) ||
         O.NumSegments == LoadedObject::kMaxSegments)
       continue;
-    O.SegmentBegin[O.NumSegments] = Info->dlpi_addr + P.p_vaddr;
-    O.SegmentEnd[O.NumSegments] = Info->dlpi_addr + P.p_vaddr + P.p_memsz;
+    O.SegmentBegin[O.NumSegments] = H.Bias + P.p_vaddr;
+    O.SegmentEnd[O.NumSegments] = H.Bias + P.p_vaddr + P.p_memsz;
     ++O.NumSegments;
   }
-  const char *Name = Info->dlpi_name;
-  size_t Len = 0;
-  if (Name && *Name) {
-    Len = strnlen(Name, sizeof(O.Path) - 1);
-    memcpy(O.Path, Name, Len);
-  } else {
-    // The main executable has an empty name.
-    ssize_t N = readlink("/proc/self/exe", O.Path, sizeof(O.Path) - 1);
-    Len = N > 0 ? size_t(N) : 0;
-  }
-  O.Path[Len] = '\0';
-  Ctx->Found = true;
-  return 1;
+  objectFilePath(H, O.Path, sizeof(O.Path));
+  Ctx.Found = true;
+  return true;
 }
 } // namespace
 
+void forEachLoadedObject(bool (*Visit)(const ObjectHeaders &, void *),
+                         void *Data) {
+  WalkContext Walk{Visit, Data};
+  dl_iterate_phdr(visitLoaderEntry, &Walk);
+}
+
+size_t objectFilePath(const ObjectHeaders &O, char *Path, size_t Size) {
+  if (!Size)
+    return 0;
+  size_t Len = 0;
+  if (*O.Name) {
+    Len = strnlen(O.Name, Size - 1);
+    memcpy(Path, O.Name, Len);
+  } else {
+    // The main executable has an empty name.
+    ssize_t N = readlink("/proc/self/exe", Path, Size - 1);
+    Len = N > 0 ? size_t(N) : 0;
+  }
+  Path[Len] = '\0';
+  return Len;
+}
+
+int openForReading(const char *Path) {
+  int Fd;
+  do
+    Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  while (Fd < 0 && errno == EINTR);
+  return Fd;
+}
+
+bool readFileAt(int Fd, void *Buffer, size_t Size, uint64_t Offset) {
+  char *P = static_cast<char *>(Buffer);
+  while (Size) {
+    ssize_t R = pread(Fd, P, Size, off_t(Offset));
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R <= 0)
+      return false;
+    P += R;
+    Size -= size_t(R);
+    Offset += uint64_t(R);
+  }
+  return true;
+}
+
 bool findLoadedObject(uintptr_t Address, LoadedObject &Out) {
   FindContext Ctx{Address, &Out, false};
-  dl_iterate_phdr(visitObject, &Ctx);
+  forEachLoadedObject(findContaining, &Ctx);
   return Ctx.Found;
 }
 

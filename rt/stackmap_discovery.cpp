@@ -1,14 +1,15 @@
-//===- modules_linux.cpp - Finding the stack maps of loaded modules -------===//
+//===- stackmap_discovery.cpp - Finding the stack maps of loaded objects --===//
 //
 // Discovery needs no help from the program: at start-up, and after every
-// dlopen and dlclose (which the runtime intercepts, as sanitizers do), it
-// walks the loaded objects with dl_iterate_phdr. For an object it has not
-// seen, it reads the section headers of its file (the executable through
-// /proc/self/exe) with open/pread into arena buffers, finds .llvm_stackmaps
-// (an allocated section), and decodes the copy in memory, at bias +
-// sh_addr, which the dynamic loader has relocated. Function sizes come from
-// the file's .symtab (else .dynsym). Objects that are gone are dropped
-// after the real dlclose returned, before the interceptor returns.
+// dlopen and dlclose (which the platform intercepts, as sanitizers do:
+// platform/linux_dlopen.cpp), it walks the loaded objects
+// (forEachLoadedObject). For an object it has not seen, it reads the section
+// headers of its file (the executable's through /proc/self/exe) into arena
+// buffers, finds .llvm_stackmaps (an allocated section), and decodes the
+// copy in memory, at bias + sh_addr, which the dynamic loader has relocated.
+// Function sizes come from the file's .symtab (else .dynsym). Objects that
+// are gone are dropped after the real dlclose returned, before the
+// interceptor returns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,13 +21,8 @@
 #include "platform.h"
 #include "publication.h"
 
-#include <dlfcn.h>
 #include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <link.h>
 #include <string.h>
-#include <unistd.h>
 
 namespace pcmap {
 namespace rt {
@@ -45,21 +41,6 @@ KnownObject Objects[kMaxStackMapModules];
 unsigned NumObjects;
 bool Initialized;
 bool TooManyReported;
-
-bool readAt(int Fd, void *Buf, size_t N, uint64_t Offset) {
-  char *P = static_cast<char *>(Buf);
-  while (N) {
-    ssize_t R = pread(Fd, P, N, off_t(Offset));
-    if (R < 0 && errno == EINTR)
-      continue;
-    if (R <= 0)
-      return false;
-    P += R;
-    N -= size_t(R);
-    Offset += uint64_t(R);
-  }
-  return true;
-}
 
 struct Scratch {
   ArenaOffset Off = 0;
@@ -90,8 +71,8 @@ void symbolize(void *C, SMFunction *Fs, size_t N) {
   uint64_t Count = Ctx.Size / sizeof(ElfW(Sym));
   for (uint64_t Base = 0; Base < Count; Base += 128) {
     uint64_t K = Count - Base < 128 ? Count - Base : 128;
-    if (!readAt(Ctx.Fd, Chunk, K * sizeof(ElfW(Sym)),
-                Ctx.Offset + Base * sizeof(ElfW(Sym))))
+    if (!readFileAt(Ctx.Fd, Chunk, K * sizeof(ElfW(Sym)),
+                    Ctx.Offset + Base * sizeof(ElfW(Sym))))
       return;
     for (uint64_t I = 0; I < K; ++I) {
       const ElfW(Sym) &S = Chunk[I];
@@ -131,30 +112,20 @@ void reportRejected(const char *Path, uintptr_t Start, uint64_t Size,
   M.emit();
 }
 
-/// Reads the stack maps of the object Info describes; 0 if it has none.
-ArenaOffset loadObject(const dl_phdr_info &Info) {
+/// Reads the stack maps of the object H describes; 0 if it has none.
+ArenaOffset loadObject(const ObjectHeaders &H) {
   char Path[512];
-  size_t Len = 0;
-  if (Info.dlpi_name && *Info.dlpi_name) {
-    Len = strnlen(Info.dlpi_name, sizeof(Path) - 1);
-    memcpy(Path, Info.dlpi_name, Len);
-  } else {
-    ssize_t N = readlink("/proc/self/exe", Path, sizeof(Path) - 1);
-    Len = N > 0 ? size_t(N) : 0;
-  }
-  Path[Len] = '\0';
+  objectFilePath(H, Path, sizeof(Path));
   if (Path[0] != '/' && !strchr(Path, '/'))
     return 0; // the vDSO, or an object without a file name
-  int Fd;
-  do
-    Fd = open(Path, O_RDONLY | O_CLOEXEC);
-  while (Fd < 0 && errno == EINTR);
+  int Fd = openForReading(Path);
   if (Fd < 0)
     return 0;
   ArenaOffset Table = 0;
   do {
     ElfW(Ehdr) E;
-    if (!readAt(Fd, &E, sizeof(E), 0) || memcmp(E.e_ident, ELFMAG, SELFMAG) ||
+    if (!readFileAt(Fd, &E, sizeof(E), 0) ||
+        memcmp(E.e_ident, ELFMAG, SELFMAG) ||
         E.e_ident[EI_CLASS] != ELFCLASS64 ||
         E.e_shentsize != sizeof(ElfW(Shdr)) || !E.e_shnum ||
         E.e_shstrndx >= E.e_shnum)
@@ -162,13 +133,13 @@ ArenaOffset loadObject(const dl_phdr_info &Info) {
     Scratch ShdrBuf, NameBuf;
     auto *Sh = static_cast<ElfW(Shdr) *>(
         ShdrBuf.get(uint64_t(E.e_shnum) * sizeof(ElfW(Shdr))));
-    if (!Sh || !readAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
+    if (!Sh || !readFileAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
       break;
     const ElfW(Shdr) &StrSh = Sh[E.e_shstrndx];
     if (StrSh.sh_size > (1u << 24))
       break;
     auto *Names = static_cast<char *>(NameBuf.get(StrSh.sh_size + 1));
-    if (!Names || !readAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
+    if (!Names || !readFileAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
       break;
     Names[StrSh.sh_size] = '\0';
     const ElfW(Shdr) *SM = nullptr, *Sym = nullptr, *DynSym = nullptr;
@@ -184,17 +155,17 @@ ArenaOffset loadObject(const dl_phdr_info &Info) {
     }
     if (!SM || !SM->sh_size)
       break;
-    uintptr_t Start = Info.dlpi_addr + SM->sh_addr;
+    uintptr_t Start = H.Bias + SM->sh_addr;
     // The section must lie in a readable loaded segment: the file may not
     // be what is mapped.
     StackMapInput In;
     memset(&In, 0, sizeof(In));
     bool Mapped = false;
-    for (unsigned I = 0; I < Info.dlpi_phnum; ++I) {
-      const ElfW(Phdr) &P = Info.dlpi_phdr[I];
+    for (unsigned I = 0; I < H.NumPhdrs; ++I) {
+      const ElfW(Phdr) &P = H.Phdrs[I];
       if (P.p_type != PT_LOAD)
         continue;
-      uintptr_t B = Info.dlpi_addr + P.p_vaddr, End = B + P.p_memsz;
+      uintptr_t B = H.Bias + P.p_vaddr, End = B + P.p_memsz;
       if ((P.p_flags & PF_R) && Start >= B && SM->sh_size <= End - Start &&
           Start <= End)
         Mapped = true;
@@ -211,11 +182,11 @@ ArenaOffset loadObject(const dl_phdr_info &Info) {
     }
     In.Section = reinterpret_cast<const uint8_t *>(Start);
     In.Size = size_t(SM->sh_size);
-    In.Bias = Info.dlpi_addr;
+    In.Bias = H.Bias;
     In.Path = Path;
     const ElfW(Shdr) *Symbols = Sym ? Sym : DynSym;
     SymbolContext Ctx{Fd, Symbols ? Symbols->sh_offset : 0,
-                      Symbols ? Symbols->sh_size : 0, Info.dlpi_addr};
+                      Symbols ? Symbols->sh_size : 0, H.Bias};
     const char *Error;
     uint64_t ErrorOffset;
     Table = buildStackMapTable(In, Symbols ? symbolize : nullptr, &Ctx, &Error,
@@ -234,26 +205,16 @@ ArenaOffset loadObject(const dl_phdr_info &Info) {
       M.emit();
     }
   } while (false);
-  close(Fd);
+  closeFd(Fd);
   return Table;
 }
 
-uintptr_t firstAddress(const dl_phdr_info &Info) {
-  uintptr_t First = ~uintptr_t(0);
-  for (unsigned I = 0; I < Info.dlpi_phnum; ++I)
-    if (Info.dlpi_phdr[I].p_type == PT_LOAD &&
-        Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr < First)
-      First = Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr;
-  return First;
-}
-
-int visit(dl_phdr_info *Info, size_t, void *) {
-  uintptr_t Key = firstAddress(*Info);
+bool visit(const ObjectHeaders &H, void *) {
   for (unsigned I = 0; I < NumObjects; ++I)
-    if (Objects[I].Key == Key && Objects[I].Phdrs == Info->dlpi_phdr &&
-        Objects[I].Name == Info->dlpi_name) {
+    if (Objects[I].Key == H.Key && Objects[I].Phdrs == H.Phdrs &&
+        Objects[I].Name == H.Name) {
       Objects[I].Seen = true;
-      return 0;
+      return false;
     }
   if (NumObjects == kMaxStackMapModules) {
     if (!TooManyReported && Verbosity >= 1) {
@@ -262,15 +223,15 @@ int visit(dl_phdr_info *Info, size_t, void *) {
       M.emit();
     }
     TooManyReported = true;
-    return 0;
+    return false;
   }
   KnownObject &O = Objects[NumObjects++];
-  O.Key = Key;
-  O.Phdrs = Info->dlpi_phdr;
-  O.Name = Info->dlpi_name;
+  O.Key = H.Key;
+  O.Phdrs = H.Phdrs;
+  O.Name = H.Name;
   O.Seen = true;
-  O.Table = loadObject(*Info);
-  return 0;
+  O.Table = loadObject(H);
+  return false;
 }
 
 } // namespace
@@ -285,7 +246,7 @@ void rescanStackMaps() {
   }
   for (unsigned I = 0; I < NumObjects; ++I)
     Objects[I].Seen = false;
-  dl_iterate_phdr(visit, nullptr);
+  forEachLoadedObject(visit, nullptr);
   // Objects no longer loaded: publish the index without them, then free
   // their tables (a reader may still be looking at them until then).
   static ArenaOffset Removed[kMaxStackMapModules];
@@ -307,6 +268,8 @@ void rescanStackMaps() {
     freeStackMapTable(Removed[I]);
 }
 
+void loadedObjectsChanged() { rescanStackMaps(); }
+
 namespace {
 /// At start-up: the objects loaded with the program. Shared objects'
 /// constructors run earlier and may already have queried (and found
@@ -318,57 +281,3 @@ __attribute__((constructor)) void initStackMapsAtStartUp() {
 
 } // namespace rt
 } // namespace pcmap
-
-//===----------------------------------------------------------------------===//
-// Interceptors
-//===----------------------------------------------------------------------===//
-
-namespace {
-using DlopenFn = void *(*)(const char *, int);
-using DlcloseFn = int (*)(void *);
-DlopenFn RealDlopen;
-DlcloseFn RealDlclose;
-
-template <class Fn> Fn resolveNext(Fn &Cache, const char *Name) {
-  Fn F = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
-  if (!F) {
-    F = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
-    __atomic_store_n(&Cache, F, __ATOMIC_RELEASE);
-  }
-  return F;
-}
-} // namespace
-
-// Weak, as the sanitizers' interceptors are, so that a program that links
-// one of them too still links (the first definition then wins).
-#pragma GCC visibility push(default)
-extern "C" {
-
-__attribute__((weak)) void *dlopen(const char *File, int Mode) {
-  DlopenFn Real = resolveNext(RealDlopen, "dlopen");
-  if (!Real)
-    return nullptr; // a static executable: there is no dynamic loader
-  void *Handle = Real(File, Mode);
-  if (Handle) {
-    int SavedErrno = errno;
-    pcmap::rt::rescanStackMaps();
-    errno = SavedErrno;
-  }
-  return Handle;
-}
-
-__attribute__((weak)) int dlclose(void *Handle) {
-  DlcloseFn Real = resolveNext(RealDlclose, "dlclose");
-  if (!Real)
-    return -1;
-  int Result = Real(Handle);
-  if (Result == 0) {
-    int SavedErrno = errno;
-    pcmap::rt::rescanStackMaps();
-    errno = SavedErrno;
-  }
-  return Result;
-}
-
-} // extern "C"
-#pragma GCC visibility pop
