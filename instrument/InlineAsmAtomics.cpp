@@ -294,6 +294,8 @@ bool isHarmlessDirective(StringRef D) {
              .Cases(".globl", ".global", ".local", ".weak", ".hidden",
                     ".protected", ".internal", ".type", ".size", true)
              .Cases(".set", ".equ", ".equiv", ".loc", ".file", ".nops", true)
+             // What the assembler accepts, not what it emits.
+             .Cases(".arch", ".arch_extension", ".cpu", ".att_syntax", true)
              .Default(false);
 }
 
