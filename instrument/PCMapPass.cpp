@@ -18,15 +18,18 @@
 #include "PCMapPass.h"
 
 #include "AtomicClassifier.h"
+#include "InlineAsmAtomics.h"
 #include "pcmap/Format.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -64,6 +67,54 @@ constexpr char kRequestAttr[] = "pcmap-features";
 enum RequestBits : unsigned { RequestAtomics = 1, RequestFunctions = 2 };
 
 constexpr char kSectionPrefix[] = "pcmap_";
+
+/// The labels pcmap puts before each atomic of an inline asm; ${:uid} makes
+/// them unique per emission of the asm (codegen may duplicate it).
+constexpr char kAsmLabelPrefix[] = ".Lpcmap_asm${:uid}_";
+/// What starts the records pcmap appends to an inline asm.
+constexpr char kAsmRecordsStart[] = "\n\t.pushsection ";
+
+std::string asmLabel(unsigned K) {
+  return (Twine(kAsmLabelPrefix) + Twine(K)).str();
+}
+
+/// An inline asm template without what an earlier run of the pass added.
+std::string originalAsmTemplate(StringRef T) {
+  if (!T.contains(kAsmLabelPrefix))
+    return T.str();
+  size_t Records =
+      T.rfind((Twine(kAsmRecordsStart) + kAtomicsSectionBase).str());
+  if (Records != StringRef::npos)
+    T = T.take_front(Records);
+  std::string Out;
+  for (;;) {
+    size_t At = T.find(kAsmLabelPrefix);
+    if (At == StringRef::npos)
+      break;
+    Out += T.take_front(At);
+    T = T.drop_front(At + strlen(kAsmLabelPrefix)).drop_while(isDigit);
+    T.consume_front(": ");
+  }
+  return Out + T.str();
+}
+
+/// A symbol name as an assembler operand inside an asm template: quoted when
+/// it has characters a bare name cannot, and with `$` escaped.
+std::string asmSymbolOperand(StringRef Name) {
+  bool Bare = !Name.empty() && !isDigit(Name[0]) && all_of(Name, [](char C) {
+    return isAlnum(C) || C == '_' || C == '.' || C == '$';
+  });
+  std::string Out = Bare ? "" : "\"";
+  for (char C : Name) {
+    if (C == '$')
+      Out += "$$";
+    else if (!Bare && (C == '"' || C == '\\'))
+      Out += std::string("\\") + C;
+    else
+      Out += C;
+  }
+  return Bare ? Out : Out + "\"";
+}
 
 unsigned requestOf(const PCMapOptions &Options) {
   return (Options.Atomics ? RequestAtomics : 0) |
@@ -158,6 +209,9 @@ private:
   bool isIgnored(const Function &F) const;
   unsigned requestFor(const Function &F, bool AttributeDriven) const;
   void instrumentFunction(Function &F, unsigned Request);
+  bool instrumentAsm(CallBase &Call, Function &F, bool &HasAtomics);
+  std::string asmWithRecords(StringRef Template, const AsmAnalysis &A,
+                             const Function &F) const;
   MDNode *atomicNode(uint64_t Descriptor);
   void setSections(GlobalObject &GO, Metadata *Section, Metadata *Aux);
   void setSections(Instruction &I, MDNode *Ours);
@@ -171,6 +225,7 @@ private:
   std::string AtomicsSection, FunctionsSection;
   std::unique_ptr<SpecialCaseList> Ignorelist;
   DenseMap<uint64_t, MDNode *> AtomicNodes;
+  std::optional<InlineAsmAnalyzer> AsmAnalyzer;
   bool EmittedAtomics = false, EmittedFunctions = false;
 };
 
@@ -258,20 +313,101 @@ void ModuleInstrumenter::instrumentFunction(Function &F, unsigned Request) {
   const DataLayout &DL = M.getDataLayout();
   uint64_t Features = 0;
   if (Request & RequestAtomics) {
+    bool Complete = true, HasAtomics = false;
     for (Instruction &I : instructions(F)) {
-      if (std::optional<AtomicDescriptor> D = classifyAtomic(I, DL)) {
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isInlineAsm()) {
+        Complete &= instrumentAsm(*Call, F, HasAtomics);
+      } else if (std::optional<AtomicDescriptor> D = classifyAtomic(I, DL)) {
         setSections(I, atomicNode(encodeDescriptor(*D)));
         EmittedAtomics = true;
-        Features |= kFeatureHasAtomics;
+        HasAtomics = true;
       }
     }
-    Features |= kFeatureAtomics;
+    if (HasAtomics)
+      Features |= kFeatureHasAtomics;
+    // An asm pcmap cannot analyse may hold atomics the table does not have.
+    if (Complete)
+      Features |= kFeatureAtomics;
   }
   Type *Int64 = Type::getInt64Ty(Ctx);
   Metadata *Aux = MDNode::get(
       Ctx, {ConstantAsMetadata::get(ConstantInt::get(Int64, Features))});
   setSections(F, MDString::get(Ctx, FunctionsSection + "!C"), Aux);
   EmittedFunctions = true;
+}
+
+/// Records the atomics of an inline asm the way the Linux kernel records its
+/// lock prefixes (LOCK_PREFIX, .smp_locks): a local label before each atomic
+/// and, from the same asm, a record in the atomics section that points at
+/// it. The code the asm assembles to is unchanged. Returns false if the asm
+/// cannot be analysed completely; its function then does not claim complete
+/// atomics, and a missed-optimisation remark says why.
+bool ModuleInstrumenter::instrumentAsm(CallBase &Call, Function &F,
+                                       bool &HasAtomics) {
+  auto *IA = cast<InlineAsm>(Call.getCalledOperand());
+  std::string Original = originalAsmTemplate(IA->getAsmString());
+  if (!AsmAnalyzer)
+    AsmAnalyzer.emplace(M);
+  AsmAnalysis A = AsmAnalyzer->analyze(Call, Original);
+  std::string Template = Original;
+  if (A.Complete && !A.Atomics.empty()) {
+    Template = asmWithRecords(Original, A, F);
+    HasAtomics = EmittedAtomics = true;
+  }
+  if (Template != IA->getAsmString())
+    Call.setCalledOperand(
+        InlineAsm::get(IA->getFunctionType(), Template,
+                       IA->getConstraintString(), IA->hasSideEffects(),
+                       IA->isAlignStack(), IA->getDialect(), IA->canThrow()));
+  if (!A.Complete) {
+    OptimizationRemarkMissed R("pcmap", "UnanalysedInlineAsm", &Call);
+    // On one line, as the statement appears in the asm.
+    std::string Statement;
+    for (char C : A.Statement)
+      Statement += C == '\n' ? std::string("\\n") : std::string(1, C);
+    R << "function '" << F.getName()
+      << "' does not claim complete atomics: inline asm statement '"
+      << Statement << "' is not analysed (" << A.Reason << ")";
+    Ctx.diagnose(R);
+  }
+  return A.Complete;
+}
+
+std::string ModuleInstrumenter::asmWithRecords(StringRef Template,
+                                               const AsmAnalysis &A,
+                                               const Function &F) const {
+  std::string Out;
+  size_t Done = 0;
+  // Atomics with the same descriptor share a record, as the backend's do.
+  MapVector<uint64_t, SmallVector<unsigned, 2>> Records;
+  for (unsigned K = 0; K < A.Atomics.size(); ++K) {
+    size_t At = A.Atomics[K].Offset;
+    Out += Template.slice(Done, At);
+    Out += asmLabel(K) + ": ";
+    Done = At;
+    Records[encodeDescriptor(A.Atomics[K].Descriptor)].push_back(K);
+  }
+  Out += Template.substr(Done);
+  // Flags, link and group as the backend's PC sections have them
+  // (TargetLoweringObjectFileELF::getPCSection), linked to the atomic's own
+  // code so that the record follows it through --gc-sections and COMDAT
+  // deduplication.
+  std::string Flags = "awo", Group;
+  if (const Comdat *C = F.getComdat()) {
+    Flags += "G";
+    Group = "," + asmSymbolOperand(C->getName()) + ",comdat";
+  }
+  const char *Word = PCWidth == 8 ? ".quad" : ".long";
+  Out += (Twine(kAsmRecordsStart) + AtomicsSection + ",\"" + Flags +
+          "\",@progbits," + asmLabel(0) + Group)
+             .str();
+  for (auto &[Descriptor, Labels] : Records) {
+    for (unsigned K : Labels)
+      Out += (Twine("\n\t") + Word + " " + asmLabel(K) + " - .").str();
+    Out += (Twine("\n\t") + Word + " 0\n\t.uleb128 " + Twine(Descriptor)).str();
+  }
+  Out += "\n\t.popsection";
+  return Out;
 }
 
 /// Emits a hidden, comdat-deduplicated constructor and destructor that pass

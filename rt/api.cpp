@@ -117,7 +117,8 @@ void fillAtomic(TableView V, const Stretch &E, uint64_t I, uint32_t Offset,
     Out.failure_order = D.FailureOrder;
     Out.rmw_op = D.Kind == AK_RMW ? D.Op : 0;
     Out.flags = (D.Volatile ? PCMAP_ATOMIC_VOLATILE : 0) |
-                (D.Weak ? PCMAP_ATOMIC_WEAK : 0);
+                (D.Weak ? PCMAP_ATOMIC_WEAK : 0) |
+                (D.FromAsm ? PCMAP_ATOMIC_INLINE_ASM : 0);
   }
   FunctionRecord R;
   int64_t F = functionAt(V, E, Offset, R);

@@ -91,6 +91,8 @@ void describeAtomic(const pcmap_atomic &A, Text &Out) {
     Out << "kind unknown (upstream metadata)";
     return;
   }
+  if (A.flags & PCMAP_ATOMIC_INLINE_ASM)
+    Out << "(inline asm) ";
   Out << kindName(A.kind);
   if (A.kind == PCMAP_KIND_RMW)
     Out << " " << rmwOpName(A.rmw_op);

@@ -39,7 +39,8 @@ private:
   size_t Cap, Len = 0;
 };
 
-/// "rmw add, 4 bytes, seq_cst" and the like; "kind unknown (upstream
+/// "rmw add, 4 bytes, seq_cst" and the like, "(inline asm) rmw xchg, 1 byte,
+/// seq_cst" for an atomic of an inline asm; "kind unknown (upstream
 /// metadata)" for upstream atomics.
 void describeAtomic(const pcmap_atomic &A, Text &Out);
 

@@ -141,7 +141,9 @@ enum RMWOp : uint32_t {
 ///           7 = larger; 0 for fences
 ///   [8:6]   memory order (AtomicOrder); for cmpxchg the success order
 ///   [9]     volatile
-///   [10]    reserved
+///   [10]    from inline asm: the atomic is an instruction written in an asm
+///           statement, recognised by the plugin (added compatibly in
+///           version 1; older readers ignore it)
 ///   rmw:     [16:11] operation (RMWOp)
 ///   cmpxchg: [13:11] failure order, [14] weak
 ///   [20:17] reserved
@@ -153,6 +155,7 @@ constexpr unsigned kKindShift = 0, kKindBits = 3;
 constexpr unsigned kSizeShift = 3, kSizeBits = 3;
 constexpr unsigned kOrderShift = 6, kOrderBits = 3;
 constexpr unsigned kVolatileShift = 9;
+constexpr unsigned kFromAsmShift = 10;
 constexpr unsigned kRMWOpShift = 11, kRMWOpBits = 6;
 constexpr unsigned kFailureOrderShift = 11, kFailureOrderBits = 3;
 constexpr unsigned kWeakShift = 14;
@@ -170,6 +173,7 @@ struct AtomicDescriptor {
   RMWOp Op = RMW_Xchg;                   // rmw only
   bool Volatile = false;
   bool Weak = false; // cmpxchg only
+  bool FromAsm = false;
 
   /// Access size in bytes, or 0 when larger than 64.
   constexpr uint32_t sizeInBytes() const {
@@ -186,6 +190,7 @@ constexpr uint64_t encodeDescriptor(const AtomicDescriptor &D) {
   V |= uint64_t(D.Kind == AK_Fence ? 0 : D.SizeLog2) << kSizeShift;
   V |= uint64_t(D.Order) << kOrderShift;
   V |= uint64_t(D.Volatile) << kVolatileShift;
+  V |= uint64_t(D.FromAsm) << kFromAsmShift;
   if (D.Kind == AK_RMW)
     V |= uint64_t(D.Op) << kRMWOpShift;
   if (D.Kind == AK_CmpXchg) {
@@ -209,6 +214,7 @@ constexpr bool decodeDescriptor(uint64_t V, AtomicDescriptor &D) {
   D.SizeLog2 = uint32_t(field(V, kSizeShift, kSizeBits));
   D.Order = AtomicOrder(field(V, kOrderShift, kOrderBits));
   D.Volatile = field(V, kVolatileShift, 1);
+  D.FromAsm = field(V, kFromAsmShift, 1);
   if (D.Kind == AK_RMW)
     D.Op = RMWOp(field(V, kRMWOpShift, kRMWOpBits));
   if (D.Kind == AK_CmpXchg) {

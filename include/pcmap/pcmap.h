@@ -88,6 +88,7 @@ enum pcmap_rmw_op {
 #define PCMAP_ATOMIC_VOLATILE 0x1u
 #define PCMAP_ATOMIC_WEAK 0x2u     /* cmpxchg */
 #define PCMAP_ATOMIC_UPSTREAM 0x4u /* from sanmd_atomics: PC only */
+#define PCMAP_ATOMIC_INLINE_ASM 0x8u /* an instruction of an inline asm */
 
 /* pcmap_function.features */
 #define PCMAP_FEATURE_ATOMICS 0x1u /* the atomics table is complete */

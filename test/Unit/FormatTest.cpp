@@ -125,6 +125,22 @@ TEST(FormatTest, DecodeRejectsInvalidAndIgnoresReservedBits) {
   EXPECT_EQ(D.sizeInBytes(), 4u);
 }
 
+TEST(FormatTest, FromAsmFlag) {
+  // Bit 10 flags atomics from inline asm; it keeps fences, loads and stores
+  // in 2 ULEB128 bytes.
+  AtomicDescriptor D;
+  D.Kind = AK_Fence;
+  D.Order = AO_SeqCst;
+  D.FromAsm = true;
+  EXPECT_EQ(encodeDescriptor(D), 4u | 7u << 6 | 1u << 10);
+  EXPECT_EQ(sizeOfULEB128(encodeDescriptor(D)), 2u);
+  AtomicDescriptor Back;
+  ASSERT_TRUE(decodeDescriptor(encodeDescriptor(D), Back));
+  EXPECT_TRUE(Back.FromAsm);
+  for (uint32_t Kind = 0; Kind <= AK_LastKind; ++Kind)
+    EXPECT_TRUE(definedDescriptorBits(Kind) & (1u << kFromAsmShift)) << Kind;
+}
+
 TEST(FormatTest, ULEB128Bounds) {
   for (uint64_t V :
        {0ull, 1ull, 127ull, 128ull, 16383ull, 16384ull, (1ull << 63), ~0ull}) {

@@ -285,7 +285,7 @@ static void test_module_a(void) {
   put_uleb(&at, desc(K_FENCE, 0, O_SEQ_CST, 0, 0, 0));
   // Outside every function (but in the module's text).
   put_record1(&at, TEXT_A + 0x500, desc(K_LOAD, 3, O_RELAXED, 0, 0, 0));
-  // Reserved bits (10 and 17..20) are ignored.
+  // Reserved bits (17..20) are ignored; bit 10 is the inline asm flag.
   put_record1(&at, TEXT_A + 0x20c,
               desc(K_STORE, 1, O_RELAXED, 1, 0, 0) | 1u << 10 | 0xfu << 17);
 
@@ -327,7 +327,8 @@ static void test_module_a(void) {
   expect_atomic("A: rmw", TEXT_A + 0x208, PCMAP_KIND_RMW, 8,
                 PCMAP_ORDER_SEQ_CST, 0, PCMAP_RMW_ADD, 0, f2);
   expect_atomic("A: reserved bits", TEXT_A + 0x20c, PCMAP_KIND_STORE, 2,
-                PCMAP_ORDER_RELAXED, 0, 0, PCMAP_ATOMIC_VOLATILE, f2);
+                PCMAP_ORDER_RELAXED, 0, 0,
+                PCMAP_ATOMIC_VOLATILE | PCMAP_ATOMIC_INLINE_ASM, f2);
   expect_atomic("A: store in incomplete function", TEXT_A + 0x304,
                 PCMAP_KIND_STORE, 1, PCMAP_ORDER_RELEASE, 0, 0, 0, f3);
   expect_atomic("A: outside functions", TEXT_A + 0x500, PCMAP_KIND_LOAD, 8,

@@ -44,6 +44,9 @@ PREFIXES = {"lock", "rep", "repe", "repz", "repne", "repnz", "xacquire",
             "rex.w", "rex.b", "rex.r", "rex.x", "{vex}", "{vex2}", "{vex3}",
             "{evex}"}
 
+# Fences an inline asm may hold (recorded with the from-asm flag).
+ASM_FENCES = {"mfence", "lfence", "sfence"}
+
 _INSN_RE = re.compile(r"^\s+([0-9a-fA-F]+):\s*(.*)$")
 _RAW_BYTES_RE = re.compile(r"^((?:[0-9a-f]{2} )+)\s*")
 
@@ -228,23 +231,40 @@ def cmd_disasm(args):
             if e is None:
                 ck.fail("atomic PC %#x (%s, %s) lies in no pcmap function"
                         % (pc, elf.describe(pc), r.descriptor.text()))
-            elif not e.features & pcmap_elf.FEATURE_ATOMICS:
+            elif not e.features & (pcmap_elf.FEATURE_ATOMICS |
+                                   pcmap_elf.FEATURE_HAS_ATOMICS):
+                # A function that does not claim complete atomics (an inline
+                # asm pcmap cannot analyse) still has those it recorded.
                 ck.fail("atomic PC %#x (%s) lies in function %#x (%s) whose "
-                        "entry lacks the atomics feature"
+                        "entry has neither atomics feature"
                         % (pc, elf.describe(pc), e.pc, e.name))
             if pc not in starts:
                 ck.fail("atomic PC %#x (%s, %s) is not the start of an "
                         "instruction" % (pc, elf.describe(pc),
                                          r.descriptor.text()))
+            elif r.descriptor.from_asm and not (
+                    is_locked(starts[pc]) or
+                    starts[pc].mnemonic in ASM_FENCES):
+                # Precision of the inline asm recogniser.
+                ck.fail("atomic PC %#x (%s, %s) from inline asm is not a "
+                        "locked instruction or a fence: %s"
+                        % (pc, elf.describe(pc), r.descriptor.text(),
+                           starts[pc].text))
 
     # (a) every locked instruction of an atomics-complete function is an
     # atomic PC.
     checked = 0
+    covered = recorded = 0
     for i in insns:
         if not is_locked(i):
             continue
         e = table.find(i.addr)
-        if e is None or not e.features & pcmap_elf.FEATURE_ATOMICS:
+        if e is None:
+            continue
+        # Recall over every covered function, complete or not.
+        covered += 1
+        recorded += i.addr in pcs
+        if not e.features & pcmap_elf.FEATURE_ATOMICS:
             continue
         checked += 1
         if i.addr not in pcs:
@@ -252,9 +272,10 @@ def cmd_disasm(args):
                     "table: %s" % (i.addr, elf.describe(i.addr), i.text))
 
     return ck.finish("%d functions (%d without symbol), %d atomic PCs (%d "
-                     "repeated), %d lock/xchg instructions checked"
+                     "repeated), %d lock/xchg instructions checked; recall "
+                     "%d/%d in covered functions"
                      % (len(md.functions), without_symbol, len(pcs),
-                        duplicates, checked))
+                        duplicates, checked, recorded, covered))
 
 
 # --------------------------------------------------------------------------

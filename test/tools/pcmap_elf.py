@@ -434,9 +434,10 @@ class Descriptor:
         self.size_log2 = (value >> 3) & 7
         self.order = ORDERS[(value >> 6) & 7]
         self.volatile = bool(value >> 9 & 1)
-        # Bit 10 and bits 20:17 are reserved (zero in version 1); readers
-        # ignore them. They are kept for --json.
-        self.reserved = value & ((1 << 10) | (0xf << 17))
+        self.from_asm = bool(value >> 10 & 1)
+        # Bits 20:17 are reserved (zero in version 1); readers ignore them.
+        # They are kept for --json.
+        self.reserved = value & (0xf << 17)
         self.op = self.failure_order = None
         self.weak = False
         if self.kind == "rmw":
@@ -470,11 +471,14 @@ class Descriptor:
                 parts.append("weak")
         if self.volatile:
             parts.append("volatile")
+        if self.from_asm:
+            parts.append("asm")
         return " ".join(parts)
 
     def to_json(self):
         d = {"value": self.value, "kind": self.kind, "size": self.size,
              "order": self.order, "volatile": self.volatile,
+             "from_asm": self.from_asm,
              "reserved_bits": self.reserved}
         if self.kind == "rmw":
             d["op"] = self.op

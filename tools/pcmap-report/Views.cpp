@@ -116,6 +116,8 @@ std::vector<std::string> atomicFlagNames(const AtomicSite &A) {
     Out.push_back("volatile");
   if (A.HasDescriptor && A.Descriptor.Weak)
     Out.push_back("weak");
+  if (A.HasDescriptor && A.Descriptor.FromAsm)
+    Out.push_back("asm");
   if (A.Sources & FromUpstream)
     Out.push_back("upstream");
   return Out;

@@ -57,7 +57,7 @@ std::vector<std::string> sourceNames(uint8_t Sources);
 std::string featureText(const FunctionInfo &F);
 /// "file:line", or "" when unknown; BaseName drops the directories.
 std::string sourceText(const SourceLine &S, bool BaseName);
-/// "volatile", "weak", "upstream".
+/// "volatile", "weak", "asm" (an instruction of an inline asm), "upstream".
 std::vector<std::string> atomicFlagNames(const AtomicSite &A);
 std::string join(llvm::ArrayRef<std::string> Items, llvm::StringRef Sep);
 
