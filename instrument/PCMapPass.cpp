@@ -325,9 +325,9 @@ void ModuleInstrumenter::instrumentFunction(Function &F, unsigned Request) {
     }
     if (HasAtomics)
       Features |= kFeatureHasAtomics;
-    // An asm pcmap cannot analyse may hold atomics the table does not have.
-    if (Complete)
-      Features |= kFeatureAtomics;
+    // An asm pcmap cannot analyse may hold atomics the table does not have;
+    // the function says so, so that readers can tell users why.
+    Features |= Complete ? kFeatureAtomics : kFeatureOpaqueAsm;
   }
   Type *Int64 = Type::getInt64Ty(Ctx);
   Metadata *Aux = MDNode::get(

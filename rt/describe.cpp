@@ -86,12 +86,12 @@ Text &Text::hex(uint64_t V) {
   return *this << &Digits[N];
 }
 
-void describeAtomic(const pcmap_atomic &A, Text &Out) {
+void describeAtomic(const pcmap_atomic &A, Text &Out, bool WithOrigin) {
   if (A.flags & PCMAP_ATOMIC_UPSTREAM) {
     Out << "kind unknown (upstream metadata)";
     return;
   }
-  if (A.flags & PCMAP_ATOMIC_INLINE_ASM)
+  if (WithOrigin && (A.flags & PCMAP_ATOMIC_INLINE_ASM))
     Out << "(inline asm) ";
   Out << kindName(A.kind);
   if (A.kind == PCMAP_KIND_RMW)
@@ -163,8 +163,11 @@ int describePC(uintptr_t PC, bool After, Text &Out) {
     Out << "not atomic (covered)";
     return PCMAP_NO;
   }
-  Out << (HasFunction ? "no pcmap metadata for its atomics"
-                      : "no pcmap metadata");
+  if (HasFunction && (F.features & PCMAP_FEATURE_OPAQUE_ASM))
+    Out << "unknown: its function holds inline asm pcmap cannot analyse";
+  else
+    Out << (HasFunction ? "no pcmap metadata for its atomics"
+                        : "no pcmap metadata");
   return PCMAP_UNKNOWN;
 }
 

@@ -42,7 +42,9 @@ private:
 /// "rmw add, 4 bytes, seq_cst" and the like, "(inline asm) rmw xchg, 1 byte,
 /// seq_cst" for an atomic of an inline asm; "kind unknown (upstream
 /// metadata)" for upstream atomics.
-void describeAtomic(const pcmap_atomic &A, Text &Out);
+/// WithOrigin: starts with "(inline asm) " for an atomic of an inline asm
+/// (callers that put the origin in a label say false).
+void describeAtomic(const pcmap_atomic &A, Text &Out, bool WithOrigin = true);
 
 /// The module of PC and its load bias: from the runtime's tables when they
 /// cover PC, else from the process's mappings. Async-signal-safe.

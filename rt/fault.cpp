@@ -128,7 +128,9 @@ void reportFault(int Signal, siginfo_t *Info, uintptr_t PC) {
       T.hex(PC - F.start) << " (" << uint64_t(F.size) << " bytes, "
                           << uint64_t(F.num_atomics)
                           << (F.num_atomics == 1 ? " atomic" : " atomics");
-      if (!(F.features & PCMAP_FEATURE_ATOMICS))
+      if (F.features & PCMAP_FEATURE_OPAQUE_ASM)
+        T << ", atomics not recorded: inline asm pcmap cannot analyse";
+      else if (!(F.features & PCMAP_FEATURE_ATOMICS))
         T << ", atomics not recorded";
       T << ")";
     } else {
@@ -138,18 +140,25 @@ void reportFault(int Signal, siginfo_t *Info, uintptr_t PC) {
   }
   {
     Text T(Line, sizeof(Line));
-    T << (After ? "  before pc: " : "  atomic:   ");
     pcmap_atomic A;
     bool Found = After ? pcmap_lookup_atomic_before(PC, 15, &A)
                        : pcmap_lookup_atomic(PC, &A);
+    const char *Origin =
+        Found && (A.flags & PCMAP_ATOMIC_INLINE_ASM) ? " (inline asm)" : "";
+    if (After)
+      T << "  before pc: ";
+    else
+      T << "  atomic" << Origin << (*Origin ? ": " : ":   ");
     if (Found) {
       if (After) {
-        T << "atomic at ";
+        T << "atomic" << Origin << " at ";
         T.hex(A.pc) << ", ";
       }
-      describeAtomic(A, T);
+      describeAtomic(A, T, /*WithOrigin=*/false);
     } else if (pcmap_is_atomic_pc(Inside) != PCMAP_UNKNOWN) {
       T << "not atomic (covered)";
+    } else if (HasFunction && (F.features & PCMAP_FEATURE_OPAQUE_ASM)) {
+      T << "unknown (inline asm pcmap cannot analyse)";
     } else {
       T << "no pcmap metadata";
     }

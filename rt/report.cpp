@@ -180,6 +180,7 @@ struct FunctionRow {
   pcmap_function F;
   uint32_t Module;
   uint32_t ByKind[6]; // load, store, rmw, cmpxchg, fence, unknown
+  uint32_t FromAsm;   // of them, instructions of inline asm
 };
 
 const char *const KindColumns[6] = {"load",    "store", "rmw",
@@ -199,6 +200,10 @@ void featureText(const pcmap_function &F, char *Out, size_t Size) {
   const char *Sep = "";
   if (F.features & PCMAP_FEATURE_ATOMICS) {
     T << "atomics";
+    Sep = ",";
+  }
+  if (F.features & PCMAP_FEATURE_OPAQUE_ASM) {
+    T << Sep << "opaque-asm";
     Sep = ",";
   }
   if (F.source & PCMAP_SOURCE_PCMAP) {
@@ -265,8 +270,10 @@ void writeFunctionReport() {
       R.Module = uint32_t(Mod);
       for (uint32_t A = 0; A < R.F.num_atomics; ++A) {
         pcmap_atomic At;
-        if (pcmap_atomic_at(M.text_start, R.F.first_atomic + A, &At))
+        if (pcmap_atomic_at(M.text_start, R.F.first_atomic + A, &At)) {
           ++R.ByKind[At.kind <= PCMAP_KIND_FENCE ? At.kind : 5];
+          R.FromAsm += (At.flags & PCMAP_ATOMIC_INLINE_ASM) != 0;
+        }
       }
       ++N;
     }
@@ -284,11 +291,11 @@ void writeFunctionReport() {
     W << "pcmap: function report: " << uint64_t(N) << " functions in "
       << uint64_t(NumModules) << (NumModules == 1 ? " module, " : " modules, ")
       << TotalSize << " bytes, " << TotalAtomics << " atomics\n";
-    W << "    size atomics  load store   rmw cmpxchg fence unknown "
+    W << "    size atomics  load store   rmw cmpxchg fence unknown   asm "
          "features       start               module: function\n";
   } else if (Fmt == ReportFormat::CSV) {
     W << "module,function,start,size,atomics,load,store,rmw,cmpxchg,fence,"
-         "unknown,features\n";
+         "unknown,asm,features\n";
   } else {
     W << "{\"report\": \"pcmap-functions\", \"version\": 1, \"pid\": "
       << uint64_t(currentProcessId()) << ", \"functions\": [";
@@ -315,7 +322,8 @@ void writeFunctionReport() {
       W.padNumber(R.F.size, 8).padNumber(R.F.num_atomics, 8);
       W.padNumber(R.ByKind[0], 6).padNumber(R.ByKind[1], 6);
       W.padNumber(R.ByKind[2], 6).padNumber(R.ByKind[3], 8);
-      W.padNumber(R.ByKind[4], 6).padNumber(R.ByKind[5], 8) << " ";
+      W.padNumber(R.ByKind[4], 6).padNumber(R.ByKind[5], 8);
+      W.padNumber(R.FromAsm, 6) << " ";
       W.pad(Features, 14) << " ";
       W.pad(Start, 19) << " " << baseName(Path) << ": " << Name << "\n";
     } else if (Fmt == ReportFormat::CSV) {
@@ -324,7 +332,7 @@ void writeFunctionReport() {
                   << uint64_t(R.F.num_atomics);
       for (uint32_t K : R.ByKind)
         W << "," << uint64_t(K);
-      W << ",";
+      W << "," << uint64_t(R.FromAsm) << ",";
       W.csv(Features) << "\n";
     } else {
       W << (I ? ",\n  " : "\n  ") << "{\"module\": ";
@@ -334,6 +342,7 @@ void writeFunctionReport() {
                    << ", \"atomics\": " << uint64_t(R.F.num_atomics);
       for (int K = 0; K < 6; ++K)
         W << ", \"" << KindColumns[K] << "\": " << uint64_t(R.ByKind[K]);
+      W << ", \"asm\": " << uint64_t(R.FromAsm);
       W << ", \"features\": [";
       const char *Sep = "";
       for (const char *P = Features; *P;) {

@@ -304,7 +304,13 @@ constexpr uint64_t kFeatureAtomics = 1u << 0;
 /// in the atomics table (the section is not registered yet, or was rejected)
 /// must not treat the function as complete.
 constexpr uint64_t kFeatureHasAtomics = 1u << 1;
-constexpr uint64_t kKnownFeatures = kFeatureAtomics | kFeatureHasAtomics;
+/// The function holds inline asm that pcmap could not analyse
+/// (docs/Instrumentation.md): some of its atomics may be missing from the
+/// table, so kFeatureAtomics is absent. Readers say why where they say that a
+/// function's atomics are not recorded. Added compatibly in version 1.
+constexpr uint64_t kFeatureOpaqueAsm = 1u << 2;
+constexpr uint64_t kKnownFeatures =
+    kFeatureAtomics | kFeatureHasAtomics | kFeatureOpaqueAsm;
 
 //===----------------------------------------------------------------------===//
 // Upstream SanitizerBinaryMetadata sections (clang

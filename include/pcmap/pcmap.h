@@ -92,6 +92,8 @@ enum pcmap_rmw_op {
 
 /* pcmap_function.features */
 #define PCMAP_FEATURE_ATOMICS 0x1u /* the atomics table is complete */
+#define PCMAP_FEATURE_OPAQUE_ASM 0x4u /* not complete: the function holds \
+                                         inline asm pcmap cannot analyse */
 
 /* pcmap_function.source */
 #define PCMAP_SOURCE_PCMAP 0x1u    /* a pcmap_functions entry */

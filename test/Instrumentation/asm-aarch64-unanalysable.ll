@@ -1,7 +1,7 @@
 ; AArch64 inline asm pcmap cannot analyse: instructions written as data
 ; (.inst), and load/store mnemonics it does not know (new atomic forms such
 ; as LSE128's swpp read as unknown, not as plain). The functions stop
-; claiming complete atomics (features 0) and a remark says why.
+; claiming complete atomics (features 4: kFeatureOpaqueAsm) and a remark says why.
 ; RUN: %opt-pcmap -passes=pcmap -pass-remarks-missed=pcmap %s -S -o %t.ll 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=REMARK
 ; RUN: FileCheck %s --input-file=%t.ll
@@ -34,6 +34,6 @@ define void @plain(ptr %p) {
 ; CHECK-SAME: !pcsections ![[F1:[0-9]+]]
 ; CHECK-NEXT: call void asm sideeffect ".arch_extension lse
 ; CHECK-DAG: ![[F0]] = !{!"pcmap_functions1!C", ![[Z:[0-9]+]]}
-; CHECK-DAG: ![[Z]] = !{i64 0}
+; CHECK-DAG: ![[Z]] = !{i64 4}
 ; CHECK-DAG: ![[F1]] = !{!"pcmap_functions1!C", ![[O:[0-9]+]]}
 ; CHECK-DAG: ![[O]] = !{i64 1}

@@ -24,6 +24,6 @@ define void @barrier() {
 ; CHECK-LABEL: define void @barrier(
 ; CHECK-SAME: !pcsections ![[F1:[0-9]+]]
 ; CHECK-DAG: ![[F0]] = !{!"pcmap_functions1!C", ![[Z:[0-9]+]]}
-; CHECK-DAG: ![[Z]] = !{i64 0}
+; CHECK-DAG: ![[Z]] = !{i64 4}
 ; CHECK-DAG: ![[F1]] = !{!"pcmap_functions1!C", ![[O:[0-9]+]]}
 ; CHECK-DAG: ![[O]] = !{i64 1}

@@ -1,6 +1,6 @@
 ; Inline asm that pcmap cannot analyse completely: its function stops
-; claiming complete atomics (features 0: the runtime answers UNKNOWN in it,
-; never NO), the asm is left as it is, and a missed-optimisation remark
+; claiming complete atomics and says why (features 4, kFeatureOpaqueAsm: the
+; runtime answers UNKNOWN in it, never NO), the asm is left as it is, and a missed-optimisation remark
 ; names the function and quotes the statement.
 ; RUN: %opt-pcmap -passes=pcmap -pass-remarks-missed=pcmap %s -S -o %t.ll 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=REMARK
@@ -111,7 +111,8 @@ define void @alternatives(ptr %p) {
 ; REMARK: remark: {{.*}}function 'alternatives' {{.*}} statement '$(lock; incl $0$|lock inc $0$)' is not analysed (dialect alternatives in the template)
 
 ; One analysable and one unanalysable asm: the first is recorded, the
-; function still does not claim completeness (features 2: has atomics).
+; function still does not claim completeness (features 6: has atomics,
+; opaque asm).
 define void @mixed(ptr %p) {
   store volatile i32 0, ptr %p
   call void asm sideeffect "lock; incl $0", "=*m"(ptr elementtype(i32) %p)
@@ -137,6 +138,6 @@ define void @mixed(ptr %p) {
 ; CHECK-NEXT: call void asm sideeffect ".byte 0xf0; incl $0", "=*m"
 ; CHECK-NEXT: store volatile i32 1, ptr %p, align 4{{$}}
 ; CHECK-DAG: ![[F0]] = !{!"pcmap_functions1!C", ![[Z:[0-9]+]]}
-; CHECK-DAG: ![[Z]] = !{i64 0}
+; CHECK-DAG: ![[Z]] = !{i64 4}
 ; CHECK-DAG: ![[F2]] = !{!"pcmap_functions1!C", ![[T:[0-9]+]]}
-; CHECK-DAG: ![[T]] = !{i64 2}
+; CHECK-DAG: ![[T]] = !{i64 6}

@@ -19,6 +19,6 @@
 
 // RUN: env PCMAP_OPTIONS=report_functions=1 %t/prog 2>&1 | FileCheck %s --check-prefix=TEXT
 // TEXT: pcmap: function report: [[#]] functions in 1 module, [[#]] bytes, [[#]] atomics
-// TEXT-NEXT: size atomics load store rmw cmpxchg fence unknown features start module: function
-// TEXT: [[#]] [[#]] [[#]] 0 [[#]] [[#]] 0 0 atomics,pcmap 0x{{[0-9a-f]+}} prog: int shapes::exchangeAll<int>(std::atomic<int>&, int)
-// TEXT: [[#]] 0 0 0 0 0 0 0 atomics,pcmap 0x{{[0-9a-f]+}} prog: shapes::plain(int)
+// TEXT-NEXT: size atomics load store rmw cmpxchg fence unknown asm features start module: function
+// TEXT: [[#]] [[#]] [[#]] 0 [[#]] [[#]] 0 0 0 atomics,pcmap 0x{{[0-9a-f]+}} prog: int shapes::exchangeAll<int>(std::atomic<int>&, int)
+// TEXT: [[#]] 0 0 0 0 0 0 0 0 atomics,pcmap 0x{{[0-9a-f]+}} prog: shapes::plain(int)

@@ -26,7 +26,7 @@ with open(paths[0], newline="") as f:
     else:
         rows = list(csv.DictReader(f))
         for x in rows:
-            for k in ("size", "atomics", "load", "store", "rmw", "cmpxchg", "fence", "unknown"):
+            for k in ("size", "atomics", "load", "store", "rmw", "cmpxchg", "fence", "unknown", "asm"):
                 x[k] = int(x[k])
 
 def nm(path):
@@ -54,6 +54,7 @@ for x in mine:
     biases.add(int(x["start"], 16) - addr)
     kinds = sum(x[k] for k in ("load", "store", "rmw", "cmpxchg", "fence", "unknown"))
     assert kinds == x["atomics"], x
+    assert 0 <= x["asm"] <= x["atomics"], x
 assert len(biases) == 1, biases
 sizes = [x["size"] for x in rows]
 assert sizes == sorted(sizes, reverse=True), "not sorted by size"
