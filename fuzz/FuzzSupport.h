@@ -4,7 +4,7 @@
 // The fake module a section is decoded against, the input layout the
 // decoder harnesses share, encoders that turn decoded entries back into
 // section bytes (with pcmap/Format.h's writers), and the one place that
-// calls the runtime's decoder (rt/decode.h) and checks what it promises.
+// calls the runtime's decoder (rt/core/decode.h) and checks what it promises.
 //
 // Input layout of the decoder harnesses:
 //   byte 0      selector: which section kind, version and PC width (each
@@ -25,8 +25,8 @@
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
 
-#include "arena.h"
-#include "decode.h"
+#include "core/arena.h"
+#include "core/decode.h"
 
 #include <algorithm>
 #include <cstdio>

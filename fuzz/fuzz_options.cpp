@@ -1,6 +1,6 @@
 //===- fuzz_options.cpp - Fuzzing the runtime's option parser -------------===//
 //
-// parseOptions (rt/options.h) on any text. Properties:
+// parseOptions (rt/core/options.h) on any text. Properties:
 // - it never reads past the text's terminating NUL (the text is in a heap
 //   block of exactly its size);
 // - the options it produced, printed back as key=value pairs and parsed
@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "log.h"
-#include "options.h"
+#include "core/log.h"
+#include "core/options.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,7 +40,7 @@ namespace {
 
 const char *const OptionNames[] = {
 #define PCMAP_OPTION(Type, Name, Default, Description) #Name,
-#include "options.inc"
+#include "core/options.inc"
 #undef PCMAP_OPTION
 };
 
@@ -54,7 +54,7 @@ std::vector<std::string> snapshot(const Options &O) {
   std::vector<std::string> Values;
 #define PCMAP_OPTION(Type, Name, Default, Description)                         \
   Values.push_back(valueText(O.Name));
-#include "options.inc"
+#include "core/options.inc"
 #undef PCMAP_OPTION
   return Values;
 }

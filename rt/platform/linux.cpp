@@ -1,6 +1,6 @@
 //===- platform/linux.cpp - Linux implementation of platform.h -----------===//
 
-#include "../platform.h"
+#include "platform/platform.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 //===- platform/linux_aarch64.cpp - Linux on AArch64 ----------------------===//
 
-#include "../platform.h"
+#include "platform/platform.h"
 
 #if defined(__aarch64__)
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../platform.h"
+#include "platform/platform.h"
 
 #include <dlfcn.h>
 #include <errno.h>

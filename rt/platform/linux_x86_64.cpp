@@ -1,6 +1,6 @@
 //===- platform/linux_x86_64.cpp - Linux on x86-64 ------------------------===//
 
-#include "../platform.h"
+#include "platform/platform.h"
 
 #if defined(__x86_64__)
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "arena.h"
+#include "core/arena.h"
 
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- OptionsTest.cpp - The runtime's option parser
 //-----------------------===//
 
-#include "options.h"
+#include "core/options.h"
 
 #include "gtest/gtest.h"
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "platform.h"
+#include "platform/platform.h"
 
 #include "gtest/gtest.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "x86_call.h"
+#include "stackmaps/x86_call.h"
 
 #include "gtest/gtest.h"
 

@@ -1,8 +1,8 @@
 //===- describe.cpp - Words for what the tables say -----------------------===//
 
-#include "describe.h"
+#include "optional/describe.h"
 
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 //===- decode.cpp - Decoding and validating PC sections -------------------===//
 
-#include "decode.h"
+#include "core/decode.h"
 
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <string.h>
 #if defined(__SSE2__)

@@ -1,9 +1,9 @@
 //===- log.cpp - The runtime's own output
 //----------------------------------===//
 
-#include "log.h"
+#include "core/log.h"
 
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace pcmap {
 namespace rt {

@@ -30,7 +30,7 @@
 #ifndef PCMAP_RT_STACKMAP_H
 #define PCMAP_RT_STACKMAP_H
 
-#include "arena.h"
+#include "core/arena.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -141,9 +141,9 @@ struct StackMapCounters {
 };
 extern StackMapCounters StackMapStats;
 
-/// Discovery (stackmap_discovery.cpp): scans the loaded objects, adds the tables
-/// of new ones, drops those of objects no longer loaded. Takes the writer
-/// lock; not async-signal-safe.
+/// Discovery (stackmap_discovery.cpp): scans the loaded objects, adds the
+/// tables of new ones, drops those of objects no longer loaded. Takes the
+/// writer lock; not async-signal-safe.
 void rescanStackMaps();
 
 } // namespace rt

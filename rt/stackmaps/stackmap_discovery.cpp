@@ -13,13 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stackmap.h"
+#include "stackmaps/stackmap.h"
 
-#include "arena.h"
-#include "log.h"
-#include "options.h"
-#include "platform.h"
-#include "publication.h"
+#include "core/arena.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/publication.h"
+#include "platform/platform.h"
 
 #include <elf.h>
 #include <string.h>

@@ -15,8 +15,8 @@
 #ifndef PCMAP_RT_PUBLICATION_H
 #define PCMAP_RT_PUBLICATION_H
 
-#include "arena.h"
-#include "platform.h"
+#include "core/arena.h"
+#include "platform/platform.h"
 
 #include <stdint.h>
 

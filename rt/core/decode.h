@@ -11,7 +11,7 @@
 #ifndef PCMAP_RT_DECODE_H
 #define PCMAP_RT_DECODE_H
 
-#include "arena.h"
+#include "core/arena.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 //===- x86_call.cpp - Lengths of x86-64 calls and NOPs --------------------===//
 
-#include "x86_call.h"
+#include "stackmaps/x86_call.h"
 
 namespace pcmap {
 namespace rt {

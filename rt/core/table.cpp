@@ -1,6 +1,6 @@
 //===- table.cpp - A module's tables and their index ----------------------===//
 
-#include "table.h"
+#include "core/table.h"
 
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"

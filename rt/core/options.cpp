@@ -1,10 +1,10 @@
 //===- options.cpp - The runtime's options
 //---------------------------------===//
 
-#include "options.h"
+#include "core/options.h"
 
-#include "log.h"
-#include "platform.h"
+#include "core/log.h"
+#include "platform/platform.h"
 
 #include <string.h>
 
@@ -98,7 +98,7 @@ bool setOption(Options &O, const char *Key, size_t KeyLen, const char *Value,
 #define PCMAP_OPTION(Type, Name, Default, Description)                         \
   if (equals(Key, KeyLen, #Name))                                              \
     return parseValue(O.Name, Value, ValueLen);
-#include "options.inc"
+#include "core/options.inc"
 #undef PCMAP_OPTION
   Known = false;
   return false;
@@ -178,7 +178,7 @@ void printOptions(const Options &O) {
     M << "\n      " Description;                                               \
     M.emit();                                                                  \
   }
-#include "options.inc"
+#include "core/options.inc"
 #undef PCMAP_OPTION
 }
 

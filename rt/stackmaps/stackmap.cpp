@@ -1,11 +1,11 @@
 //===- stackmap.cpp - Stack map tables, their index and the C API ---------===//
 
-#include "stackmap.h"
+#include "stackmaps/stackmap.h"
 
+#include "core/publication.h"
 #include "pcmap/StackMap.h"
 #include "pcmap/pcmap.h"
-#include "publication.h"
-#include "x86_call.h"
+#include "stackmaps/x86_call.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -20,7 +20,7 @@ struct Options {
 #define PCMAP_OPTION_string const char *
 #define PCMAP_OPTION(Type, Name, Default, Description)                         \
   PCMAP_OPTION_##Type Name = Default;
-#include "options.inc"
+#include "core/options.inc"
 #undef PCMAP_OPTION
 #undef PCMAP_OPTION_bool
 #undef PCMAP_OPTION_int

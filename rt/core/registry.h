@@ -13,11 +13,11 @@
 #ifndef PCMAP_RT_REGISTRY_H
 #define PCMAP_RT_REGISTRY_H
 
-#include "arena.h"
-#include "decode.h"
+#include "core/arena.h"
+#include "core/decode.h"
+#include "core/publication.h"
+#include "core/table.h"
 #include "pcmap/pcmap.h"
-#include "publication.h"
-#include "table.h"
 
 namespace pcmap {
 namespace rt {

@@ -1,11 +1,11 @@
 //===- symbolizer.cpp - Function names and source lines for PCs -----------===//
 
-#include "symbolizer.h"
+#include "optional/symbolizer.h"
 
-#include "describe.h"
-#include "log.h"
-#include "options.h"
-#include "platform.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "optional/describe.h"
+#include "platform/platform.h"
 
 #include <string.h>
 

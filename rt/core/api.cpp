@@ -11,12 +11,12 @@
 
 #include "pcmap/pcmap.h"
 
-#include "log.h"
-#include "options.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/registry.h"
+#include "core/table.h"
 #include "pcmap/Format.h"
 #include "pcmap/pcmap_testing.h"
-#include "registry.h"
-#include "table.h"
 
 #include <stddef.h>
 #include <string.h>

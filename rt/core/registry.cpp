@@ -1,15 +1,15 @@
 //===- registry.cpp - Loaded modules and the published index --------------===//
 
-#include "registry.h"
+#include "core/registry.h"
 
-#include "fault.h"
-#include "log.h"
-#include "options.h"
-#include "platform.h"
-#include "report.h"
-#include "symbolizer.h"
-#include "table.h"
-#include "tracer.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/table.h"
+#include "optional/fault.h"
+#include "optional/report.h"
+#include "optional/symbolizer.h"
+#include "optional/tracer.h"
+#include "platform/platform.h"
 
 #include <string.h>
 

@@ -1,12 +1,12 @@
 //===- fault.cpp - The fault reporter -------------------------------------===//
 
-#include "fault.h"
+#include "optional/fault.h"
 
-#include "describe.h"
-#include "log.h"
-#include "options.h"
-#include "platform.h"
-#include "symbolizer.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "optional/describe.h"
+#include "optional/symbolizer.h"
+#include "platform/platform.h"
 
 #include <errno.h>
 #include <signal.h>

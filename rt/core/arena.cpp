@@ -1,8 +1,8 @@
 //===- arena.cpp - Memory the runtime's tables live in --------------------===//
 
-#include "arena.h"
+#include "core/arena.h"
 
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace pcmap {
 namespace rt {

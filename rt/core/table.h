@@ -39,8 +39,8 @@
 #ifndef PCMAP_RT_TABLE_H
 #define PCMAP_RT_TABLE_H
 
-#include "arena.h"
-#include "decode.h"
+#include "core/arena.h"
+#include "core/decode.h"
 
 #include <stddef.h>
 #include <string.h>

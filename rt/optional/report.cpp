@@ -1,14 +1,14 @@
 //===- report.cpp - Reports written at exit -------------------------------===//
 
-#include "report.h"
+#include "optional/report.h"
 
-#include "arena.h"
-#include "describe.h"
-#include "log.h"
-#include "options.h"
-#include "platform.h"
-#include "symbolizer.h"
-#include "tracer.h"
+#include "core/arena.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "optional/describe.h"
+#include "optional/symbolizer.h"
+#include "optional/tracer.h"
+#include "platform/platform.h"
 
 #include "pcmap/pcmap.h"
 

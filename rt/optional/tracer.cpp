@@ -1,14 +1,14 @@
 //===- tracer.cpp - The atomic tracer -------------------------------------===//
 
-#include "tracer.h"
+#include "optional/tracer.h"
 
-#include "describe.h"
-#include "fault.h"
-#include "log.h"
-#include "options.h"
-#include "platform.h"
-#include "report.h"
-#include "symbolizer.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "optional/describe.h"
+#include "optional/fault.h"
+#include "optional/report.h"
+#include "optional/symbolizer.h"
+#include "platform/platform.h"
 
 #include "pcmap/pcmap.h"
 
