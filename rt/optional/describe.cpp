@@ -4,54 +4,37 @@
 
 #include "platform/platform.h"
 
+#include "pcmap/Format.h"
+
 #include <string.h>
 
 namespace pcmap {
 namespace rt {
 
+// The public enums of pcmap.h carry the format's values (Format.h), whose
+// names reports use everywhere: one spelling for each.
+static_assert(PCMAP_KIND_LOAD == format::AK_Load &&
+                  PCMAP_KIND_FENCE == format::AK_Fence &&
+                  PCMAP_ORDER_RELAXED == format::AO_Relaxed &&
+                  PCMAP_ORDER_SEQ_CST == format::AO_SeqCst &&
+                  PCMAP_RMW_XCHG == format::RMW_Xchg &&
+                  PCMAP_RMW_FMINIMUM == format::RMW_FMinimum &&
+                  PCMAP_RMW_OTHER == format::RMW_Other,
+              "pcmap.h and Format.h number atomics alike");
+
 const char *kindName(uint32_t Kind) {
-  switch (Kind) {
-  case PCMAP_KIND_LOAD:
-    return "load";
-  case PCMAP_KIND_STORE:
-    return "store";
-  case PCMAP_KIND_RMW:
-    return "rmw";
-  case PCMAP_KIND_CMPXCHG:
-    return "cmpxchg";
-  case PCMAP_KIND_FENCE:
-    return "fence";
-  default:
-    return "unknown";
-  }
+  const char *Name = format::atomicKindName(Kind);
+  return Name ? Name : "unknown";
 }
 
 const char *orderName(uint32_t Order) {
-  switch (Order) {
-  case PCMAP_ORDER_UNORDERED:
-    return "unordered";
-  case PCMAP_ORDER_RELAXED:
-    return "relaxed";
-  case PCMAP_ORDER_ACQUIRE:
-    return "acquire";
-  case PCMAP_ORDER_RELEASE:
-    return "release";
-  case PCMAP_ORDER_ACQ_REL:
-    return "acq_rel";
-  case PCMAP_ORDER_SEQ_CST:
-    return "seq_cst";
-  default:
-    return "unknown";
-  }
+  const char *Name = format::atomicOrderName(Order);
+  return Name ? Name : "unknown";
 }
 
 const char *rmwOpName(uint32_t Op) {
-  static const char *const Names[] = {
-      "xchg",     "add",      "sub",     "and",       "nand",      "or",
-      "xor",      "max",      "min",     "umax",      "umin",      "fadd",
-      "fsub",     "fmax",     "fmin",    "uinc_wrap", "udec_wrap", "usub_cond",
-      "usub_sat", "fmaximum", "fminimum"};
-  return Op < sizeof(Names) / sizeof(Names[0]) ? Names[Op] : "other";
+  const char *Name = format::rmwOperationName(Op);
+  return Name ? Name : "other";
 }
 
 Text &Text::operator<<(const char *S) {
