@@ -206,16 +206,16 @@ inline void traceResult(const Decoded &D) {
     std::fprintf(stderr, "runtime: rejected: %s\n", D.Error);
 }
 
-inline rt::SectionKind runtimeKind(format::MetadataKind K) {
+inline rt::MetadataKind runtimeKind(format::MetadataKind K) {
   switch (K) {
   case format::MK_Atomics:
-    return rt::SectionKind::PCMapAtomics;
+    return rt::MK_Atomics;
   case format::MK_Functions:
-    return rt::SectionKind::PCMapFunctions;
+    return rt::MK_Functions;
   case format::MK_UpstreamAtomics:
-    return rt::SectionKind::SanmdAtomics;
+    return rt::MK_UpstreamAtomics;
   default:
-    return rt::SectionKind::SanmdCovered;
+    return rt::MK_UpstreamCovered;
   }
 }
 

@@ -366,6 +366,45 @@ struct MetadataSectionName {
   uint32_t Version = 0;
 };
 
+/// The base name of a kind's sections ("pcmap_atomics", "sanmd_covered", ...).
+constexpr const char *metadataSectionBase(MetadataKind Kind) {
+  switch (Kind) {
+  case MK_Atomics:
+    return kAtomicsSectionBase;
+  case MK_Functions:
+    return kFunctionsSectionBase;
+  case MK_UpstreamAtomics:
+    return kUpstreamAtomicsSectionBase;
+  case MK_UpstreamCovered:
+    return kUpstreamCoveredSectionBase;
+  case MK_None:
+    break;
+  }
+  return "?";
+}
+
+constexpr bool isUpstreamKind(MetadataKind Kind) {
+  return Kind == MK_UpstreamAtomics || Kind == MK_UpstreamCovered;
+}
+
+/// What a reader makes of a section's version: the rule every reader (the
+/// runtime, pcmap-report) follows.
+enum VersionCheck : uint32_t {
+  VC_Supported,
+  VC_UnknownFlags, // a flag other than kVersionPtrSizeRel
+  VC_UnknownBase,  // a base version this reader does not know
+};
+constexpr VersionCheck checkSectionVersion(MetadataKind Kind,
+                                           uint32_t Version) {
+  if (Version & ~(kVersionBaseMask | kVersionPtrSizeRel))
+    return VC_UnknownFlags;
+  uint32_t Base = Version & kVersionBaseMask;
+  bool Known = isUpstreamKind(Kind)
+                   ? (Base == kUpstreamVersionV1 || Base == kUpstreamVersionV2)
+                   : Base == kVersionBase;
+  return Known ? VC_Supported : VC_UnknownBase;
+}
+
 /// Recognises a metadata section by its name (Len bytes, not necessarily
 /// NUL-terminated): a base name followed by an optional decimal version that
 /// fits in 32 bits. Returns false for any other name.

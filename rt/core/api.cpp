@@ -334,18 +334,18 @@ void pcmap_get_stats(struct pcmap_stats *Out) {
   void Name##_del(uint32_t V, const char *Start, const char *Stop) {           \
     removeSection(AddKind, V, Start, Stop);                                    \
   }
-PCMAP_CALLBACKS(__pcmap_atomics, SectionKind::PCMapAtomics)
-PCMAP_CALLBACKS(__pcmap_functions, SectionKind::PCMapFunctions)
-PCMAP_CALLBACKS(__sanitizer_metadata_atomics, SectionKind::SanmdAtomics)
-PCMAP_CALLBACKS(__sanitizer_metadata_covered, SectionKind::SanmdCovered)
+PCMAP_CALLBACKS(__pcmap_atomics, MK_Atomics)
+PCMAP_CALLBACKS(__pcmap_functions, MK_Functions)
+PCMAP_CALLBACKS(__sanitizer_metadata_atomics, MK_UpstreamAtomics)
+PCMAP_CALLBACKS(__sanitizer_metadata_covered, MK_UpstreamCovered)
 #undef PCMAP_CALLBACKS
 
 #define PCMAP_SECTIONS_CALLBACK(Name, Action)                                  \
   void Name(uint32_t V, const char *AtomicsStart, const char *AtomicsStop,     \
             const char *FunctionsStart, const char *FunctionsStop) {           \
     const SectionRef Sections[] = {                                            \
-        {SectionKind::PCMapAtomics, V, AtomicsStart, AtomicsStop},             \
-        {SectionKind::PCMapFunctions, V, FunctionsStart, FunctionsStop}};      \
+        {MK_Atomics, V, AtomicsStart, AtomicsStop},                            \
+        {MK_Functions, V, FunctionsStart, FunctionsStop}};                     \
     Action(Sections, 2);                                                       \
   }
 PCMAP_SECTIONS_CALLBACK(__pcmap_sections_add, addSections)

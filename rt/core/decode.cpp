@@ -16,20 +16,6 @@ namespace rt {
 
 using namespace pcmap::format;
 
-const char *sectionKindName(SectionKind K) {
-  switch (K) {
-  case SectionKind::PCMapAtomics:
-    return "pcmap_atomics";
-  case SectionKind::PCMapFunctions:
-    return "pcmap_functions";
-  case SectionKind::SanmdAtomics:
-    return kUpstreamAtomicsSectionBase;
-  case SectionKind::SanmdCovered:
-    return kUpstreamCoveredSectionBase;
-  }
-  return "?";
-}
-
 bool CodeRanges::contains(uintptr_t PC, uint64_t Size) const {
   for (unsigned I = 0; I < NumRanges; ++I)
     if (PC >= Begin[I] && PC < End[I] && Size <= End[I] - PC)
@@ -87,13 +73,8 @@ struct Cursor {
   }
 };
 
-bool versionOk(SectionKind Kind, uint32_t Version) {
-  uint32_t Base = versionBase(Version);
-  if (Version & ~(kVersionBaseMask | kVersionPtrSizeRel))
-    return false;
-  if (Kind == SectionKind::PCMapAtomics || Kind == SectionKind::PCMapFunctions)
-    return Base == kVersionBase;
-  return Base == kUpstreamVersionV1 || Base == kUpstreamVersionV2;
+bool versionOk(MetadataKind Kind, uint32_t Version) {
+  return format::checkSectionVersion(Kind, Version) == format::VC_Supported;
 }
 
 } // namespace
@@ -469,7 +450,7 @@ struct AtomicsDecoder {
 
 } // namespace
 
-DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
+DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
                           const uint8_t *Start, const uint8_t *Stop,
                           const CodeRanges &Code, DecodedAtomics &Out) {
   Cursor C{Start, Start, Stop, {}};
@@ -479,7 +460,7 @@ DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
     return C.Error;
   }
   const unsigned Width = relativePCSize(Version, sizeof(void *));
-  const bool Upstream = Kind == SectionKind::SanmdAtomics;
+  const bool Upstream = Kind == MK_UpstreamAtomics;
   // A PC is at least Width bytes, and a record two words and a byte.
   size_t Bytes = size_t(Stop - Start);
   uint64_t *Keys = Items.get(Bytes / Width + 1);
@@ -628,7 +609,7 @@ bool decodeFunctionRecords(Cursor &C, uint32_t VersionBase,
 
 } // namespace
 
-DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
+DecodeError decodeFunctions(MetadataKind Kind, uint32_t Version,
                             const uint8_t *Start, const uint8_t *Stop,
                             const CodeRanges &Code, DecodedFunctions &Out) {
   Cursor C{Start, Start, Stop, {}};
@@ -639,7 +620,7 @@ DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
   }
   const unsigned Width = relativePCSize(Version, sizeof(void *));
   const uint32_t Base = versionBase(Version);
-  const bool Upstream = Kind == SectionKind::SanmdCovered;
+  const bool Upstream = Kind == MK_UpstreamCovered;
   const bool SanmdV1 = Upstream && Base == kUpstreamVersionV1;
   // Records are decoded straight into the arena, in an array sized for the
   // most entries the section can hold (an entry is at least Width bytes and

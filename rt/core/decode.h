@@ -13,19 +13,20 @@
 
 #include "core/arena.h"
 
+#include "pcmap/Format.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 namespace pcmap {
 namespace rt {
 
-enum class SectionKind : uint8_t {
-  PCMapAtomics,
-  PCMapFunctions,
-  SanmdAtomics,
-  SanmdCovered,
-};
-const char *sectionKindName(SectionKind K);
+/// Sections are named by kind as the format names them (Format.h).
+using format::MetadataKind;
+using format::MK_Atomics;
+using format::MK_Functions;
+using format::MK_UpstreamAtomics;
+using format::MK_UpstreamCovered;
 
 /// The executable code of a module: offsets below are relative to TextLo.
 struct CodeRanges {
@@ -90,11 +91,11 @@ struct DecodeError {
 };
 
 /// Decodes an atomics section (pcmap or sanmd) of the given version.
-DecodeError decodeAtomics(SectionKind Kind, uint32_t Version,
+DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
                           const uint8_t *Start, const uint8_t *Stop,
                           const CodeRanges &Code, DecodedAtomics &Out);
 /// Decodes a functions section (pcmap functions or sanmd covered).
-DecodeError decodeFunctions(SectionKind Kind, uint32_t Version,
+DecodeError decodeFunctions(MetadataKind Kind, uint32_t Version,
                             const uint8_t *Start, const uint8_t *Stop,
                             const CodeRanges &Code, DecodedFunctions &Out);
 

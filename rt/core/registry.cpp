@@ -22,7 +22,7 @@ Counters Stats;
 namespace {
 
 struct SectionRecord {
-  SectionKind Kind;
+  MetadataKind Kind;
   uint32_t Version;
   const uint8_t *Start, *Stop;
   /// Rejected sections are remembered (without entries) so that their
@@ -90,13 +90,13 @@ bool describeObject(const void *Address, LoadedObject &Out) {
   return findLoadedObject(uintptr_t(Address), Out);
 }
 
-void report(const char *What, SectionKind Kind, uint32_t Version,
+void report(const char *What, MetadataKind Kind, uint32_t Version,
             const char *Start, const char *Stop, const char *Module,
             const DecodeError *E) {
   if (Verbosity < 1)
     return;
   Message M;
-  M << "rejected section " << sectionKindName(Kind)
+  M << "rejected section " << format::metadataSectionBase(Kind)
     << uint64_t(Version & 0xffff) << " (version " << uint64_t(Version) << ", "
     << uint64_t(Stop - Start) << " bytes at ";
   M.hex(uintptr_t(Start)) << ")";
@@ -180,16 +180,15 @@ void rebuild(ModuleRecord *M) {
   for (unsigned I = 0; I < M->NumSections; ++I) {
     SectionRecord &S = M->Sections[I];
     if (S.Rejected) {
-      if (S.Kind == SectionKind::PCMapAtomics)
+      if (S.Kind == MK_Atomics)
         State.PCMapAtomicsRejected = true;
-      if (S.Kind == SectionKind::SanmdAtomics)
+      if (S.Kind == MK_UpstreamAtomics)
         State.UpstreamAtomicsRejected = true;
       continue;
     }
-    if (S.Kind == SectionKind::SanmdAtomics)
+    if (S.Kind == MK_UpstreamAtomics)
       State.UpstreamAtomicsPresent = true;
-    if (S.Kind == SectionKind::PCMapAtomics ||
-        S.Kind == SectionKind::SanmdAtomics)
+    if (S.Kind == MK_Atomics || S.Kind == MK_UpstreamAtomics)
       Atomics[NA++] = S.Atomics;
     else
       Functions[NF++] = &S.Functions;
@@ -284,7 +283,7 @@ bool nonEmpty(const SectionRef &R) {
 /// there is nothing to rebuild (the section was registered before, or it
 /// belongs to no module).
 ModuleRecord *recordSection(const SectionRef &R) {
-  SectionKind Kind = R.Kind;
+  MetadataKind Kind = R.Kind;
   uint32_t Version = R.Version;
   const char *Start = R.Start, *Stop = R.Stop;
   LoadedObject O;
@@ -338,7 +337,7 @@ ModuleRecord *recordSection(const SectionRef &R) {
   S.Start = reinterpret_cast<const uint8_t *>(Start);
   S.Stop = reinterpret_cast<const uint8_t *>(Stop);
   DecodeError E =
-      (Kind == SectionKind::PCMapAtomics || Kind == SectionKind::SanmdAtomics)
+      (Kind == MK_Atomics || Kind == MK_UpstreamAtomics)
           ? decodeAtomics(Kind, Version, S.Start, S.Stop, M->Code, S.Atomics)
           : decodeFunctions(Kind, Version, S.Start, S.Stop, M->Code,
                             S.Functions);
@@ -351,8 +350,8 @@ ModuleRecord *recordSection(const SectionRef &R) {
   M->Sections[M->NumSections++] = S;
   if (Verbosity >= 2 && !S.Rejected) {
     Message Msg;
-    Msg << "registered " << sectionKindName(Kind) << uint64_t(Version & 0xffff)
-        << " of " << M->Path << ": "
+    Msg << "registered " << format::metadataSectionBase(Kind)
+        << uint64_t(Version & 0xffff) << " of " << M->Path << ": "
         << uint64_t(S.Atomics.Count + S.Functions.Count) << " entries";
     Msg.emit();
   }
@@ -444,13 +443,13 @@ void removeSections(const SectionRef *Sections, unsigned N) {
       destroyRecord(Changed[I]);
 }
 
-void addSection(SectionKind Kind, uint32_t Version, const char *Start,
+void addSection(MetadataKind Kind, uint32_t Version, const char *Start,
                 const char *Stop) {
   SectionRef R{Kind, Version, Start, Stop};
   addSections(&R, 1);
 }
 
-void removeSection(SectionKind Kind, uint32_t Version, const char *Start,
+void removeSection(MetadataKind Kind, uint32_t Version, const char *Start,
                    const char *Stop) {
   SectionRef R{Kind, Version, Start, Stop};
   removeSections(&R, 1);

@@ -65,16 +65,16 @@ __attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
 /// once (a pcmap module's constructor registers its atomics and functions
 /// together).
 struct SectionRef {
-  SectionKind Kind;
+  MetadataKind Kind;
   uint32_t Version;
   const char *Start, *Stop;
 };
 constexpr unsigned kMaxSectionsPerCall = 4;
 void addSections(const SectionRef *Sections, unsigned N);
 void removeSections(const SectionRef *Sections, unsigned N);
-void addSection(SectionKind Kind, uint32_t Version, const char *Start,
+void addSection(MetadataKind Kind, uint32_t Version, const char *Start,
                 const char *Stop);
-void removeSection(SectionKind Kind, uint32_t Version, const char *Start,
+void removeSection(MetadataKind Kind, uint32_t Version, const char *Start,
                    const char *Stop);
 
 /// Counters, read with relaxed loads by pcmap_get_stats.

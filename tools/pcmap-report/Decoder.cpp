@@ -74,25 +74,22 @@ private:
   uint64_t Pos = 0;
 };
 
-bool isUpstream(MetadataKind Kind) {
-  return Kind == MK_UpstreamAtomics || Kind == MK_UpstreamCovered;
-}
-
 } // namespace
 
 Error checkVersion(MetadataKind Kind, uint32_t Version) {
-  if (Version & ~(kVersionBaseMask | kVersionPtrSizeRel))
+  switch (checkSectionVersion(Kind, Version)) {
+  case VC_Supported:
+    return Error::success();
+  case VC_UnknownFlags:
     return createStringError(inconvertibleErrorCode(),
                              "unknown version flags " +
                                  hexString(Version & ~kVersionBaseMask));
-  uint32_t Base = versionBase(Version);
-  bool Known = isUpstream(Kind)
-                   ? (Base == kUpstreamVersionV1 || Base == kUpstreamVersionV2)
-                   : Base == kVersionBase;
-  if (!Known)
-    return createStringError(inconvertibleErrorCode(),
-                             "unsupported base version " + Twine(Base));
-  return Error::success();
+  case VC_UnknownBase:
+    break;
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "unsupported base version " +
+                               Twine(versionBase(Version)));
 }
 
 Error decodeFunctions(MetadataKind Kind, uint32_t Version,
@@ -140,7 +137,7 @@ Error decodeAtomics(MetadataKind Kind, uint32_t Version,
     return E;
   const unsigned Width = relativePCSize(Version, kPointerSize);
   Cursor C(Bytes);
-  if (isUpstream(Kind)) {
+  if (isUpstreamKind(Kind)) {
     // sanmd_atomics: a plain array of relative PCs.
     while (!C.atEnd()) {
       uint64_t Start = C.offset();
