@@ -1,12 +1,14 @@
 //===- log.h - The runtime's own output -------------------------*- C++ -*-===//
 //
-// A small formatter into a caller's buffer (no allocation, no locale, no
-// stdio), so that messages can be written from signal handlers too.
+// The log: where the runtime's messages go (stderr, stdout or log_path), one
+// Message (a Writer, core/writer.h) per line; usable in signal handlers.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_RT_LOG_H
 #define PCMAP_RT_LOG_H
+
+#include "core/writer.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,20 +16,19 @@
 namespace pcmap {
 namespace rt {
 
-class Message {
+namespace detail {
+struct MessageBuffer {
+  char Storage[512];
+};
+} // namespace detail
+
+/// One line of the log (truncated to 511 bytes). The buffer comes first so
+/// that it exists before the writer that points at it.
+class Message : private detail::MessageBuffer, public Writer {
 public:
-  Message &operator<<(const char *S);
-  Message &operator<<(uint64_t V); // decimal
-  Message &hex(uint64_t V);        // 0x...
-  const char *data() const { return Buffer; }
-  size_t size() const { return Length; }
+  Message() : Writer(Storage, sizeof(Storage)) {}
   /// Writes the message and a newline to the log, prefixed "pcmap: ".
   void emit();
-
-private:
-  char Buffer[512] = {};
-  size_t Length = 0;
-  void append(const char *S, size_t N);
 };
 
 /// 0: silent; 1 (default): rejected sections; 2: every registration. Set

@@ -13,13 +13,13 @@ namespace rt {
 
 // The public enums of pcmap.h carry the format's values (Format.h), whose
 // names reports use everywhere: one spelling for each.
-static_assert(PCMAP_KIND_LOAD == format::AK_Load &&
-                  PCMAP_KIND_FENCE == format::AK_Fence &&
-                  PCMAP_ORDER_RELAXED == format::AO_Relaxed &&
-                  PCMAP_ORDER_SEQ_CST == format::AO_SeqCst &&
-                  PCMAP_RMW_XCHG == format::RMW_Xchg &&
-                  PCMAP_RMW_FMINIMUM == format::RMW_FMinimum &&
-                  PCMAP_RMW_OTHER == format::RMW_Other,
+static_assert(uint32_t(PCMAP_KIND_LOAD) == format::AK_Load &&
+                  uint32_t(PCMAP_KIND_FENCE) == format::AK_Fence &&
+                  uint32_t(PCMAP_ORDER_RELAXED) == format::AO_Relaxed &&
+                  uint32_t(PCMAP_ORDER_SEQ_CST) == format::AO_SeqCst &&
+                  uint32_t(PCMAP_RMW_XCHG) == format::RMW_Xchg &&
+                  uint32_t(PCMAP_RMW_FMINIMUM) == format::RMW_FMinimum &&
+                  uint32_t(PCMAP_RMW_OTHER) == format::RMW_Other,
               "pcmap.h and Format.h number atomics alike");
 
 const char *kindName(uint32_t Kind) {
@@ -35,38 +35,6 @@ const char *orderName(uint32_t Order) {
 const char *rmwOpName(uint32_t Op) {
   const char *Name = format::rmwOperationName(Op);
   return Name ? Name : "other";
-}
-
-Text &Text::operator<<(const char *S) {
-  for (; S && *S && Len + 1 < Cap; ++S)
-    Buf[Len++] = *S;
-  if (Cap)
-    Buf[Len] = '\0';
-  return *this;
-}
-
-Text &Text::operator<<(uint64_t V) {
-  char Digits[21];
-  size_t N = sizeof(Digits) - 1;
-  Digits[N] = '\0';
-  do {
-    Digits[--N] = char('0' + V % 10);
-    V /= 10;
-  } while (V);
-  return *this << &Digits[N];
-}
-
-Text &Text::hex(uint64_t V) {
-  char Digits[19];
-  size_t N = sizeof(Digits) - 1;
-  Digits[N] = '\0';
-  do {
-    Digits[--N] = "0123456789abcdef"[V & 15];
-    V >>= 4;
-  } while (V);
-  Digits[--N] = 'x';
-  Digits[--N] = '0';
-  return *this << &Digits[N];
 }
 
 void describeAtomic(const pcmap_atomic &A, Text &Out, bool WithOrigin) {

@@ -9,6 +9,8 @@
 #ifndef PCMAP_RT_DESCRIBE_H
 #define PCMAP_RT_DESCRIBE_H
 
+#include "core/writer.h"
+
 #include "pcmap/pcmap.h"
 
 #include <stddef.h>
@@ -22,22 +24,6 @@ const char *orderName(uint32_t Order); // "seq_cst", ..., "unknown"
 const char *rmwOpName(uint32_t Op);    // "add", ..., "other"
 
 /// A bounded string builder (never allocates; truncates).
-class Text {
-public:
-  Text(char *Buffer, size_t Size) : Buf(Buffer), Cap(Size) {
-    if (Cap)
-      Buf[0] = '\0';
-  }
-  Text &operator<<(const char *S);
-  Text &operator<<(uint64_t V);
-  Text &hex(uint64_t V);
-  size_t size() const { return Len; }
-  const char *data() const { return Buf; }
-
-private:
-  char *Buf;
-  size_t Cap, Len = 0;
-};
 
 /// "rmw add, 4 bytes, seq_cst" and the like, "(inline asm) rmw xchg, 1 byte,
 /// seq_cst" for an atomic of an inline asm; "kind unknown (upstream

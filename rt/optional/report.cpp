@@ -28,16 +28,16 @@ ReportFormat reportFormat() { return Format; }
 // ReportWriter
 //===----------------------------------------------------------------------===//
 
-ReportWriter::ReportWriter() : Fd(logFd()), Close(false) {
+ReportWriter::ReportWriter() : Writer(Storage, sizeof(Storage), logFd()) {
   const char *Path = Flags.report_path;
   if (!Path || !*Path)
     return;
   if (!strcmp(Path, "stdout")) {
-    Fd = 1;
+    setDescriptor(1);
     return;
   }
   if (!strcmp(Path, "stderr")) {
-    Fd = 2;
+    setDescriptor(2);
     return;
   }
   char Name[600];
@@ -51,123 +51,14 @@ ReportWriter::ReportWriter() : Fd(logFd()), Close(false) {
     M.emit();
     return;
   }
-  Fd = F;
+  setDescriptor(F);
   Close = true;
 }
 
 ReportWriter::~ReportWriter() {
   flush();
   if (Close)
-    closeFd(Fd);
-}
-
-void ReportWriter::flush() {
-  writeAll(Fd, Buffer, Length);
-  Length = 0;
-}
-
-ReportWriter &ReportWriter::operator<<(const char *S) {
-  for (; S && *S; ++S) {
-    if (Length == sizeof(Buffer))
-      flush();
-    Buffer[Length++] = *S;
-  }
-  return *this;
-}
-
-ReportWriter &ReportWriter::operator<<(uint64_t V) {
-  char Digits[24];
-  Text T(Digits, sizeof(Digits));
-  T << V;
-  return *this << Digits;
-}
-
-ReportWriter &ReportWriter::hex(uint64_t V) {
-  char Digits[24];
-  Text T(Digits, sizeof(Digits));
-  T.hex(V);
-  return *this << Digits;
-}
-
-ReportWriter &ReportWriter::fixed(double V, int Digits) {
-  if (V < 0) {
-    *this << "-";
-    V = -V;
-  }
-  uint64_t Scale = 1;
-  for (int I = 0; I < Digits; ++I)
-    Scale *= 10;
-  uint64_t Scaled = uint64_t(V * double(Scale) + 0.5);
-  *this << Scaled / Scale;
-  if (Digits > 0) {
-    *this << ".";
-    char Frac[24];
-    uint64_t F = Scaled % Scale;
-    for (int I = Digits - 1; I >= 0; --I, F /= 10)
-      Frac[I] = char('0' + F % 10);
-    Frac[Digits] = '\0';
-    *this << Frac;
-  }
-  return *this;
-}
-
-ReportWriter &ReportWriter::pad(const char *S, size_t Width, bool Right) {
-  size_t N = strlen(S);
-  if (Right)
-    for (size_t I = N; I < Width; ++I)
-      *this << " ";
-  *this << S;
-  if (!Right)
-    for (size_t I = N; I < Width; ++I)
-      *this << " ";
-  return *this;
-}
-
-ReportWriter &ReportWriter::padNumber(uint64_t V, size_t Width) {
-  char Digits[24];
-  Text T(Digits, sizeof(Digits));
-  T << V;
-  return pad(Digits, Width, /*Right=*/true);
-}
-
-ReportWriter &ReportWriter::csv(const char *S) {
-  if (!strpbrk(S, ",\"\r\n"))
-    return *this << S;
-  *this << "\"";
-  for (; *S; ++S) {
-    char C[2] = {*S, '\0'};
-    *this << (*S == '"' ? "\"\"" : C);
-  }
-  return *this << "\"";
-}
-
-ReportWriter &ReportWriter::json(const char *S) {
-  *this << "\"";
-  for (; *S; ++S) {
-    unsigned char C = static_cast<unsigned char>(*S);
-    if (C == '"')
-      *this << "\\\"";
-    else if (C == '\\')
-      *this << "\\\\";
-    else if (C == '\n')
-      *this << "\\n";
-    else if (C == '\t')
-      *this << "\\t";
-    else if (C < 0x20) {
-      char Esc[8] = {'\\',
-                     'u',
-                     '0',
-                     '0',
-                     "0123456789abcdef"[C >> 4],
-                     "0123456789abcdef"[C & 15],
-                     '\0'};
-      *this << Esc;
-    } else {
-      char One[2] = {char(C), '\0'};
-      *this << One;
-    }
-  }
-  return *this << "\"";
+    closeFd(descriptor());
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/writer.h"
+
 namespace pcmap {
 namespace rt {
 
@@ -20,29 +22,21 @@ enum class ReportFormat { Text, CSV, JSON };
 /// report_format, checked at start-up (a bad value warns and means text).
 ReportFormat reportFormat();
 
-/// Buffered output to the report destination (report_path, or the log).
-class ReportWriter {
+namespace detail {
+struct ReportBuffer {
+  char Storage[8192];
+};
+} // namespace detail
+
+/// Buffered output to the report destination (report_path, or the log),
+/// written out when full and at the end of its scope.
+class ReportWriter : private detail::ReportBuffer, public Writer {
 public:
   ReportWriter();
   ~ReportWriter();
-  ReportWriter &operator<<(const char *S);
-  ReportWriter &operator<<(uint64_t V);
-  ReportWriter &hex(uint64_t V);
-  /// A fraction as a decimal with Digits digits after the point.
-  ReportWriter &fixed(double V, int Digits);
-  /// S padded with spaces to Width (left-aligned) or right-aligned.
-  ReportWriter &pad(const char *S, size_t Width, bool Right = false);
-  ReportWriter &padNumber(uint64_t V, size_t Width);
-  /// A CSV field (quoted when it must be) and a JSON string (quoted).
-  ReportWriter &csv(const char *S);
-  ReportWriter &json(const char *S);
-  void flush();
 
 private:
-  int Fd;
-  bool Close;
-  char Buffer[8192];
-  size_t Length = 0;
+  bool Close = false;
 };
 
 /// Checks the report options and registers the reports that run at exit.
