@@ -45,9 +45,3 @@
 // The compiler says why, when asked.
 // RUN: %pcmap-clang -O1 -fsanitize-metadata=all -Rpass-missed=pcmap -c %S/Inputs/asm_runtime.c -o %t/prog.o 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK: remark: function 'fault_opaque' does not claim complete atomics: inline asm statement '.byte 0xf0, 0xff, 0x07' is not analysed (directive '.byte') [-Rpass-missed=pcmap]
-// And pcmap-report, offline.
-// RUN: %pcmap-report functions %t/prog | FileCheck %s --check-prefix=OFFLINE
-// OFFLINE: opaque-asm fault_opaque
-// RUN: %pcmap-report atomics %t/prog | FileCheck %s --check-prefix=OFFLINE-ATOMICS
-// OFFLINE-ATOMICS-DAG: rmw 4 seq_cst - xchg asm spin_lock+0x
-// OFFLINE-ATOMICS-DAG: rmw 1 seq_cst - xchg asm fault_xchgb+0x
