@@ -36,6 +36,12 @@
 #ifndef PCMAP_PLUGIN_RELATIVE_PATH
 #error "PCMAP_PLUGIN_RELATIVE_PATH must locate the plugin from bin/"
 #endif
+#ifndef PCMAP_INCLUDE_RELATIVE_PATH
+#error "PCMAP_INCLUDE_RELATIVE_PATH must locate the public headers from bin/"
+#endif
+#if !defined(PCMAP_VERSION) || !defined(PCMAP_LLVM_VERSION)
+#error "PCMAP_VERSION and PCMAP_LLVM_VERSION must say what the driver is"
+#endif
 #ifndef PCMAP_RT_SANITIZE
 #define PCMAP_RT_SANITIZE "" // the sanitizers the runtime was built with
 #endif
@@ -212,28 +218,30 @@ int compileThenLink(const std::string &Clang,
   return Status == 0 ? 0 : 1;
 }
 
-} // namespace
-
-int main(int Argc, char **Argv) {
-  ToolName = sys::path::filename(Argv[0]);
-  bool CXX = isCXXDriver(Argv[0]);
-  std::string Clang = CXX ? getEnv("PCMAP_CLANGXX", PCMAP_CLANGXX_PATH)
-                          : getEnv("PCMAP_CLANG", PCMAP_CLANG_PATH);
-
+/// What the command line asks for, as far as pcmap is concerned.
+struct Invocation {
   unsigned Features = 0;
   std::vector<std::string> Ignorelists;
+  /// Every argument but pcmap's own, in order, for clang.
   std::vector<std::string> Passthrough;
   size_t OutputIndex = ~size_t(0); // of "-o" in Passthrough
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
-  bool CompilesSource = false, LanguageGiven = false;
-  // The inputs that are compiled: their index in Passthrough and the -x
-  // language in force for them ("none": from the file name).
+  bool CompilesSource = false, Version = false;
+  /// The inputs that are compiled: their index in Passthrough and the -x
+  /// language in force for them ("none": from the file name).
   std::vector<std::pair<size_t, std::string>> Sources;
   std::vector<size_t> Inputs; // every input's index in Passthrough
-  std::string Language = "none";
-  // Whether the link gets the runtime, and which one.
+  /// Whether the link gets the runtime, and which one.
   bool UpstreamMetadata = false, SharedRuntime = false, SharedOutput = false,
        NoRuntime = false;
+};
+
+/// Takes pcmap's own options out of the command line and notes what the
+/// rest asks clang to do.
+Invocation parseArguments(int Argc, char **Argv) {
+  Invocation Inv;
+  std::string Language = "none";
+  bool LanguageGiven = false;
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
     if (takesSeparateValue(Arg) && I + 1 < Argc) {
@@ -241,18 +249,18 @@ int main(int Argc, char **Argv) {
         Language = Argv[I + 1];
         LanguageGiven = Language != "none";
       } else if (Arg == "-o") {
-        OutputIndex = Passthrough.size();
+        Inv.OutputIndex = Inv.Passthrough.size();
       }
-      Passthrough.emplace_back(Argv[I]);
-      Passthrough.emplace_back(Argv[++I]);
+      Inv.Passthrough.emplace_back(Argv[I]);
+      Inv.Passthrough.emplace_back(Argv[++I]);
       continue;
     }
     if (Arg.consume_front("-fsanitize-metadata=")) {
-      Features |= parseFeatures(Arg, "-fsanitize-metadata=");
+      Inv.Features |= parseFeatures(Arg, "-fsanitize-metadata=");
       continue;
     }
     if (Arg.consume_front("-fno-sanitize-metadata=")) {
-      Features &= ~parseFeatures(Arg, "-fno-sanitize-metadata=");
+      Inv.Features &= ~parseFeatures(Arg, "-fno-sanitize-metadata=");
       continue;
     }
     if (Arg.consume_front("-fsanitize-metadata-ignorelist=")) {
@@ -260,120 +268,160 @@ int main(int Argc, char **Argv) {
         fail("ignorelist file '" + Arg + "' not found");
       SmallString<256> Abs(Arg);
       sys::fs::make_absolute(Abs);
-      Ignorelists.emplace_back(Abs.str());
+      Inv.Ignorelists.emplace_back(Abs.str());
       continue;
     }
-    if (Arg == "-shared-libpcmap") {
-      SharedRuntime = true;
-      continue;
-    }
-    if (Arg == "-static-libpcmap") {
-      SharedRuntime = false;
+    if (Arg == "-shared-libpcmap" || Arg == "-static-libpcmap") {
+      Inv.SharedRuntime = Arg == "-shared-libpcmap";
       continue;
     }
     if (Arg.starts_with("-fexperimental-sanitize-metadata="))
-      UpstreamMetadata = true;
+      Inv.UpstreamMetadata = true;
     else if (Arg.starts_with("-fno-experimental-sanitize-metadata="))
-      UpstreamMetadata = false;
+      Inv.UpstreamMetadata = false;
     else if (Arg == "-shared")
-      SharedOutput = true;
+      Inv.SharedOutput = true;
     else if (Arg == "-r" || Arg == "-nostdlib" || Arg == "-nodefaultlibs")
-      NoRuntime = true;
+      Inv.NoRuntime = true;
+    else if (Arg == "--version")
+      Inv.Version = true;
     if (Arg == "-flto" || Arg.starts_with("-flto="))
-      LTO = true;
+      Inv.LTO = true;
     else if (Arg == "-fno-lto")
-      LTO = false;
+      Inv.LTO = false;
     else if (Arg == "-c" || Arg == "-S" || Arg == "-E" ||
              Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM")
-      Linking = false;
+      Inv.Linking = false;
     else if (Arg.starts_with("-fuse-ld="))
-      UseLdGiven = true;
+      Inv.UseLdGiven = true;
     else if (Arg.starts_with("-x")) {
       Language = Arg.drop_front(2).str();
       LanguageGiven = Language != "none";
     } else if (Arg == "-" || !Arg.starts_with("-")) {
-      HasInput = true;
-      Inputs.push_back(Passthrough.size());
+      Inv.HasInput = true;
+      Inv.Inputs.push_back(Inv.Passthrough.size());
       if (LanguageGiven || Arg == "-" || !isLinkerInput(Arg)) {
-        CompilesSource = true;
-        Sources.emplace_back(Passthrough.size(), Language);
+        Inv.CompilesSource = true;
+        Inv.Sources.emplace_back(Inv.Passthrough.size(), Language);
       }
     }
-    Passthrough.emplace_back(Argv[I]);
+    Inv.Passthrough.emplace_back(Argv[I]);
+  }
+  return Inv;
+}
+
+/// pcmap's public headers (<pcmap/pcmap.h>): <prefix>/include, next to bin/,
+/// in the build tree as once installed.
+std::string includeDir(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  SmallString<256> Path(sys::path::parent_path(Exe));
+  sys::path::append(Path, PCMAP_INCLUDE_RELATIVE_PATH);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+/// The arguments that load the plugin into the compiles and, with LTO, into
+/// the link.
+void addPluginArgs(const Invocation &Inv, const char *Argv0,
+                   std::vector<std::string> &CompileArgs,
+                   std::vector<std::string> &LinkArgs) {
+  if (!Inv.Features ||
+      !(Inv.CompilesSource || (Inv.LTO && Inv.Linking && Inv.HasInput)))
+    return;
+  std::string Plugin = findPlugin(Argv0);
+  if (!sys::fs::exists(Plugin))
+    fail("cannot find the pcmap plugin at '" + Plugin + "' (set PCMAP_PLUGIN)");
+  auto Option = [&](const std::string &O) {
+    CompileArgs.push_back("-mllvm");
+    CompileArgs.push_back(O);
+  };
+  if (Inv.CompilesSource) {
+    // -fplugin loads the library before -mllvm is parsed, so that the
+    // plugin's -pcmap-* options exist; -fpass-plugin registers the pass.
+    CompileArgs.push_back("-fplugin=" + Plugin);
+    CompileArgs.push_back("-fpass-plugin=" + Plugin);
+    Option(std::string("-pcmap-atomics=") +
+           (Inv.Features & Atomics ? "1" : "0"));
+    Option(std::string("-pcmap-functions=") +
+           (Inv.Features & Functions ? "1" : "0"));
+    for (const std::string &File : Inv.Ignorelists)
+      Option("-pcmap-ignorelist=" + File);
+    // With LTO, compile steps only mark the functions; the link instruments
+    // them after the link-time optimisations (docs/Instrumentation.md).
+    if (Inv.LTO)
+      Option("-pcmap-lto-prelink");
+  }
+  if (Inv.LTO && Inv.Linking && Inv.HasInput) {
+    if (!Inv.UseLdGiven)
+      LinkArgs.push_back("-fuse-ld=lld");
+    LinkArgs.push_back("-Wl,--load-pass-plugin=" + Plugin);
+  }
+}
+
+/// The runtime goes into executables, as -fsanitize=address puts ASan's:
+/// shared objects register with the executable's runtime, which exports its
+/// interface to them.
+std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
+  std::vector<std::string> Args;
+  if (!(Inv.Features || Inv.UpstreamMetadata) || !Inv.Linking ||
+      !Inv.HasInput || Inv.SharedOutput || Inv.NoRuntime)
+    return Args;
+  std::string Dir = libraryDir(Argv0);
+  // The libraries are not sources, whatever -x the command line left in force.
+  append(Args, {"-x", "none"});
+  // A runtime built with sanitizers (PCMAP_SANITIZE) calls into theirs: the
+  // program gets them too.
+  if (*PCMAP_RT_SANITIZE)
+    Args.push_back(std::string("-fsanitize=") + PCMAP_RT_SANITIZE);
+  // The drivers' option defaults (the fault reporter on).
+  append(Args, {"-Wl,--whole-archive", Dir + "/libpcmap_rt_driver.a",
+                "-Wl,--no-whole-archive"});
+  if (Inv.SharedRuntime)
+    append(Args, {Dir + "/libpcmap_rt.so", "-Wl,-rpath," + Dir});
+  else
+    append(Args, {"-Wl,--whole-archive", Dir + "/libpcmap_rt.a",
+                  "-Wl,--no-whole-archive",
+                  "-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms"});
+  return Args;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  ToolName = sys::path::filename(Argv[0]);
+  bool CXX = isCXXDriver(Argv[0]);
+  std::string Clang = CXX ? getEnv("PCMAP_CLANGXX", PCMAP_CLANGXX_PATH)
+                          : getEnv("PCMAP_CLANG", PCMAP_CLANG_PATH);
+  Invocation Inv = parseArguments(Argc, Argv);
+  if (Inv.Version) {
+    // Which pcmap, and the LLVM its plugin was built for; then clang's text.
+    outs() << "pcmap " << PCMAP_VERSION << " (plugin built for LLVM "
+           << PCMAP_LLVM_VERSION << ")\n";
+    outs().flush();
   }
 
-  // Arguments for compiling (the plugin), for linking (the plugin for LTO)
-  // and for linking the runtime.
-  std::vector<std::string> CompileArgs, LinkArgs, RuntimeArgs;
-  if (Features && (CompilesSource || (LTO && Linking && HasInput))) {
-    std::string Plugin = findPlugin(Argv[0]);
-    if (!sys::fs::exists(Plugin))
-      fail("cannot find the pcmap plugin at '" + Plugin +
-           "' (set PCMAP_PLUGIN)");
-    auto Option = [&](const std::string &O) {
-      CompileArgs.push_back("-mllvm");
-      CompileArgs.push_back(O);
-    };
-    if (CompilesSource) {
-      // -fplugin loads the library before -mllvm is parsed, so that the
-      // plugin's -pcmap-* options exist; -fpass-plugin registers the pass.
-      CompileArgs.push_back("-fplugin=" + Plugin);
-      CompileArgs.push_back("-fpass-plugin=" + Plugin);
-      Option(std::string("-pcmap-atomics=") + (Features & Atomics ? "1" : "0"));
-      Option(std::string("-pcmap-functions=") +
-             (Features & Functions ? "1" : "0"));
-      for (const std::string &File : Ignorelists)
-        Option("-pcmap-ignorelist=" + File);
-      // With LTO, compile steps only mark the functions; the link instruments
-      // them after the link-time optimisations (docs/Instrumentation.md).
-      if (LTO)
-        Option("-pcmap-lto-prelink");
-    }
-    if (LTO) {
-      if (Linking && HasInput) {
-        if (!UseLdGiven)
-          LinkArgs.push_back("-fuse-ld=lld");
-        LinkArgs.push_back("-Wl,--load-pass-plugin=" + Plugin);
-      }
-    }
-  }
-  // The runtime goes into executables, as -fsanitize=address puts ASan's:
-  // shared objects register with the executable's runtime, which exports
-  // its interface to them.
-  if ((Features || UpstreamMetadata) && Linking && HasInput && !SharedOutput &&
-      !NoRuntime) {
-    std::string Dir = libraryDir(Argv[0]);
-    // A runtime built with sanitizers (PCMAP_SANITIZE) calls into theirs:
-    // the program gets them too.
-    if (*PCMAP_RT_SANITIZE)
-      RuntimeArgs.push_back(std::string("-fsanitize=") + PCMAP_RT_SANITIZE);
-    // The drivers' option defaults (the fault reporter on).
-    RuntimeArgs.push_back("-Wl,--whole-archive");
-    RuntimeArgs.push_back(Dir + "/libpcmap_rt_driver.a");
-    RuntimeArgs.push_back("-Wl,--no-whole-archive");
-    if (SharedRuntime) {
-      RuntimeArgs.push_back(Dir + "/libpcmap_rt.so");
-      RuntimeArgs.push_back("-Wl,-rpath," + Dir);
-    } else {
-      RuntimeArgs.push_back("-Wl,--whole-archive");
-      RuntimeArgs.push_back(Dir + "/libpcmap_rt.a");
-      RuntimeArgs.push_back("-Wl,--no-whole-archive");
-      RuntimeArgs.push_back("-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms");
-    }
-  }
+  std::vector<std::string> CompileArgs, LinkArgs;
+  addPluginArgs(Inv, Argv[0], CompileArgs, LinkArgs);
+  // <pcmap/pcmap.h> needs no -I, as <sanitizer/asan_interface.h> needs none
+  // with clang: the directory comes after the user's own, like clang's
+  // resource headers.
+  if (Inv.CompilesSource)
+    append(CompileArgs, {"-idirafter", includeDir(Argv[0])});
+  std::vector<std::string> RuntimeArgs = runtimeArgs(Inv, Argv[0]);
 
   // Linked with a sanitized runtime, the program's own code is still
   // compiled as asked: -fsanitize=thread, for one, would replace its atomics
   // with calls. Sources compiled and linked in one command are then compiled
   // first, each to a temporary object, and linked with the sanitizers.
-  if (*PCMAP_RT_SANITIZE && !RuntimeArgs.empty() && CompilesSource)
-    return compileThenLink(Clang, Passthrough, Sources, Inputs, OutputIndex,
-                           CompileArgs, LinkArgs, RuntimeArgs);
+  if (*PCMAP_RT_SANITIZE && !RuntimeArgs.empty() && Inv.CompilesSource)
+    return compileThenLink(Clang, Inv.Passthrough, Inv.Sources, Inv.Inputs,
+                           Inv.OutputIndex, CompileArgs, LinkArgs, RuntimeArgs);
 
   std::vector<std::string> Args{Clang};
   append(Args, CompileArgs);
   append(Args, LinkArgs);
-  append(Args, Passthrough);
+  append(Args, Inv.Passthrough);
   append(Args, RuntimeArgs);
   std::vector<char *> CArgs;
   for (std::string &A : Args)
