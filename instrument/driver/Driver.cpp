@@ -87,16 +87,21 @@ std::string getEnv(const char *Name, StringRef Default) {
   return V && *V ? std::string(V) : Default.str();
 }
 
-/// The directory of the plugin and the runtime, next to this executable:
-/// <prefix>/bin/pcmap-clang -> <prefix>/lib/pcmap, in the build tree and
-/// when installed.
-std::string libraryDir(const char *Argv0) {
+/// Relative (a path from bin/) resolved next to this executable: the build
+/// tree mirrors the install tree, so that it works in both.
+std::string besideExecutable(const char *Argv0, StringRef Relative) {
   static int Anchor;
   std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
   SmallString<256> Path(sys::path::parent_path(Exe));
-  sys::path::append(Path, PCMAP_PLUGIN_RELATIVE_PATH);
+  sys::path::append(Path, Relative);
   sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return std::string(sys::path::parent_path(Path));
+  return std::string(Path);
+}
+
+/// The directory of the plugin and the runtime: <prefix>/lib/pcmap.
+std::string libraryDir(const char *Argv0) {
+  return std::string(sys::path::parent_path(
+      besideExecutable(Argv0, PCMAP_PLUGIN_RELATIVE_PATH)));
 }
 
 std::string findPlugin(const char *Argv0) {
@@ -310,15 +315,9 @@ Invocation parseArguments(int Argc, char **Argv) {
   return Inv;
 }
 
-/// pcmap's public headers (<pcmap/pcmap.h>): <prefix>/include, next to bin/,
-/// in the build tree as once installed.
+/// pcmap's public headers (<pcmap/pcmap.h>): <prefix>/include.
 std::string includeDir(const char *Argv0) {
-  static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
-  SmallString<256> Path(sys::path::parent_path(Exe));
-  sys::path::append(Path, PCMAP_INCLUDE_RELATIVE_PATH);
-  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return std::string(Path);
+  return besideExecutable(Argv0, PCMAP_INCLUDE_RELATIVE_PATH);
 }
 
 /// The arguments that load the plugin into the compiles and, with LTO, into
