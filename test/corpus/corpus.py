@@ -11,6 +11,8 @@ built. A package's checks:
 
   build       the package and its tests build
   tests       its test suite passes
+  coverage    every ELF file it built has pcmap tables (a flag a build
+              system drops shows here)
   wrong-no    no locked instruction is missing from the table of a function
               whose entry claims complete atomics (a NO that would be wrong)
   precision   every table entry starts an instruction of a complete function
@@ -53,11 +55,14 @@ class Recipe:
     builds of a package share its download."""
 
     def __init__(self, name, source, build, test, flags="-O2 -g",
-                 ldflags="", recall=False, note=""):
+                 ldflags="", recall=False, flag_in_cc=False):
         self.name, self.source = name, source
         self.build, self.test = build, test  # lists of shell commands
         self.flags, self.ldflags = flags, ldflags
-        self.recall, self.note = recall, note
+        self.recall = recall
+        # Pass -fsanitize-metadata=all in $CC itself: libtool drops it from
+        # the link of a shared library, where an LTO build needs it.
+        self.flag_in_cc = flag_in_cc
 
 
 # Shell variables the commands see: $CC, $CXX, $CFLAGS, $CXXFLAGS, $LDFLAGS,
@@ -80,12 +85,13 @@ RECIPES = [
     Recipe("liburcu", "liburcu",
            AUTOTOOLS + ['make -j$JOBS >make.out'],
            ['make -j$JOBS check >check.out 2>&1'], recall=True),
-    # The same at -flto=thin, linked by lld.
+    # The same at -flto=thin, linked by lld. The plugin instruments at the
+    # link, so the flag must reach the link of the shared libraries too.
     Recipe("liburcu-thinlto", "liburcu",
            AUTOTOOLS + ['make -j$JOBS >make.out'],
            ['make -j$JOBS check >check.out 2>&1'],
            flags="-O2 -g -flto=thin", ldflags="-flto=thin -fuse-ld=lld",
-           recall=True),
+           recall=True, flag_in_cc=True),
     # Concurrency Kit: spinlocks, rings, epochs in x86 inline asm
     # (include/gcc/x86_64/ck_pr.h). Its own configure; the regressions
     # build and run from regressions/ ("make check" as Debian runs it).
@@ -347,9 +353,10 @@ def elf_files(tree):
 def build_env(bin_dir, recipe, jobs):
     env = dict(os.environ)
     flags = recipe.flags + " -fsanitize-metadata=all"
+    extra = " -fsanitize-metadata=all" if recipe.flag_in_cc else ""
     env.update({
-        "CC": os.path.join(bin_dir, "pcmap-clang"),
-        "CXX": os.path.join(bin_dir, "pcmap-clang++"),
+        "CC": os.path.join(bin_dir, "pcmap-clang") + extra,
+        "CXX": os.path.join(bin_dir, "pcmap-clang++") + extra,
         "CFLAGS": flags, "CXXFLAGS": flags,
         "LDFLAGS": (recipe.ldflags + " -fsanitize-metadata=all").strip(),
         "JOBS": str(jobs),
@@ -539,7 +546,7 @@ def main(argv=None):
                "ldflags": r.ldflags, "checks": {}, "seconds": {},
                "files": []}
         results.append(res)
-        checks = ["build", "tests", "wrong-no", "precision"] + \
+        checks = ["build", "tests", "coverage", "wrong-no", "precision"] + \
             (["recall"] if r.recall else [])
         start = time.time()
         dsc, why = (None, setup_error) if setup_error else \
@@ -615,6 +622,15 @@ def main(argv=None):
         if bad:
             detail += "; undecodable: " + ", ".join(bad[:5])
         fine = bool(covered) and not bad and stats is not None
+        bare = [s["file"] for s in stats
+                 if not s.get("errors") and not s["functions"]]
+        res["checks"]["coverage"] = verdict(
+            r.name, "coverage", bool(stats) and not bare and not bad,
+            "%d of %d ELF files have pcmap tables" % (len(covered),
+                                                      len(stats)) +
+            ("; none in " + ", ".join(bare[:4]) +
+             (" and %d more" % (len(bare) - 4) if len(bare) > 4 else "")
+             if bare else ""))
         worst = sorted((s for s in covered if s["wrong_no"]),
                        key=lambda s: -s["wrong_no"])
         res["checks"]["wrong-no"] = verdict(
