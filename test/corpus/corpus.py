@@ -24,7 +24,7 @@ passed; an XPASS is reported and counted as passed too, so that the list can
 be shortened). A package the archive cannot serve is SKIPPED, by name, with
 all its checks. The last line is "corpus: N passed, N failed, N skipped".
 
-Usage: corpus.py [--build BUILD_DIR] [--work DIR] [--only NAME,...]
+Usage: corpus.py [--build BUILD_DIR] [--work DIR] [--only NAME,...] [--table]
 """
 
 import argparse
@@ -390,6 +390,50 @@ def run_steps(steps, cwd, env, timeout):
     return True, "\n".join(text)
 
 
+def build_probes(bin_dir, llvm_bin, work):
+    """regtime.c built with pcmap-clang (runtime linked) and with plain
+    clang; {name: path}, or {} if either build fails."""
+    src = os.path.join(HERE, "regtime.c")
+    out = {}
+    for name, cc, flags in (
+            ("pcmap", os.path.join(bin_dir, "pcmap-clang"),
+             ["-fsanitize-metadata=all"]),
+            ("plain", os.path.join(llvm_bin, "clang"), [])):
+        exe = os.path.join(work, "regtime-" + name)
+        rc, text = run([cc, "-O2"] + flags + [src, "-o", exe, "-ldl"])
+        if rc:
+            log("cannot build the registration probe: " + text[-500:])
+            return {}
+        out[name] = exe
+    return out
+
+
+def registration_ns(probes, files):
+    """{file: ns or error text}: dlopen + dlclose with the runtime present
+    minus the same without it, the fastest of 20 rounds each."""
+    if not probes or not files:
+        return {}
+    times = {}
+    for name, exe in probes.items():
+        rc, out = run([exe] + files, timeout=300)
+        for line in out.splitlines():
+            path, _, value = line.rpartition(" ")
+            if " error: " in line:
+                path, _, err = line.partition(" error: ")
+                times.setdefault(path, {})[name] = err
+            elif value.isdigit():
+                times.setdefault(path, {})[name] = int(value)
+    result = {}
+    for f in files:
+        t = times.get(f, {})
+        a, b = t.get("pcmap"), t.get("plain")
+        if isinstance(a, int) and isinstance(b, int):
+            result[f] = a - b
+        else:
+            result[f] = str(a if isinstance(a, str) else b or "no answer")
+    return result
+
+
 def test_summary(src):
     """What the test output in src/check.out says it ran: automake's
     summary, ctest's, or the count of the TAP-style PASS/FAIL lines."""
@@ -477,7 +521,16 @@ def main(argv=None):
                     "its tests")
     ap.add_argument("--expected-failures",
                     default=os.path.join(HERE, "expected-failures"))
+    ap.add_argument("--table", action="store_true",
+                    help="only print the table of the last run's "
+                    "results.json")
     args = ap.parse_args(argv)
+    if args.table:
+        work = os.path.abspath(args.work or os.path.join(args.build,
+                                                         "corpus"))
+        summary = json.load(open(os.path.join(work, "results.json")))
+        print("\n".join(format_table(summary["packages"])))
+        return 0
 
     build = os.path.abspath(args.build)
     work = os.path.abspath(args.work or os.path.join(build, "corpus"))
@@ -516,6 +569,8 @@ def main(argv=None):
     setup_s = time.time() - t0
 
     cache = os.path.join(work, "downloads")
+    os.makedirs(work, exist_ok=True)
+    probes = build_probes(bin_dir, llvm_bin, work)
     results = []
     counts = {"passed": 0, "failed": 0, "skipped": 0, "xfail": 0,
               "xpass": 0}
@@ -609,6 +664,14 @@ def main(argv=None):
             stats = []
             res["check_error"] = out[-2000:]
             print(out[-2000:])
+        start = time.time()
+        shared = [st["file"] for st in stats if not st.get("errors") and
+                  st["functions"] and ".so" in os.path.basename(st["file"])]
+        reg = registration_ns(probes, shared)
+        for st in stats:
+            if st["file"] in reg:
+                st["registration_ns"] = reg[st["file"]]
+        res["seconds"]["check"] += round(time.time() - start, 1)
         for st in stats:
             st["file"] = os.path.relpath(st["file"], src)
         res["files"] = stats
@@ -683,21 +746,27 @@ def format_table(results):
     """The per-package and per-file table (Markdown)."""
     head = ("| package | ELF file | functions | atomics recorded (asm) | "
             "visible | recall | wrong NO | precision | metadata / code | "
-            "tests | seconds fetch/build/test/check |")
-    out = [head, "| " + " | ".join(["---"] * 2 + ["---:"] * 7 +
+            "registration µs | tests | seconds fetch/build/test/check |")
+    out = [head, "| " + " | ".join(["---"] * 2 + ["---:"] * 8 +
                                    ["---", "---:"]) + " |"]
 
     def row(pkg, name, t, tests, secs):
+        reg = t.get("registration_ns", "")
+        if isinstance(reg, int):
+            reg = "%.1f" % (reg / 1000.0)
+        elif reg:
+            reg = "(%s)" % reg.split(":")[-1].strip()[:40]
         return ("| %s | %s | %d | %d (%d) | %d | %s | %d | %s | %s | %s | "
-                "%s |" % (pkg, name, t["functions"], t["atomics"],
-                          t["atomics_from_asm"], t["visible"],
-                          pct(t["visible_recorded"], t["visible"]),
-                          t["wrong_no"], pct(t["precise"], t["atomics"]),
-                          pct(t["metadata_bytes"], t["code_bytes"]), tests,
-                          secs))
+                "%s | %s |" % (pkg, name, t["functions"], t["atomics"],
+                               t["atomics_from_asm"], t["visible"],
+                               pct(t["visible_recorded"], t["visible"]),
+                               t["wrong_no"],
+                               pct(t["precise"], t["atomics"]),
+                               pct(t["metadata_bytes"], t["code_bytes"]),
+                               reg, tests, secs))
     for r in results:
         if r.get("skipped"):
-            out.append("| %s | skipped: %s | | | | | | | | | |"
+            out.append("| %s | skipped: %s | | | | | | | | | | |"
                        % (r["name"], r["skipped"][:120].replace("|", "/")))
             continue
         s = r["seconds"]
@@ -707,11 +776,17 @@ def format_table(results):
         files = [f for f in r["files"] if not f.get("errors")]
         out.append(row(r["name"], "all %d files" % len(files),
                        r["totals"], tests, secs))
-        # The shared objects, and the executables with locked instructions
-        # the table misses, by name.
-        for f in files:
-            if f["file"].split("/")[-1].find(".so") >= 0 or f["wrong_no"]:
-                out.append(row("", f["file"], f, "", ""))
+        # The shared objects, and the three executables with the most
+        # wrong NOs or imprecise entries, by name.
+        shared = [f for f in files if ".so" in os.path.basename(f["file"])]
+        worst = sorted((f for f in files if f not in shared and
+                        (f["wrong_no"] or f["precise"] != f["atomics"])),
+                       key=lambda f: (-f["wrong_no"], f["file"]))
+        for f in shared + worst[:3]:
+            out.append(row("", f["file"], f, "", ""))
+        if len(worst) > 3:
+            out.append("| | and %d more executables with wrong NOs | "
+                       "| | | | | | | | | |" % (len(worst) - 3))
     return out
 
 
