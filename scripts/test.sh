@@ -59,13 +59,18 @@ done
 # The corpus (test/corpus/README.md): Debian's source packages built with
 # the LLVM 19 build's pcmap-clang and checked against the disassembler; one
 # count per package check, a package the archive cannot serve counted as
-# skipped. PCMAP_CORPUS=0 leaves it out.
-if [ "${PCMAP_CORPUS:-1}" != 0 ]; then
+# skipped. PCMAP_CORPUS=0 leaves it out; PCMAP_CORPUS=liburcu,ck runs only
+# those recipes.
+corpus=${PCMAP_CORPUS:-all}
+if [ "$corpus" != 0 ]; then
   echo "=== corpus: build, test and check Debian packages (test/corpus)"
   start=$SECONDS
   corpus_log="$root/build-19/corpus.log"
   mkdir -p "$root/build-19"
-  python3 "$root/test/corpus/corpus.py" --build "$root/build-19" 2>&1 |
+  only=()
+  [ "$corpus" = all ] || only=(--only "$corpus")
+  python3 "$root/test/corpus/corpus.py" --build "$root/build-19" \
+    "${only[@]}" 2>&1 |
     tee "$corpus_log"
   line=$(grep -E '^corpus: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
     "$corpus_log" | tail -1)

@@ -35,7 +35,9 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.parse
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -277,9 +279,10 @@ def setup_archive(llvm_version):
                 "\n\n".join(mirrored) + "\n")
         log("adding deb-src entries (%d) in %s" % (len(mirrored),
                                                     SOURCES_FILE))
-        tmp = "/tmp/pcmap-corpus-src.%d" % os.getpid()
-        with open(tmp, "w") as f:
+        with tempfile.NamedTemporaryFile("w", suffix=".sources",
+                                         delete=False) as f:
             f.write(text)
+            tmp = f.name
         rc, out = run(as_root(["install", "-m", "644", tmp, SOURCES_FILE]))
         os.unlink(tmp)
         if rc:
@@ -313,6 +316,14 @@ def fetch(source, cache):
                   cwd=d, timeout=600)
     dsc = complete()
     if rc or not dsc:
+        # "E: Failed to fetch URL  404  Not Found [IP: ...]": the file and
+        # the answer.
+        failed = re.findall(r"^E: Failed to fetch \S*/(\S+)\s+(.*?)\s*"
+                            r"(?:\[.*)?$", out, re.M)
+        if failed:
+            return None, "apt-get source: " + "; ".join(
+                "%s: %s" % (urllib.parse.unquote(f), " ".join(why.split()))
+                for f, why in failed)
         errors = [l for l in out.splitlines() if l.startswith("E:")]
         return None, "apt-get source failed: " + (
             "; ".join(errors) or out.strip()[-300:] or "status %d" % rc)
@@ -755,7 +766,7 @@ def format_table(results):
         if isinstance(reg, int):
             reg = "%.1f" % (reg / 1000.0)
         elif reg:
-            reg = "(%s)" % reg.split(":")[-1].strip()[:40]
+            reg = "(%s)" % reg.split(":")[-1].strip()[:60]
         return ("| %s | %s | %d | %d (%d) | %d | %s | %d | %s | %s | %s | "
                 "%s | %s |" % (pkg, name, t["functions"], t["atomics"],
                                t["atomics_from_asm"], t["visible"],
@@ -767,7 +778,7 @@ def format_table(results):
     for r in results:
         if r.get("skipped"):
             out.append("| %s | skipped: %s | | | | | | | | | | |"
-                       % (r["name"], r["skipped"][:120].replace("|", "/")))
+                       % (r["name"], r["skipped"][:200].replace("|", "/")))
             continue
         s = r["seconds"]
         secs = "%.0f/%.0f/%.0f/%.0f" % (s["fetch"], s["build"], s["tests"],
