@@ -18,6 +18,8 @@ built. A package's checks:
   precision   every table entry starts an instruction of a complete function
   recall      every locked instruction in a covered function is recorded
               (only for recipes whose atomics the plugin must all record)
+  invariance  the objects built without -fsanitize-metadata have the same
+              code and relocations in every function (liburcu, ck)
 
 A check named in test/corpus/expected-failures fails as XFAIL (counted as
 passed; an XPASS is reported and counted as passed too, so that the list can
@@ -57,7 +59,7 @@ class Recipe:
     builds of a package share its download."""
 
     def __init__(self, name, source, build, test, flags="-O2 -g",
-                 ldflags="", recall=False, flag_in_cc=False):
+                 ldflags="", recall=False, flag_in_cc=False, plain=0):
         self.name, self.source = name, source
         self.build, self.test = build, test  # lists of shell commands
         self.flags, self.ldflags = flags, ldflags
@@ -65,6 +67,10 @@ class Recipe:
         # Pass -fsanitize-metadata=all in $CC itself: libtool drops it from
         # the link of a shared library, where an LTO build needs it.
         self.flag_in_cc = flag_in_cc
+        # The first `plain` build commands, run again in a second tree
+        # without -fsanitize-metadata, make the objects of the invariance
+        # check (0: no such check).
+        self.plain = plain
 
 
 # Shell variables the commands see: $CC, $CXX, $CFLAGS, $CXXFLAGS, $LDFLAGS,
@@ -86,7 +92,7 @@ RECIPES = [
     # regression and benchmark programs and runs the unit tests.
     Recipe("liburcu", "liburcu",
            AUTOTOOLS + ['make -j$JOBS >make.out'],
-           ['make -j$JOBS check >check.out 2>&1'], recall=True),
+           ['make -j$JOBS check >check.out 2>&1'], recall=True, plain=3),
     # The same at -flto=thin, linked by lld. The plugin instruments at the
     # link, so the flag must reach the link of the shared libraries too.
     Recipe("liburcu-thinlto", "liburcu",
@@ -102,7 +108,8 @@ RECIPES = [
             '--cores=2 >configure.out',
             'make -j$JOBS >make.out 2>&1',
             'make -j$JOBS regressions >regressions.out 2>&1'],
-           ['make -C regressions check >check.out 2>&1'], recall=True),
+           ['make -C regressions check >check.out 2>&1'], recall=True,
+           plain=2),
     # mimalloc: C11 atomics (include/mimalloc-atomic.h); its three tests.
     Recipe("mimalloc", "mimalloc",
            [CMAKE + '-DMI_BUILD_TESTS=ON -DMI_BUILD_STATIC=OFF '
@@ -361,15 +368,17 @@ def elf_files(tree):
     return out
 
 
-def build_env(bin_dir, recipe, jobs):
+def build_env(bin_dir, recipe, jobs, metadata=True):
     env = dict(os.environ)
-    flags = recipe.flags + " -fsanitize-metadata=all"
-    extra = " -fsanitize-metadata=all" if recipe.flag_in_cc else ""
+    flags = recipe.flags + (" -fsanitize-metadata=all" if metadata else "")
+    extra = " -fsanitize-metadata=all" if recipe.flag_in_cc and metadata \
+        else ""
     env.update({
         "CC": os.path.join(bin_dir, "pcmap-clang") + extra,
         "CXX": os.path.join(bin_dir, "pcmap-clang++") + extra,
         "CFLAGS": flags, "CXXFLAGS": flags,
-        "LDFLAGS": (recipe.ldflags + " -fsanitize-metadata=all").strip(),
+        "LDFLAGS": (recipe.ldflags + (" -fsanitize-metadata=all"
+                                      if metadata else "")).strip(),
         "JOBS": str(jobs),
     })
     # The runtime, which pcmap-clang links into every program, reports
@@ -432,6 +441,49 @@ def registration_ns(probe, files):
     for f in files:
         result.setdefault(f, "no answer (status %d)" % rc)
     return result
+
+
+def invariance(recipe, bin_dir, jobs, dsc, tree, src, timeout):
+    """Builds the recipe's objects again without -fsanitize-metadata and
+    compares every object of both trees (check_pcmap.py invariance: the
+    same bytes and relocations in every function). Returns (ok, detail)."""
+    plain = os.path.join(tree, "plain")
+    rc, out = run(["dpkg-source", "--no-check", "-x", dsc, plain],
+                  cwd=tree, timeout=600)
+    if rc:
+        return False, "dpkg-source -x failed"
+    ok, text = run_steps(recipe.build[:recipe.plain], plain,
+                         build_env(bin_dir, recipe, jobs, metadata=False),
+                         timeout)
+    with open(os.path.join(tree, "plain.log"), "w") as f:
+        f.write(text)
+    if not ok:
+        return False, "the build without -fsanitize-metadata failed"
+    pairs = differ = 0
+    examples = []
+    for top, _, files in os.walk(plain):
+        for f in sorted(files):
+            if not f.endswith(".o"):
+                continue
+            a = os.path.join(top, f)
+            b = os.path.join(src, os.path.relpath(a, plain))
+            if not os.path.exists(b):
+                continue
+            pairs += 1
+            rc, out = run([sys.executable, CHECKER, "invariance", a, b],
+                          timeout=300)
+            if rc:
+                differ += 1
+                if len(examples) < 3:
+                    examples.append("%s: %s" % (
+                        os.path.relpath(a, plain),
+                        " ".join(out.split())[:200]))
+    shutil.rmtree(plain, ignore_errors=True)
+    detail = "%d objects, %d with different code or relocations" % (
+        pairs, differ)
+    if examples:
+        detail += " (" + "; ".join(examples) + ")"
+    return pairs > 0 and differ == 0, detail
 
 
 def test_summary(src):
@@ -602,7 +654,8 @@ def main(argv=None):
                "files": []}
         results.append(res)
         checks = ["build", "tests", "coverage", "wrong-no", "precision"] + \
-            (["recall"] if r.recall else [])
+            (["recall"] if r.recall else []) + \
+            (["invariance"] if r.plain else [])
         start = time.time()
         dsc, why = (None, setup_error) if setup_error else \
             fetch(r.source, cache)
@@ -713,6 +766,17 @@ def main(argv=None):
                 "%d of %d locked instructions recorded (%s)" % (
                     t["visible_recorded"], t["visible"],
                     pct(t["visible_recorded"], t["visible"])))
+        if r.plain:
+            start = time.time()
+            if ok:
+                iok, idetail = invariance(r, bin_dir, args.jobs, dsc, tree,
+                                          src, args.timeout)
+            else:
+                iok, idetail = False, "not run: the build failed"
+            res["seconds"]["invariance"] = round(time.time() - start, 1)
+            res["checks"]["invariance"] = verdict(
+                r.name, "invariance", iok, "%s (%.0f s)" % (
+                    idetail, res["seconds"]["invariance"]))
         for c in ("build", "tests", "check"):
             res["seconds"].setdefault(c, 0)
 
