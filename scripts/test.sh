@@ -2,7 +2,9 @@
 # Installs what is missing, builds pcmap against LLVM 19 and LLVM 22, and runs
 # the whole test suite against each; then builds the runtime with ASan+UBSan
 # and with TSan (LLVM 19, scripts/build.sh) and runs the suites that involve
-# the runtime (unit, rt, e2e) in each. The last line is "N passed, N failed".
+# the runtime (unit, rt, e2e) in each; then builds, tests and checks the
+# corpus of Debian packages (test/corpus) with the LLVM 19 build. The last line
+# is "N passed, N failed, N skipped".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 versions=(19 22)
@@ -53,6 +55,34 @@ PY
   echo "=== $label: $p passed, $f failed, $s skipped"
   passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
+
+# The corpus (test/corpus/README.md): Debian's source packages built with
+# the LLVM 19 build's pcmap-clang and checked against the disassembler; one
+# count per package check, a package the archive cannot serve counted as
+# skipped. PCMAP_CORPUS=0 leaves it out; PCMAP_CORPUS=liburcu,ck runs only
+# those recipes.
+corpus=${PCMAP_CORPUS:-all}
+if [ "$corpus" != 0 ]; then
+  echo "=== corpus: build, test and check Debian packages (test/corpus)"
+  start=$SECONDS
+  corpus_log="$root/build-19/corpus.log"
+  mkdir -p "$root/build-19"
+  only=()
+  [ "$corpus" = all ] || only=(--only "$corpus")
+  python3 "$root/test/corpus/corpus.py" --build "$root/build-19" \
+    "${only[@]}" 2>&1 |
+    tee "$corpus_log"
+  line=$(grep -E '^corpus: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
+    "$corpus_log" | tail -1)
+  if [ -n "$line" ]; then
+    read -r p f s <<<"$(echo "$line" | tr -dc '0-9 \n' | xargs)"
+  else
+    p=0 f=1 s=0
+  fi
+  echo "=== corpus: $((SECONDS - start)) s"
+  echo "=== corpus: $p passed, $f failed, $s skipped"
+  passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+fi
 
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed, $skipped skipped"

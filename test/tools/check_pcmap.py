@@ -14,6 +14,17 @@
       upstream's sanmd_atomics table is an atomic PC offset of pcmap in the
       function of the same name.
 
+  check_pcmap.py corpus FILE... [--objdump PATH] [--json OUT]
+      The disasm check as numbers, for ELF files of real software
+      (test/corpus): per file, the functions, the atomics recorded (and of
+      them those marked as from inline asm), the locked instructions the
+      disassembler shows in covered functions and how many are recorded
+      (recall), those missing from functions whose entry claims complete
+      atomics (a NO that would be wrong), the table entries that start an
+      instruction of a complete function (precision), and the metadata
+      bytes against the code bytes. Prints one line per file; exits 1 if a
+      file has a wrong NO, an imprecise entry or undecodable metadata.
+
   check_pcmap.py invariance OBJ_A OBJ_B
       Two relocatable objects of the same source, with and without
       -fsanitize-metadata: every function has the same bytes and the same
@@ -26,6 +37,7 @@ exits 1. Unreadable input exits 2.
 import argparse
 import bisect
 import collections
+import json
 import os
 import re
 import shutil
@@ -279,6 +291,139 @@ def cmd_disasm(args):
 
 
 # --------------------------------------------------------------------------
+# corpus
+# --------------------------------------------------------------------------
+
+
+def _from_asm_test():
+    """A predicate on descriptors: whether the atomic came from inline asm.
+    The flag is read the way pcmap_elf.py exposes it (a Descriptor
+    attribute, or a module constant naming the bit), so this script follows
+    the format without a second copy of it. None when pcmap_elf.py does not
+    know the flag yet."""
+    if "from_asm" in dir(pcmap_elf.Descriptor) or \
+            "from_asm" in getattr(pcmap_elf.Descriptor, "__slots__", ()):
+        return lambda d: bool(getattr(d, "from_asm", False))
+    for name, value in sorted(vars(pcmap_elf).items()):
+        if "ASM" in name.upper() and isinstance(value, int) and \
+                not isinstance(value, bool) and value > 0:
+            # A mask (1 << 10) or a bit number (10).
+            mask = value if value & (value - 1) == 0 and value > 64 \
+                else 1 << value
+            return lambda d, m=mask: bool(d.value & m)
+    return None
+
+
+def corpus_stats(path, objdump, examples=5):
+    """The numbers of one linked ELF file; see the module docstring."""
+    elf, md = pcmap_elf.load(path)
+    stats = {"file": path, "errors": list(md.errors)}
+    code = sum(s.size for s in elf.sections
+               if s.flags & pcmap_elf.SHF_EXECINSTR and
+               s.flags & pcmap_elf.SHF_ALLOC and
+               s.type != pcmap_elf.SHT_NOBITS)
+    from_asm = _from_asm_test()
+    pcs = {}
+    for r in md.records:
+        for pc in r.pcs:
+            pcs.setdefault(pc, r.descriptor)
+    table = FunctionTable(md.functions)
+    stats.update({
+        "functions": len(md.functions),
+        "functions_complete": sum(1 for e in md.functions
+                                  if e.features & pcmap_elf.FEATURE_ATOMICS),
+        "atomics": len(pcs),
+        "atomics_from_asm": (sum(1 for d in pcs.values() if from_asm(d))
+                             if from_asm else 0),
+        "from_asm_flag_known": from_asm is not None,
+        "metadata_bytes": md.bytes_of("pcmap_atomics") +
+        md.bytes_of("pcmap_functions"),
+        "code_bytes": code,
+    })
+    if not md.functions:
+        stats.update({"visible": 0, "visible_recorded": 0, "wrong_no": 0,
+                      "wrong_no_examples": [], "precise": 0,
+                      "imprecise_examples": []})
+        return stats
+    insns = disassemble(objdump, path)
+    starts = set(i.addr for i in insns)
+    visible = recorded = wrong = 0
+    wrong_examples = []
+    for i in insns:
+        if not is_locked(i):
+            continue
+        e = table.find(i.addr)
+        if e is None:
+            continue
+        visible += 1
+        if i.addr in pcs:
+            recorded += 1
+        elif e.features & pcmap_elf.FEATURE_ATOMICS:
+            wrong += 1
+            if len(wrong_examples) < examples:
+                wrong_examples.append("%#x %s: %s" % (
+                    i.addr, elf.describe(i.addr), i.text))
+    precise = 0
+    imprecise = []
+    for pc, d in sorted(pcs.items()):
+        e = table.find(pc)
+        if pc in starts and e is not None and \
+                e.features & pcmap_elf.FEATURE_ATOMICS:
+            precise += 1
+        elif len(imprecise) < examples:
+            why = ("in no function entry" if e is None else
+                   "not an instruction start" if pc not in starts else
+                   "in a function without the atomics feature")
+            imprecise.append("%#x %s (%s): %s" % (pc, elf.describe(pc),
+                                                  d.text(), why))
+    stats.update({"visible": visible, "visible_recorded": recorded,
+                  "wrong_no": wrong, "wrong_no_examples": wrong_examples,
+                  "precise": precise, "imprecise_examples": imprecise})
+    return stats
+
+
+def corpus_line(st):
+    recall = ("%.1f%%" % (100.0 * st["visible_recorded"] / st["visible"])
+              if st["visible"] else "-")
+    precision = ("%.1f%%" % (100.0 * st["precise"] / st["atomics"])
+                 if st["atomics"] else "-")
+    share = ("%.2f%%" % (100.0 * st["metadata_bytes"] / st["code_bytes"])
+             if st["code_bytes"] else "-")
+    return ("%s: functions %d, atomics %d (asm %d), visible %d, recall %s, "
+            "wrong NO %d, precision %s, metadata %d B = %s of code"
+            % (st["file"], st["functions"], st["atomics"],
+               st["atomics_from_asm"], st["visible"], recall, st["wrong_no"],
+               precision, st["metadata_bytes"], share))
+
+
+def cmd_corpus(args):
+    objdump = args.objdump or shutil.which("llvm-objdump") or "objdump"
+    results = []
+    bad = 0
+    for path in args.files:
+        try:
+            st = corpus_stats(path, objdump)
+        except pcmap_elf.ElfError as e:
+            st = {"file": path, "errors": [str(e)]}
+        results.append(st)
+        if st["errors"]:
+            print("%s: error: %s" % (path, "; ".join(st["errors"])))
+            bad += 1
+            continue
+        print(corpus_line(st))
+        for x in st["wrong_no_examples"]:
+            print("  wrong NO: " + x)
+        for x in st["imprecise_examples"]:
+            print("  imprecise: " + x)
+        if st["wrong_no"] or st["precise"] != st["atomics"]:
+            bad += 1
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+    return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------
 # upstream
 # --------------------------------------------------------------------------
 
@@ -430,12 +575,17 @@ def main(argv=None):
     u = sub.add_parser("upstream")
     u.add_argument("pcmap_binary")
     u.add_argument("upstream_binary")
+    c = sub.add_parser("corpus")
+    c.add_argument("files", nargs="+")
+    c.add_argument("--objdump", default=None)
+    c.add_argument("--json", default=None)
     i = sub.add_parser("invariance")
     i.add_argument("obj_a")
     i.add_argument("obj_b")
     args = ap.parse_args(argv)
     try:
         return {"disasm": cmd_disasm, "upstream": cmd_upstream,
+                "corpus": cmd_corpus,
                 "invariance": cmd_invariance}[args.command](args)
     except pcmap_elf.ElfError as e:
         print("check_pcmap: error: %s" % e, file=sys.stderr)
