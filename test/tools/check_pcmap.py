@@ -296,22 +296,9 @@ def cmd_disasm(args):
 
 
 def _from_asm_test():
-    """A predicate on descriptors: whether the atomic came from inline asm.
-    The flag is read the way pcmap_elf.py exposes it (a Descriptor
-    attribute, or a module constant naming the bit), so this script follows
-    the format without a second copy of it. None when pcmap_elf.py does not
-    know the flag yet."""
-    if "from_asm" in dir(pcmap_elf.Descriptor) or \
-            "from_asm" in getattr(pcmap_elf.Descriptor, "__slots__", ()):
-        return lambda d: bool(getattr(d, "from_asm", False))
-    for name, value in sorted(vars(pcmap_elf).items()):
-        if "ASM" in name.upper() and isinstance(value, int) and \
-                not isinstance(value, bool) and value > 0:
-            # A mask (1 << 10) or a bit number (10).
-            mask = value if value & (value - 1) == 0 and value > 64 \
-                else 1 << value
-            return lambda d, m=mask: bool(d.value & m)
-    return None
+    """A predicate on descriptors: whether the atomic came from inline asm
+    (descriptor bit 10, decoded by pcmap_elf.Descriptor)."""
+    return lambda d: d.from_asm
 
 
 def corpus_stats(path, objdump, examples=5):
