@@ -11,7 +11,9 @@ import lit.util
 config.name = "pcmap"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "tools", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+# test/corpus is a stage of scripts/test.sh of its own (test/corpus/README.md).
+config.excludes = ["Inputs", "tools", "Unit", "corpus", "CMakeLists.txt",
+                   "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pcmap_obj_root, "test")
 
