@@ -2,18 +2,19 @@
 # Installs what is missing, builds pcmap against LLVM 19 and LLVM 22, and runs
 # the whole test suite against each; then builds the runtime with ASan+UBSan
 # and with TSan (LLVM 19, scripts/build.sh) and runs the suites that involve
-# the runtime (unit, rt, e2e) in each; then builds, tests and checks the
+# the runtime (unit, rt, e2e) in each; then builds all of pcmap with the
+# system's GCC (LLVM 19) and runs the whole suite; then builds, tests and checks the
 # corpus of Debian packages (test/corpus) with the LLVM 19 build. The last line
 # is "N passed, N failed, N skipped".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 versions=(19 22)
-sanitized=(19-asan 19-tsan)
+configs=(19-asan 19-tsan 19-gcc)
 
 "$root/scripts/install-deps.sh" "${versions[@]}" || exit 1
 
 passed=0 failed=0 skipped=0 status=0
-for name in "${versions[@]}" "${sanitized[@]}"; do
+for name in "${versions[@]}" "${configs[@]}"; do
   v=${name%%-*}
   config=
   [ "$name" = "$v" ] || config=${name#*-}
