@@ -754,8 +754,8 @@ bool splitA64Suffixes(StringRef Rest, ArrayRef<StringRef> Orders,
   return false;
 }
 
-std::optional<A64Form> a64Form(StringRef M) {
-  // Exclusives and load-acquire/store-release, with b/h size suffixes.
+/// Exclusives and load-acquire/store-release, with b/h size suffixes.
+std::optional<A64Form> a64OrderedForm(StringRef M) {
   struct Named {
     StringRef Base;
     AtomicKind Kind;
@@ -802,7 +802,11 @@ std::optional<A64Form> a64Form(StringRef M) {
     F.Pair = N.Pair;
     return F;
   }
-  // LSE.
+  return std::nullopt;
+}
+
+/// The LSE atomics (ARMv8.1): CAS, CASP, SWP and the LD<op>/ST<op> family.
+std::optional<A64Form> a64LSEForm(StringRef M) {
   static const StringRef AllOrders[] = {"al", "a", "l", ""};
   static const StringRef StoreOrders[] = {"l", ""};
   StringRef Order;
@@ -842,6 +846,12 @@ std::optional<A64Form> a64Form(StringRef M) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<A64Form> a64Form(StringRef M) {
+  if (std::optional<A64Form> F = a64OrderedForm(M))
+    return F;
+  return a64LSEForm(M);
 }
 
 /// Loads and stores that are not atomics. Any other mnemonic starting with

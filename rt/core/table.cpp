@@ -18,7 +18,7 @@ using format::kKnownFeatures;
 namespace {
 
 /// Stretches wholly in one segment that the index build fills without a
-/// loop (see finishAndIndex()), and so the entries past the index that it
+/// loop (see IndexSweep), and so the entries past the index that it
 /// may write.
 constexpr unsigned kWholeRun = 8;
 
@@ -57,92 +57,67 @@ inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
 #endif
 }
 
-/// Finishes the functions (sorted by start, with unique starts): sets each
-/// one's atomics, the range of the sorted Atomics inside it, and the
-/// features the runtime relies on. Builds the index over [0, TextSize)
-/// meanwhile, in one sweep over the code, segment by segment (see table.h):
-/// an entry is written when the sweep leaves its stretch, and the stretches
-/// a segment covers whole get the same entry in a tight loop. A function
-/// holds the bytes from its start to its end or to the next function's
-/// start, whichever comes first: the function that the searches (table.h)
-/// find.
-bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
-                    const uint32_t *Atomics, uint64_t NumAtomics,
-                    const ModuleAtomicsState &State, uint64_t TextSize,
-                    ArenaOffset &IndexOut, uint64_t &NumStretches) {
-  NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
-  const uint64_t NumEntries = NumStretches + 2;
-  // The atomics before each stretch: stretch S + 1 has those up to the
-  // last one in stretch S, and a stretch after one with none as many as
-  // that one.
-  auto *AtomicsBefore = reinterpret_cast<uint32_t *>(
+/// The atomics before each stretch, from the sorted offsets: entry S + 1
+/// has those up to the last one in stretch S, and a stretch with none as
+/// many as the one before. NumEntries + kWholeRun entries (the scratch
+/// buffer's), or null when out of memory.
+uint32_t *countAtomicsBefore(const uint32_t *Atomics, uint64_t NumAtomics,
+                             uint64_t NumEntries) {
+  auto *Before = reinterpret_cast<uint32_t *>(
       CountScratch.get((NumEntries + kWholeRun) / 2 + 1));
-  IndexOut = AtomicsBefore ? arenaAllocate(indexBytes(NumStretches)) : 0;
-  if (!IndexOut)
-    return false;
-  memset(AtomicsBefore, 0, (NumEntries + kWholeRun) * sizeof(uint32_t));
+  if (!Before)
+    return nullptr;
+  memset(Before, 0, (NumEntries + kWholeRun) * sizeof(uint32_t));
   for (uint64_t A = 0; A < NumAtomics; ++A)
-    AtomicsBefore[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
-  // A stretch with none: as many as the one before (the running maximum is
-  // kept in a register, not reloaded from the entry just stored).
+    Before[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
+  // The running maximum is kept in a register, not reloaded from the entry
+  // just stored.
   for (uint32_t I = 1, Max = 0; I < NumEntries; ++I) {
-    uint32_t V = AtomicsBefore[I];
+    uint32_t V = Before[I];
     Max = V > Max ? V : Max;
-    AtomicsBefore[I] = Max;
+    Before[I] = Max;
   }
-  // The atomics before offset X (X <= TextSize).
-  auto AtomicsBelow = [&](uint64_t X) __attribute__((always_inline)) {
+  return Before;
+}
+
+/// The sorted atomics of a module and the counts per stretch above.
+struct AtomicsByStretch {
+  const uint32_t *Atomics;
+  uint64_t NumAtomics;
+  const uint32_t *Before;
+
+  /// The atomics before offset X (X <= the code's size).
+  __attribute__((always_inline)) uint64_t below(uint64_t X) const {
     uint64_t S = X >> kStretchShift;
-    uint64_t First = AtomicsBefore[S], N = AtomicsBefore[S + 1] - First;
+    uint64_t First = Before[S], N = Before[S + 1] - First;
     if (__builtin_expect(N > kWindow, 0)) {
       while (First < NumAtomics && Atomics[First] < X)
         ++First;
       return First;
     }
     return First + countBelow(Atomics + First, uint32_t(N), uint32_t(X));
-  };
-  auto *Index = static_cast<uint64_t *>(arenaWritable(IndexOut));
+  }
+};
 
-  auto Store = [&](uint64_t I, uint64_t FirstFunction, uint64_t Layout) {
-    storeRelaxed(&Index[2 * I],
-                 uint64_t(AtomicsBefore[I]) | (FirstFunction << 32));
-    storeRelaxed(&Index[2 * I + 1], Layout);
-  };
-  // The segment the sweep is in: its bits as segment 0 of a layout, and
-  // the FirstFunction of a stretch that starts in it.
-  uint64_t CurrentBits = 0, CurrentFirst = 0;
-  // The stretch the sweep is in, and its layout so far.
-  uint64_t S = 0, Layout = kUnusedBoundaries, First = 0;
-  unsigned NumSegments = 1;
-  bool Described = true, StartTaken = false;
-  // The segment from offset P on has Bits (as segment 0) and, when it
-  // starts a stretch, that stretch's FirstFunction is FirstIfStart. P never
-  // decreases; a segment of no bytes (the same P twice) is a function of no
-  // bytes.
-  auto Segment = [&](uint64_t P, uint64_t Bits,
-                     uint64_t FirstIfStart) __attribute__((always_inline)) {
+/// Writes the index in one sweep over the code (see table.h): segment()
+/// is called at every offset where a function starts or ends, in
+/// increasing order; an entry is written when the sweep leaves its
+/// stretch, and the stretches a segment covers whole get the same entry in
+/// a tight loop.
+class IndexSweep {
+public:
+  IndexSweep(uint64_t *Index, const uint32_t *AtomicsBefore)
+      : Index(Index), AtomicsBefore(AtomicsBefore) {}
+
+  /// The segment from offset P on has Bits (as segment 0 of a layout) and,
+  /// when it starts a stretch, that stretch's FirstFunction is
+  /// FirstIfStart. P never decreases; a segment of no bytes (the same P
+  /// twice) is a function of no bytes.
+  __attribute__((always_inline)) void segment(uint64_t P, uint64_t Bits,
+                                              uint64_t FirstIfStart) {
     uint64_t T = P >> kStretchShift;
-    if (T != S) {
-      Store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
-      // The stretches up to T wholly in the current segment: a fixed run
-      // of them, as a loop whose length varies from one function to the
-      // next would be mispredicted at its end nearly every time. The
-      // entries of the run from T on are written again later.
-      uint64_t Whole = kUnusedBoundaries | CurrentBits | kDescribed;
-      if (__builtin_expect(T - S <= kWholeRun + 1, 1)) {
-        for (unsigned K = 1; K <= kWholeRun; ++K)
-          Store(S + K, CurrentFirst, Whole);
-      } else {
-        for (uint64_t I = S + 1; I < T; ++I)
-          Store(I, CurrentFirst, Whole);
-      }
-      S = T;
-      Layout = kUnusedBoundaries | CurrentBits;
-      First = CurrentFirst;
-      NumSegments = 1;
-      Described = true;
-      StartTaken = false;
-    }
+    if (T != S)
+      enterStretch(T);
     unsigned Low = unsigned(P & ((1u << kStretchShift) - 1));
     if (!Low) {
       // The segment starts the stretch: it is segment 0 (once; a second
@@ -161,10 +136,96 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
     }
     CurrentBits = Bits;
     CurrentFirst = FirstIfStart;
-  };
+  }
 
-  const bool UpstreamAtomicsKnown =
+  /// Writes the last stretch the sweep is in and those after it, up to
+  /// NumEntries.
+  void finish(uint64_t NumEntries) {
+    store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
+    for (uint64_t I = S + 1; I < NumEntries; ++I)
+      store(I, CurrentFirst, kUnusedBoundaries | CurrentBits | kDescribed);
+  }
+
+private:
+  __attribute__((always_inline)) void store(uint64_t I, uint64_t FirstFunction,
+                                            uint64_t EntryLayout) {
+    storeRelaxed(&Index[2 * I],
+                 uint64_t(AtomicsBefore[I]) | (FirstFunction << 32));
+    storeRelaxed(&Index[2 * I + 1], EntryLayout);
+  }
+
+  /// Leaves stretch S for stretch T > S.
+  __attribute__((always_inline)) void enterStretch(uint64_t T) {
+    store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
+    // The stretches up to T wholly in the current segment: a fixed run of
+    // them, as a loop whose length varies from one function to the next
+    // would be mispredicted at its end nearly every time. The entries of
+    // the run from T on are written again later.
+    uint64_t Whole = kUnusedBoundaries | CurrentBits | kDescribed;
+    if (__builtin_expect(T - S <= kWholeRun + 1, 1)) {
+      for (unsigned K = 1; K <= kWholeRun; ++K)
+        store(S + K, CurrentFirst, Whole);
+    } else {
+      for (uint64_t I = S + 1; I < T; ++I)
+        store(I, CurrentFirst, Whole);
+    }
+    S = T;
+    Layout = kUnusedBoundaries | CurrentBits;
+    First = CurrentFirst;
+    NumSegments = 1;
+    Described = true;
+    StartTaken = false;
+  }
+
+  uint64_t *Index;
+  const uint32_t *AtomicsBefore;
+  // The segment the sweep is in: its bits as segment 0 of a layout, and
+  // the FirstFunction of a stretch that starts in it.
+  uint64_t CurrentBits = 0, CurrentFirst = 0;
+  // The stretch the sweep is in, and its layout so far.
+  uint64_t S = 0, Layout = kUnusedBoundaries, First = 0;
+  unsigned NumSegments = 1;
+  bool Described = true, StartTaken = false;
+};
+
+/// The features of R that the runtime relies on, given that it holds the
+/// atomics [A, B): a claim of complete atomics stands only if the section
+/// that made it was accepted, and a function that says it has atomics
+/// has some.
+uint32_t reliedFeatures(const FunctionRecord &R, uint64_t A, uint64_t B,
+                        const ModuleAtomicsState &State) {
+  uint32_t Declared = R.Declared;
+  bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
+                       (Declared & kFeatureAtomics) &&
+                       !State.PCMapAtomicsRejected &&
+                       !((Declared & kFeatureHasAtomics) && A == B);
+  bool UpstreamComplete =
+      (R.Source & PCMAP_SOURCE_UPSTREAM) &&
+      (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
       State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
+  return uint32_t((Declared & kKnownFeatures & ~kFeatureAtomics) |
+                  (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0));
+}
+
+/// Finishes the functions (sorted by start, with unique starts): sets each
+/// one's atomics, the range of the sorted Atomics inside it, and the
+/// features the runtime relies on. Builds the index over [0, TextSize)
+/// meanwhile (IndexSweep). A function holds the bytes from its start to
+/// its end or to the next function's start, whichever comes first: the
+/// function that the searches (table.h) find.
+bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
+                    const uint32_t *Atomics, uint64_t NumAtomics,
+                    const ModuleAtomicsState &State, uint64_t TextSize,
+                    ArenaOffset &IndexOut, uint64_t &NumStretches) {
+  NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
+  const uint64_t NumEntries = NumStretches + 2;
+  const uint32_t *Before = countAtomicsBefore(Atomics, NumAtomics, NumEntries);
+  IndexOut = Before ? arenaAllocate(indexBytes(NumStretches)) : 0;
+  if (!IndexOut)
+    return false;
+  const AtomicsByStretch ByStretch = {Atomics, NumAtomics, Before};
+  IndexSweep Sweep(static_cast<uint64_t *>(arenaWritable(IndexOut)), Before);
+
   uint64_t Below = 0, PreviousEnd = 0;
   for (uint64_t I = 0; I < NumFunctions; ++I) {
     FunctionRecord &R = F[I];
@@ -175,42 +236,29 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
     uint64_t A = Below;
     if (__builtin_expect(
             Start < PreviousEnd || (A < NumAtomics && Atomics[A] < Start), 0))
-      A = AtomicsBelow(Start);
+      A = ByStretch.below(Start);
     uint64_t Left = NumAtomics - A;
     uint32_t InWindow = countBelow(
         Atomics + A, uint32_t(Left < kWindow ? Left : kWindow), uint32_t(End));
     uint64_t B = __builtin_expect(InWindow < kWindow, 1) ? A + InWindow
-                                                         : AtomicsBelow(End);
+                                                         : ByStretch.below(End);
     Below = B;
     PreviousEnd = End;
-    // Whether the function's claim of completeness can be relied on.
-    uint32_t Declared = R.Declared;
-    bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
-                         (Declared & kFeatureAtomics) &&
-                         !State.PCMapAtomicsRejected &&
-                         !((Declared & kFeatureHasAtomics) && A == B);
-    bool UpstreamComplete =
-        (R.Source & PCMAP_SOURCE_UPSTREAM) &&
-        (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
-        UpstreamAtomicsKnown;
-    bool Complete = PCMapComplete || UpstreamComplete;
-    storeRelaxed(&R.Features,
-                 uint32_t((Declared & kKnownFeatures & ~kFeatureAtomics) |
-                          (Complete ? kFeatureAtomics : 0)));
+    uint32_t Features = reliedFeatures(R, A, B, State);
+    storeRelaxed(&R.Features, Features);
     storeRelaxed(&R.NumAtomics, uint32_t(B - A));
     storeRelaxed(&R.FirstAtomic, uint32_t(A));
 
-    Segment(Start,
-            (uint64_t(1) << kInFunctionShift) |
-                (uint64_t(Complete) << kCompleteShift),
-            I);
+    Sweep.segment(
+        Start,
+        (uint64_t(1) << kInFunctionShift) |
+            (uint64_t((Features & kFeatureAtomics) != 0) << kCompleteShift),
+        I);
     uint64_t Next = I + 1 < NumFunctions ? F[I + 1].Start : ~uint64_t(0);
     if (End < Next)
-      Segment(End, 0, I + 1);
+      Sweep.segment(End, 0, I + 1);
   }
-  Store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
-  for (uint64_t I = S + 1; I < NumEntries; ++I)
-    Store(I, CurrentFirst, kUnusedBoundaries | CurrentBits | kDescribed);
+  Sweep.finish(NumEntries);
   return true;
 }
 

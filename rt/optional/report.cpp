@@ -85,24 +85,128 @@ int bySizeDescending(const void *A, const void *B) {
   return X.F.start < Y.F.start ? -1 : X.F.start > Y.F.start;
 }
 
-/// "atomics,pcmap" and the like.
-void featureText(const pcmap_function &F, char *Out, size_t Size) {
-  Text T(Out, Size);
-  const char *Sep = "";
-  if (F.features & PCMAP_FEATURE_ATOMICS) {
-    T << "atomics";
-    Sep = ",";
-  }
-  if (F.features & PCMAP_FEATURE_OPAQUE_ASM) {
-    T << Sep << "opaque-asm";
-    Sep = ",";
-  }
-  if (F.source & PCMAP_SOURCE_PCMAP) {
-    T << Sep << "pcmap";
-    Sep = ",";
-  }
+/// The names of F's features ("atomics", "opaque-asm") and sources
+/// ("pcmap", "upstream"), in that order; returns how many.
+unsigned featureNames(const pcmap_function &F, const char *(&Names)[4]) {
+  unsigned N = 0;
+  if (F.features & PCMAP_FEATURE_ATOMICS)
+    Names[N++] = "atomics";
+  if (F.features & PCMAP_FEATURE_OPAQUE_ASM)
+    Names[N++] = "opaque-asm";
+  if (F.source & PCMAP_SOURCE_PCMAP)
+    Names[N++] = "pcmap";
   if (F.source & PCMAP_SOURCE_UPSTREAM)
-    T << Sep << "upstream";
+    Names[N++] = "upstream";
+  return N;
+}
+
+/// Fills Rows (room for Capacity) with the functions of every module and
+/// their atomics by kind; returns how many.
+size_t collectRows(FunctionRow *Rows, size_t Capacity, size_t NumModules) {
+  size_t N = 0;
+  pcmap_module M;
+  for (size_t Mod = 0; Mod < NumModules && pcmap_module_at(Mod, &M); ++Mod) {
+    for (size_t I = 0; N < Capacity && I < M.num_functions; ++I) {
+      FunctionRow &R = Rows[N];
+      memset(&R, 0, sizeof(R));
+      if (!pcmap_function_at(M.text_start, I, &R.F))
+        break;
+      R.Module = uint32_t(Mod);
+      for (uint32_t A = 0; A < R.F.num_atomics; ++A) {
+        pcmap_atomic At;
+        if (pcmap_atomic_at(M.text_start, R.F.first_atomic + A, &At)) {
+          ++R.ByKind[At.kind <= PCMAP_KIND_FENCE ? At.kind : 5];
+          R.FromAsm += (At.flags & PCMAP_ATOMIC_INLINE_ASM) != 0;
+        }
+      }
+      ++N;
+    }
+  }
+  return N;
+}
+
+struct Totals {
+  size_t Functions, Modules;
+  uint64_t Size, Atomics;
+};
+
+void writeHeader(ReportWriter &W, ReportFormat Fmt, const Totals &T) {
+  switch (Fmt) {
+  case ReportFormat::Text:
+    W << "pcmap: function report: " << uint64_t(T.Functions) << " functions in "
+      << uint64_t(T.Modules) << (T.Modules == 1 ? " module, " : " modules, ")
+      << T.Size << " bytes, " << T.Atomics << " atomics\n";
+    W << "    size atomics  load store   rmw cmpxchg fence unknown   asm "
+         "features       start               module: function\n";
+    return;
+  case ReportFormat::CSV:
+    W << "module,function,start,size,atomics,load,store,rmw,cmpxchg,fence,"
+         "unknown,asm,features\n";
+    return;
+  case ReportFormat::JSON:
+    W << "{\"report\": \"pcmap-functions\", \"version\": 1, \"pid\": "
+      << uint64_t(currentProcessId()) << ", \"functions\": [";
+    return;
+  }
+}
+
+/// The I-th row, symbolized.
+void writeRow(ReportWriter &W, ReportFormat Fmt, Symbolizer &Sym,
+              const FunctionRow &R, size_t I) {
+  pcmap_module Mod;
+  const char *Path = pcmap_module_at(R.Module, &Mod) ? Mod.path : "";
+  SymbolizedPC S;
+  Sym.symbolize(R.F.start, Path, R.F.start - R.F.module_bias, S);
+  char Start[24];
+  Text(Start, sizeof(Start)).hex(R.F.start);
+  char Unnamed[32];
+  if (!S.Function[0]) {
+    Text T(Unnamed, sizeof(Unnamed));
+    T << "fn_";
+    T.hex(R.F.start);
+  }
+  const char *Name = S.Function[0] ? S.Function : Unnamed;
+  const char *Features[4];
+  unsigned NumFeatures = featureNames(R.F, Features);
+  char Joined[64];
+  Text J(Joined, sizeof(Joined));
+  for (unsigned K = 0; K < NumFeatures; ++K)
+    J << (K ? "," : "") << Features[K];
+  switch (Fmt) {
+  case ReportFormat::Text:
+    W.padNumber(R.F.size, 8).padNumber(R.F.num_atomics, 8);
+    W.padNumber(R.ByKind[0], 6).padNumber(R.ByKind[1], 6);
+    W.padNumber(R.ByKind[2], 6).padNumber(R.ByKind[3], 8);
+    W.padNumber(R.ByKind[4], 6).padNumber(R.ByKind[5], 8);
+    W.padNumber(R.FromAsm, 6) << " ";
+    W.pad(Joined, 14) << " ";
+    W.pad(Start, 19) << " " << baseName(Path) << ": " << Name << "\n";
+    return;
+  case ReportFormat::CSV:
+    W.csv(Path) << ",";
+    W.csv(Name) << "," << Start << "," << uint64_t(R.F.size) << ","
+                << uint64_t(R.F.num_atomics);
+    for (uint32_t K : R.ByKind)
+      W << "," << uint64_t(K);
+    W << "," << uint64_t(R.FromAsm) << ",";
+    W.csv(Joined) << "\n";
+    return;
+  case ReportFormat::JSON:
+    W << (I ? ",\n  " : "\n  ") << "{\"module\": ";
+    W.json(Path) << ", \"function\": ";
+    W.json(Name) << ", \"start\": \"" << Start
+                 << "\", \"size\": " << uint64_t(R.F.size)
+                 << ", \"atomics\": " << uint64_t(R.F.num_atomics);
+    for (int K = 0; K < 6; ++K)
+      W << ", \"" << KindColumns[K] << "\": " << uint64_t(R.ByKind[K]);
+    W << ", \"asm\": " << uint64_t(R.FromAsm) << ", \"features\": [";
+    for (unsigned K = 0; K < NumFeatures; ++K) {
+      W << (K ? ", " : "");
+      W.json(Features[K]);
+    }
+    W << "]}";
+    return;
+  }
 }
 
 void atexitReports() {
@@ -135,125 +239,39 @@ void initReports() {
 
 void writeFunctionReport() {
   lockWriters(); // no module comes or goes meanwhile: paths stay valid
-  size_t Count = 0;
+  Totals T = {0, 0, 0, 0};
+  size_t Capacity = 0;
   pcmap_module M;
-  size_t NumModules = 0;
-  for (; pcmap_module_at(NumModules, &M); ++NumModules)
-    Count += M.num_functions;
-  uint64_t Bytes = (Count ? Count : 1) * sizeof(FunctionRow);
+  for (; pcmap_module_at(T.Modules, &M); ++T.Modules)
+    Capacity += M.num_functions;
+  uint64_t Bytes = (Capacity ? Capacity : 1) * sizeof(FunctionRow);
   ArenaOffset Storage = arenaAllocate(Bytes);
   if (!Storage) {
     unlockWriters();
     Message Msg;
-    Msg << "function report: out of memory for " << uint64_t(Count)
+    Msg << "function report: out of memory for " << uint64_t(Capacity)
         << " functions";
     Msg.emit();
     return;
   }
   auto *Rows = static_cast<FunctionRow *>(arenaWritable(Storage));
-  size_t N = 0;
-  for (size_t Mod = 0; Mod < NumModules && pcmap_module_at(Mod, &M); ++Mod) {
-    for (size_t I = 0; N < Count && I < M.num_functions; ++I) {
-      FunctionRow &R = Rows[N];
-      memset(&R, 0, sizeof(R));
-      if (!pcmap_function_at(M.text_start, I, &R.F))
-        break;
-      R.Module = uint32_t(Mod);
-      for (uint32_t A = 0; A < R.F.num_atomics; ++A) {
-        pcmap_atomic At;
-        if (pcmap_atomic_at(M.text_start, R.F.first_atomic + A, &At)) {
-          ++R.ByKind[At.kind <= PCMAP_KIND_FENCE ? At.kind : 5];
-          R.FromAsm += (At.flags & PCMAP_ATOMIC_INLINE_ASM) != 0;
-        }
-      }
-      ++N;
-    }
+  T.Functions = collectRows(Rows, Capacity, T.Modules);
+  qsort(Rows, T.Functions, sizeof(FunctionRow), bySizeDescending);
+  for (size_t I = 0; I < T.Functions; ++I) {
+    T.Size += Rows[I].F.size;
+    T.Atomics += Rows[I].F.num_atomics;
   }
-  qsort(Rows, N, sizeof(FunctionRow), bySizeDescending);
 
   ReportWriter W;
   ReportFormat Fmt = reportFormat();
-  uint64_t TotalSize = 0, TotalAtomics = 0;
-  for (size_t I = 0; I < N; ++I) {
-    TotalSize += Rows[I].F.size;
-    TotalAtomics += Rows[I].F.num_atomics;
-  }
-  if (Fmt == ReportFormat::Text) {
-    W << "pcmap: function report: " << uint64_t(N) << " functions in "
-      << uint64_t(NumModules) << (NumModules == 1 ? " module, " : " modules, ")
-      << TotalSize << " bytes, " << TotalAtomics << " atomics\n";
-    W << "    size atomics  load store   rmw cmpxchg fence unknown   asm "
-         "features       start               module: function\n";
-  } else if (Fmt == ReportFormat::CSV) {
-    W << "module,function,start,size,atomics,load,store,rmw,cmpxchg,fence,"
-         "unknown,asm,features\n";
-  } else {
-    W << "{\"report\": \"pcmap-functions\", \"version\": 1, \"pid\": "
-      << uint64_t(currentProcessId()) << ", \"functions\": [";
-  }
+  writeHeader(W, Fmt, T);
   Symbolizer Sym;
-  for (size_t I = 0; I < N; ++I) {
-    const FunctionRow &R = Rows[I];
-    pcmap_module Mod;
-    const char *Path = pcmap_module_at(R.Module, &Mod) ? Mod.path : "";
-    SymbolizedPC S;
-    Sym.symbolize(R.F.start, Path, R.F.start - R.F.module_bias, S);
-    char Start[24];
-    Text(Start, sizeof(Start)).hex(R.F.start);
-    char Unnamed[32];
-    if (!S.Function[0]) {
-      Text T(Unnamed, sizeof(Unnamed));
-      T << "fn_";
-      T.hex(R.F.start);
-    }
-    const char *Name = S.Function[0] ? S.Function : Unnamed;
-    char Features[64];
-    featureText(R.F, Features, sizeof(Features));
-    if (Fmt == ReportFormat::Text) {
-      W.padNumber(R.F.size, 8).padNumber(R.F.num_atomics, 8);
-      W.padNumber(R.ByKind[0], 6).padNumber(R.ByKind[1], 6);
-      W.padNumber(R.ByKind[2], 6).padNumber(R.ByKind[3], 8);
-      W.padNumber(R.ByKind[4], 6).padNumber(R.ByKind[5], 8);
-      W.padNumber(R.FromAsm, 6) << " ";
-      W.pad(Features, 14) << " ";
-      W.pad(Start, 19) << " " << baseName(Path) << ": " << Name << "\n";
-    } else if (Fmt == ReportFormat::CSV) {
-      W.csv(Path) << ",";
-      W.csv(Name) << "," << Start << "," << uint64_t(R.F.size) << ","
-                  << uint64_t(R.F.num_atomics);
-      for (uint32_t K : R.ByKind)
-        W << "," << uint64_t(K);
-      W << "," << uint64_t(R.FromAsm) << ",";
-      W.csv(Features) << "\n";
-    } else {
-      W << (I ? ",\n  " : "\n  ") << "{\"module\": ";
-      W.json(Path) << ", \"function\": ";
-      W.json(Name) << ", \"start\": \"" << Start
-                   << "\", \"size\": " << uint64_t(R.F.size)
-                   << ", \"atomics\": " << uint64_t(R.F.num_atomics);
-      for (int K = 0; K < 6; ++K)
-        W << ", \"" << KindColumns[K] << "\": " << uint64_t(R.ByKind[K]);
-      W << ", \"asm\": " << uint64_t(R.FromAsm);
-      W << ", \"features\": [";
-      const char *Sep = "";
-      for (const char *P = Features; *P;) {
-        const char *End = strchr(P, ',');
-        size_t Len = End ? size_t(End - P) : strlen(P);
-        char One[16];
-        Text(One, Len + 1 < sizeof(One) ? Len + 1 : sizeof(One)) << P;
-        W << Sep;
-        W.json(One);
-        Sep = ", ";
-        P += Len + (End ? 1 : 0);
-      }
-      W << "]}";
-    }
-  }
+  for (size_t I = 0; I < T.Functions; ++I)
+    writeRow(W, Fmt, Sym, Rows[I], I);
   if (Fmt == ReportFormat::JSON)
-    W << "\n], \"totals\": {\"functions\": " << uint64_t(N)
-      << ", \"modules\": " << uint64_t(NumModules)
-      << ", \"size\": " << TotalSize << ", \"atomics\": " << TotalAtomics
-      << "}}\n";
+    W << "\n], \"totals\": {\"functions\": " << uint64_t(T.Functions)
+      << ", \"modules\": " << uint64_t(T.Modules) << ", \"size\": " << T.Size
+      << ", \"atomics\": " << T.Atomics << "}}\n";
   W.flush();
   arenaFree(Storage, Bytes);
   unlockWriters();

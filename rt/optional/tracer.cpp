@@ -250,16 +250,6 @@ double share(uint64_t Part, uint64_t Whole) {
   return Whole ? double(Part) / double(Whole) : 0.0;
 }
 
-void symbolizeAt(Symbolizer &Sym, uintptr_t PC, SymbolizedPC &S, char *Module,
-                 size_t ModuleSize, uintptr_t &Bias) {
-  Module[0] = '\0';
-  Bias = 0;
-  if (moduleOf(PC, Module, ModuleSize, Bias))
-    Sym.symbolize(PC, Module, PC - Bias, S);
-  else
-    S.Function[0] = S.Location[0] = '\0';
-}
-
 /// "  5.0%  " (right-aligned in 6 columns, then two spaces).
 void percent(ReportWriter &W, double Share) {
   double P = 100 * Share;
@@ -267,6 +257,183 @@ void percent(ReportWriter &W, double Share) {
   W.fixed(P, 1) << "%  ";
 }
 
+/// What the report says about the whole run.
+struct Summary {
+  ReportFormat Format;
+  uint64_t Total;
+  uint64_t DistinctSites, DistinctFunctions;
+};
+
+void writeHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
+  switch (Sum.Format) {
+  case ReportFormat::Text:
+    W << "pcmap: atomic tracer: " << Sum.Total << " samples at "
+      << uint64_t(Flags.trace_hz) << " Hz in " << ThreadsSeen << " threads; "
+      << Counts.Atomic << " (";
+    W.fixed(100 * share(Counts.Atomic, Sum.Total), 1)
+        << "%) on atomics, " << Counts.Covered << " in covered functions, "
+        << Counts.Uncovered << " elsewhere, " << Counts.Dropped << " dropped\n";
+    W << "pcmap: top " << uint64_t(NumSites) << " of " << Sum.DistinctSites
+      << " atomic sites by samples:\n";
+    W << "   samples   share  atomic                                    "
+         "site\n";
+    return;
+  case ReportFormat::CSV:
+    W << "section,pc,module,module_offset,function,function_start,"
+         "function_offset,location,kind,op,size,order,failure_order,samples,"
+         "exact_samples,skid_samples,atomic_samples,share\n";
+    return;
+  case ReportFormat::JSON:
+    W << "{\"report\": \"pcmap-trace\", \"version\": 1, \"pid\": "
+      << uint64_t(currentProcessId())
+      << ", \"hz\": " << uint64_t(Flags.trace_hz)
+      << ", \"threads\": " << ThreadsSeen << ", \"samples\": " << Sum.Total
+      << ", \"atomic_samples\": " << Counts.Atomic
+      << ", \"covered_samples\": " << Counts.Covered
+      << ", \"uncovered_samples\": " << Counts.Uncovered
+      << ", \"dropped_samples\": " << Counts.Dropped
+      << ", \"distinct_sites\": " << Sum.DistinctSites
+      << ", \"distinct_functions\": " << Sum.DistinctFunctions
+      << ", \"sites\": [";
+    return;
+  }
+}
+
+/// A sampled PC, symbolized, where the report's rows need it.
+struct Place {
+  SymbolizedPC Sy;
+  char Module[512];
+  uintptr_t Bias;
+
+  Place(Symbolizer &Sym, uintptr_t PC) {
+    Module[0] = '\0';
+    Bias = 0;
+    if (moduleOf(PC, Module, sizeof(Module), Bias))
+      Sym.symbolize(PC, Module, PC - Bias, Sy);
+    else
+      Sy.Function[0] = Sy.Location[0] = '\0';
+  }
+};
+
+/// One row of the atomic sites: the R-th by samples.
+void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
+               const SiteSlot &S, unsigned R) {
+  uint64_t N = S.Exact + S.Skid;
+  pcmap_atomic A;
+  memset(&A, 0, sizeof(A));
+  bool Known = pcmap_lookup_atomic(S.PC, &A);
+  uintptr_t FnStart = Known && A.has_function ? A.function.start : 0;
+  uint64_t FnOffset = FnStart ? S.PC - FnStart : 0;
+  Place At(Sym, S.PC);
+  const char *Op = A.kind == PCMAP_KIND_RMW ? rmwOpName(A.rmw_op) : "";
+  const char *Failure =
+      A.kind == PCMAP_KIND_CMPXCHG ? orderName(A.failure_order) : "";
+  switch (Sum.Format) {
+  case ReportFormat::Text: {
+    char Desc[160];
+    Text D(Desc, sizeof(Desc));
+    if (Known)
+      describeAtomic(A, D);
+    else
+      D << "(module unloaded)";
+    W.padNumber(N, 10) << "  ";
+    percent(W, share(N, Sum.Total));
+    W.pad(Desc, 40) << "  ";
+    W.hex(S.PC) << " ";
+    if (At.Sy.Function[0])
+      W << At.Sy.Function << "+" << FnOffset;
+    if (At.Sy.Location[0])
+      W << " " << At.Sy.Location;
+    W << " (" << baseName(At.Module) << "+";
+    W.hex(S.PC - At.Bias) << ")\n";
+    return;
+  }
+  case ReportFormat::CSV:
+    W << "site,";
+    W.hex(S.PC) << ",";
+    W.csv(At.Module) << ",";
+    W.hex(S.PC - At.Bias) << ",";
+    W.csv(At.Sy.Function) << ",";
+    W.hex(FnStart) << "," << FnOffset << ",";
+    W.csv(At.Sy.Location) << "," << kindName(A.kind) << "," << Op << ","
+                          << uint64_t(A.size) << "," << orderName(A.order)
+                          << "," << Failure << "," << N << "," << S.Exact << ","
+                          << S.Skid << ",,";
+    W.fixed(share(N, Sum.Total), 4) << "\n";
+    return;
+  case ReportFormat::JSON:
+    W << (R ? ",\n  " : "\n  ") << "{\"pc\": \"";
+    W.hex(S.PC) << "\", \"module\": ";
+    W.json(At.Module) << ", \"module_offset\": \"";
+    W.hex(S.PC - At.Bias) << "\", \"function\": ";
+    W.json(At.Sy.Function) << ", \"function_start\": \"";
+    W.hex(FnStart) << "\", \"function_offset\": " << FnOffset
+                   << ", \"location\": ";
+    W.json(At.Sy.Location) << ", \"kind\": \"" << kindName(A.kind)
+                           << "\", \"op\": \"" << Op
+                           << "\", \"size\": " << uint64_t(A.size)
+                           << ", \"order\": \"" << orderName(A.order)
+                           << "\", \"failure_order\": \"" << Failure
+                           << "\", \"samples\": " << N
+                           << ", \"exact_samples\": " << S.Exact
+                           << ", \"skid_samples\": " << S.Skid
+                           << ", \"share\": ";
+    W.fixed(share(N, Sum.Total), 4) << "}";
+    return;
+  }
+}
+
+/// Between the sites and the functions.
+void writeFunctionsHeader(ReportWriter &W, const Summary &Sum,
+                          unsigned NumFunctions) {
+  if (Sum.Format == ReportFormat::Text) {
+    W << "pcmap: top " << uint64_t(NumFunctions) << " of "
+      << Sum.DistinctFunctions
+      << " covered functions by samples, with the share spent on atomics:\n";
+    W << "   samples   share  on atomics  function\n";
+  } else if (Sum.Format == ReportFormat::JSON) {
+    W << "\n], \"functions\": [";
+  }
+}
+
+/// One row of the covered functions: the R-th by samples.
+void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
+                   const FunctionSlot &S, unsigned R) {
+  Place At(Sym, S.Start);
+  switch (Sum.Format) {
+  case ReportFormat::Text:
+    W.padNumber(S.Samples, 10) << "  ";
+    percent(W, share(S.Samples, Sum.Total));
+    W.pad("", 5);
+    percent(W, share(S.AtomicSamples, S.Samples));
+    W.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?") << " ("
+                   << baseName(At.Module) << ")\n";
+    return;
+  case ReportFormat::CSV:
+    W << "function,";
+    W.hex(S.Start) << ",";
+    W.csv(At.Module) << ",";
+    W.hex(S.Start - At.Bias) << ",";
+    W.csv(At.Sy.Function) << ",";
+    W.hex(S.Start) << ",0,";
+    W.csv(At.Sy.Location) << ",,,,,," << S.Samples << ",,," << S.AtomicSamples
+                          << ",";
+    W.fixed(share(S.Samples, Sum.Total), 4) << "\n";
+    return;
+  case ReportFormat::JSON:
+    W << (R ? ",\n  " : "\n  ") << "{\"start\": \"";
+    W.hex(S.Start) << "\", \"module\": ";
+    W.json(At.Module) << ", \"function\": ";
+    W.json(At.Sy.Function) << ", \"samples\": " << S.Samples
+                           << ", \"atomic_samples\": " << S.AtomicSamples
+                           << ", \"atomic_share\": ";
+    W.fixed(share(S.AtomicSamples, S.Samples), 4) << "}";
+    return;
+  }
+}
+
+/// The report: a summary, the top atomic sites and the top covered
+/// functions by samples, in the format of report_format.
 void writeReport() {
   unsigned Want = Flags.trace_top < 1 ? 1
                   : unsigned(Flags.trace_top) > kMaxTop
@@ -276,146 +443,21 @@ void writeReport() {
   unsigned NumSites = topSlots(Sites, siteSamples, Want, TopSites);
   unsigned NumFunctions =
       topSlots(Functions, functionSamples, Want, TopFunctions);
-  uint64_t DistinctSites = 0, DistinctFunctions = 0;
+  Summary Sum = {reportFormat(), Counts.Samples, 0, 0};
   for (const SiteSlot &S : Sites)
-    DistinctSites += siteSamples(S) != 0;
+    Sum.DistinctSites += siteSamples(S) != 0;
   for (const FunctionSlot &S : Functions)
-    DistinctFunctions += functionSamples(S) != 0;
+    Sum.DistinctFunctions += functionSamples(S) != 0;
 
-  uint64_t Total = Counts.Samples;
   ReportWriter W;
-  ReportFormat Fmt = reportFormat();
   Symbolizer Sym;
-  if (Fmt == ReportFormat::Text) {
-    W << "pcmap: atomic tracer: " << Total << " samples at "
-      << uint64_t(Flags.trace_hz) << " Hz in " << ThreadsSeen << " threads; "
-      << Counts.Atomic << " (";
-    W.fixed(100 * share(Counts.Atomic, Total), 1)
-        << "%) on atomics, " << Counts.Covered << " in covered functions, "
-        << Counts.Uncovered << " elsewhere, " << Counts.Dropped << " dropped\n";
-    W << "pcmap: top " << uint64_t(NumSites) << " of " << DistinctSites
-      << " atomic sites by samples:\n";
-    W << "   samples   share  atomic                                    "
-         "site\n";
-  } else if (Fmt == ReportFormat::CSV) {
-    W << "section,pc,module,module_offset,function,function_start,"
-         "function_offset,location,kind,op,size,order,failure_order,samples,"
-         "exact_samples,skid_samples,atomic_samples,share\n";
-  } else {
-    W << "{\"report\": \"pcmap-trace\", \"version\": 1, \"pid\": "
-      << uint64_t(currentProcessId())
-      << ", \"hz\": " << uint64_t(Flags.trace_hz)
-      << ", \"threads\": " << ThreadsSeen << ", \"samples\": " << Total
-      << ", \"atomic_samples\": " << Counts.Atomic
-      << ", \"covered_samples\": " << Counts.Covered
-      << ", \"uncovered_samples\": " << Counts.Uncovered
-      << ", \"dropped_samples\": " << Counts.Dropped
-      << ", \"distinct_sites\": " << DistinctSites
-      << ", \"distinct_functions\": " << DistinctFunctions << ", \"sites\": [";
-  }
-  for (unsigned R = 0; R < NumSites; ++R) {
-    const SiteSlot &S = Sites[TopSites[R]];
-    uint64_t N = S.Exact + S.Skid;
-    pcmap_atomic A;
-    memset(&A, 0, sizeof(A));
-    bool Known = pcmap_lookup_atomic(S.PC, &A);
-    char Desc[160];
-    Text D(Desc, sizeof(Desc));
-    if (Known)
-      describeAtomic(A, D);
-    else
-      D << "(module unloaded)";
-    SymbolizedPC Sy;
-    char Module[512];
-    uintptr_t Bias;
-    symbolizeAt(Sym, S.PC, Sy, Module, sizeof(Module), Bias);
-    uint64_t FnOffset = Known && A.has_function ? S.PC - A.function.start : 0;
-    if (Fmt == ReportFormat::Text) {
-      W.padNumber(N, 10) << "  ";
-      percent(W, share(N, Total));
-      W.pad(Desc, 40) << "  ";
-      W.hex(S.PC) << " ";
-      if (Sy.Function[0])
-        W << Sy.Function << "+" << FnOffset;
-      if (Sy.Location[0])
-        W << " " << Sy.Location;
-      W << " (" << baseName(Module) << "+";
-      W.hex(S.PC - Bias) << ")\n";
-    } else if (Fmt == ReportFormat::CSV) {
-      W << "site,";
-      W.hex(S.PC) << ",";
-      W.csv(Module) << ",";
-      W.hex(S.PC - Bias) << ",";
-      W.csv(Sy.Function) << ",";
-      W.hex(Known && A.has_function ? A.function.start : 0)
-          << "," << FnOffset << ",";
-      W.csv(Sy.Location)
-          << "," << kindName(A.kind) << ","
-          << (A.kind == PCMAP_KIND_RMW ? rmwOpName(A.rmw_op) : "") << ","
-          << uint64_t(A.size) << "," << orderName(A.order) << ","
-          << (A.kind == PCMAP_KIND_CMPXCHG ? orderName(A.failure_order) : "")
-          << "," << N << "," << S.Exact << "," << S.Skid << ",,";
-      W.fixed(share(N, Total), 4) << "\n";
-    } else {
-      W << (R ? ",\n  " : "\n  ") << "{\"pc\": \"";
-      W.hex(S.PC) << "\", \"module\": ";
-      W.json(Module) << ", \"module_offset\": \"";
-      W.hex(S.PC - Bias) << "\", \"function\": ";
-      W.json(Sy.Function) << ", \"function_start\": \"";
-      W.hex(Known && A.has_function ? A.function.start : 0)
-          << "\", \"function_offset\": " << FnOffset << ", \"location\": ";
-      W.json(Sy.Location)
-          << ", \"kind\": \"" << kindName(A.kind) << "\", \"op\": \""
-          << (A.kind == PCMAP_KIND_RMW ? rmwOpName(A.rmw_op) : "")
-          << "\", \"size\": " << uint64_t(A.size) << ", \"order\": \""
-          << orderName(A.order) << "\", \"failure_order\": \""
-          << (A.kind == PCMAP_KIND_CMPXCHG ? orderName(A.failure_order) : "")
-          << "\", \"samples\": " << N << ", \"exact_samples\": " << S.Exact
-          << ", \"skid_samples\": " << S.Skid << ", \"share\": ";
-      W.fixed(share(N, Total), 4) << "}";
-    }
-  }
-  if (Fmt == ReportFormat::Text) {
-    W << "pcmap: top " << uint64_t(NumFunctions) << " of " << DistinctFunctions
-      << " covered functions by samples, with the share spent on atomics:\n";
-    W << "   samples   share  on atomics  function\n";
-  } else if (Fmt == ReportFormat::JSON) {
-    W << "\n], \"functions\": [";
-  }
-  for (unsigned R = 0; R < NumFunctions; ++R) {
-    const FunctionSlot &S = Functions[TopFunctions[R]];
-    SymbolizedPC Sy;
-    char Module[512];
-    uintptr_t Bias;
-    symbolizeAt(Sym, S.Start, Sy, Module, sizeof(Module), Bias);
-    if (Fmt == ReportFormat::Text) {
-      W.padNumber(S.Samples, 10) << "  ";
-      percent(W, share(S.Samples, Total));
-      W.pad("", 5);
-      percent(W, share(S.AtomicSamples, S.Samples));
-      W.hex(S.Start) << " " << (Sy.Function[0] ? Sy.Function : "?") << " ("
-                     << baseName(Module) << ")\n";
-    } else if (Fmt == ReportFormat::CSV) {
-      W << "function,";
-      W.hex(S.Start) << ",";
-      W.csv(Module) << ",";
-      W.hex(S.Start - Bias) << ",";
-      W.csv(Sy.Function) << ",";
-      W.hex(S.Start) << ",0,";
-      W.csv(Sy.Location) << ",,,,,," << S.Samples << ",,," << S.AtomicSamples
-                         << ",";
-      W.fixed(share(S.Samples, Total), 4) << "\n";
-    } else {
-      W << (R ? ",\n  " : "\n  ") << "{\"start\": \"";
-      W.hex(S.Start) << "\", \"module\": ";
-      W.json(Module) << ", \"function\": ";
-      W.json(Sy.Function) << ", \"samples\": " << S.Samples
-                          << ", \"atomic_samples\": " << S.AtomicSamples
-                          << ", \"atomic_share\": ";
-      W.fixed(share(S.AtomicSamples, S.Samples), 4) << "}";
-    }
-  }
-  if (Fmt == ReportFormat::JSON)
+  writeHeader(W, Sum, NumSites);
+  for (unsigned R = 0; R < NumSites; ++R)
+    writeSite(W, Sum, Sym, Sites[TopSites[R]], R);
+  writeFunctionsHeader(W, Sum, NumFunctions);
+  for (unsigned R = 0; R < NumFunctions; ++R)
+    writeFunction(W, Sum, Sym, Functions[TopFunctions[R]], R);
+  if (Sum.Format == ReportFormat::JSON)
     W << "\n]}\n";
   W.flush();
 }

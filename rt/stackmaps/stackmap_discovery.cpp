@@ -113,6 +113,114 @@ void reportRejected(const char *Path, uintptr_t Start, uint64_t Size,
 }
 
 /// Reads the stack maps of the object H describes; 0 if it has none.
+/// The sections of an object's file that discovery reads.
+struct FileSections {
+  ElfW(Shdr) StackMaps; // sh_size 0: none
+  ElfW(Shdr) Symbols;   // .symtab, else .dynsym; sh_size 0: neither
+};
+
+/// Reads the section headers of the ELF file Fd and finds its (allocated)
+/// .llvm_stackmaps and symbol table. False if the file is not a 64-bit ELF
+/// file whose headers can be read.
+bool findSections(int Fd, FileSections &Out) {
+  memset(&Out, 0, sizeof(Out));
+  ElfW(Ehdr) E;
+  if (!readFileAt(Fd, &E, sizeof(E), 0) || memcmp(E.e_ident, ELFMAG, SELFMAG) ||
+      E.e_ident[EI_CLASS] != ELFCLASS64 ||
+      E.e_shentsize != sizeof(ElfW(Shdr)) || !E.e_shnum ||
+      E.e_shstrndx >= E.e_shnum)
+    return false;
+  Scratch ShdrBuf, NameBuf;
+  auto *Sh = static_cast<ElfW(Shdr) *>(
+      ShdrBuf.get(uint64_t(E.e_shnum) * sizeof(ElfW(Shdr))));
+  if (!Sh || !readFileAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
+    return false;
+  const ElfW(Shdr) &StrSh = Sh[E.e_shstrndx];
+  if (StrSh.sh_size > (1u << 24))
+    return false;
+  auto *Names = static_cast<char *>(NameBuf.get(StrSh.sh_size + 1));
+  if (!Names || !readFileAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
+    return false;
+  Names[StrSh.sh_size] = '\0';
+  const ElfW(Shdr) *Sym = nullptr, *DynSym = nullptr;
+  for (unsigned I = 0; I < E.e_shnum; ++I) {
+    if (Sh[I].sh_type == SHT_SYMTAB)
+      Sym = &Sh[I];
+    if (Sh[I].sh_type == SHT_DYNSYM)
+      DynSym = &Sh[I];
+    if (Sh[I].sh_name < StrSh.sh_size &&
+        !strcmp(Names + Sh[I].sh_name, ".llvm_stackmaps") &&
+        (Sh[I].sh_flags & SHF_ALLOC) && Sh[I].sh_type != SHT_NOBITS)
+      Out.StackMaps = Sh[I];
+  }
+  if (Sym || DynSym)
+    Out.Symbols = Sym ? *Sym : *DynSym;
+  return true;
+}
+
+/// Fills In's code ranges from the object's executable segments; true if
+/// [Start, Start + Size) lies in a readable loaded segment (the file may
+/// not be what is mapped).
+bool mapSection(const ObjectHeaders &H, uintptr_t Start, uint64_t Size,
+                StackMapInput &In) {
+  bool Mapped = false;
+  for (unsigned I = 0; I < H.NumPhdrs; ++I) {
+    const ElfW(Phdr) &P = H.Phdrs[I];
+    if (P.p_type != PT_LOAD)
+      continue;
+    uintptr_t B = H.Bias + P.p_vaddr, End = B + P.p_memsz;
+    if ((P.p_flags & PF_R) && Start >= B && Size <= End - Start && Start <= End)
+      Mapped = true;
+    if ((P.p_flags & PF_X) && In.NumRanges < StackMapInput::kMaxRanges) {
+      In.CodeBegin[In.NumRanges] = B;
+      In.CodeEnd[In.NumRanges] = End;
+      ++In.NumRanges;
+    }
+  }
+  return Mapped;
+}
+
+/// The stack-map table of the object whose file is open as Fd, or 0 if it
+/// has none or its section is rejected (reported).
+ArenaOffset loadFromFile(const ObjectHeaders &H, int Fd, const char *Path) {
+  FileSections Found;
+  if (!findSections(Fd, Found) || !Found.StackMaps.sh_size)
+    return 0;
+  uintptr_t Start = H.Bias + Found.StackMaps.sh_addr;
+  uint64_t Size = Found.StackMaps.sh_size;
+  StackMapInput In;
+  memset(&In, 0, sizeof(In));
+  if (!mapSection(H, Start, Size, In)) {
+    reportRejected(Path, Start, Size,
+                   "the section is not inside a loaded segment", 0);
+    return 0;
+  }
+  In.Section = reinterpret_cast<const uint8_t *>(Start);
+  In.Size = size_t(Size);
+  In.Bias = H.Bias;
+  In.Path = Path;
+  bool HaveSymbols = Found.Symbols.sh_size != 0;
+  SymbolContext Ctx{Fd, Found.Symbols.sh_offset, Found.Symbols.sh_size, H.Bias};
+  const char *Error;
+  uint64_t ErrorOffset;
+  ArenaOffset Table = buildStackMapTable(In, HaveSymbols ? symbolize : nullptr,
+                                         &Ctx, &Error, &ErrorOffset);
+  if (!Table) {
+    reportRejected(Path, Start, Size, Error ? Error : "out of memory",
+                   ErrorOffset);
+    return 0;
+  }
+  if (Verbosity >= 2) {
+    const auto *T = static_cast<const StackMapTable *>(arenaPointer(Table));
+    Message M;
+    M << "registered .llvm_stackmaps (version " << T->Version << ") of " << Path
+      << ": " << T->NumFunctions << " functions, " << T->NumRecords
+      << " records";
+    M.emit();
+  }
+  return Table;
+}
+
 ArenaOffset loadObject(const ObjectHeaders &H) {
   char Path[512];
   objectFilePath(H, Path, sizeof(Path));
@@ -121,90 +229,7 @@ ArenaOffset loadObject(const ObjectHeaders &H) {
   int Fd = openForReading(Path);
   if (Fd < 0)
     return 0;
-  ArenaOffset Table = 0;
-  do {
-    ElfW(Ehdr) E;
-    if (!readFileAt(Fd, &E, sizeof(E), 0) ||
-        memcmp(E.e_ident, ELFMAG, SELFMAG) ||
-        E.e_ident[EI_CLASS] != ELFCLASS64 ||
-        E.e_shentsize != sizeof(ElfW(Shdr)) || !E.e_shnum ||
-        E.e_shstrndx >= E.e_shnum)
-      break;
-    Scratch ShdrBuf, NameBuf;
-    auto *Sh = static_cast<ElfW(Shdr) *>(
-        ShdrBuf.get(uint64_t(E.e_shnum) * sizeof(ElfW(Shdr))));
-    if (!Sh || !readFileAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
-      break;
-    const ElfW(Shdr) &StrSh = Sh[E.e_shstrndx];
-    if (StrSh.sh_size > (1u << 24))
-      break;
-    auto *Names = static_cast<char *>(NameBuf.get(StrSh.sh_size + 1));
-    if (!Names || !readFileAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
-      break;
-    Names[StrSh.sh_size] = '\0';
-    const ElfW(Shdr) *SM = nullptr, *Sym = nullptr, *DynSym = nullptr;
-    for (unsigned I = 0; I < E.e_shnum; ++I) {
-      if (Sh[I].sh_type == SHT_SYMTAB)
-        Sym = &Sh[I];
-      if (Sh[I].sh_type == SHT_DYNSYM)
-        DynSym = &Sh[I];
-      if (Sh[I].sh_name < StrSh.sh_size &&
-          !strcmp(Names + Sh[I].sh_name, ".llvm_stackmaps") &&
-          (Sh[I].sh_flags & SHF_ALLOC) && Sh[I].sh_type != SHT_NOBITS)
-        SM = &Sh[I];
-    }
-    if (!SM || !SM->sh_size)
-      break;
-    uintptr_t Start = H.Bias + SM->sh_addr;
-    // The section must lie in a readable loaded segment: the file may not
-    // be what is mapped.
-    StackMapInput In;
-    memset(&In, 0, sizeof(In));
-    bool Mapped = false;
-    for (unsigned I = 0; I < H.NumPhdrs; ++I) {
-      const ElfW(Phdr) &P = H.Phdrs[I];
-      if (P.p_type != PT_LOAD)
-        continue;
-      uintptr_t B = H.Bias + P.p_vaddr, End = B + P.p_memsz;
-      if ((P.p_flags & PF_R) && Start >= B && SM->sh_size <= End - Start &&
-          Start <= End)
-        Mapped = true;
-      if ((P.p_flags & PF_X) && In.NumRanges < StackMapInput::kMaxRanges) {
-        In.CodeBegin[In.NumRanges] = B;
-        In.CodeEnd[In.NumRanges] = End;
-        ++In.NumRanges;
-      }
-    }
-    if (!Mapped) {
-      reportRejected(Path, Start, SM->sh_size,
-                     "the section is not inside a loaded segment", 0);
-      break;
-    }
-    In.Section = reinterpret_cast<const uint8_t *>(Start);
-    In.Size = size_t(SM->sh_size);
-    In.Bias = H.Bias;
-    In.Path = Path;
-    const ElfW(Shdr) *Symbols = Sym ? Sym : DynSym;
-    SymbolContext Ctx{Fd, Symbols ? Symbols->sh_offset : 0,
-                      Symbols ? Symbols->sh_size : 0, H.Bias};
-    const char *Error;
-    uint64_t ErrorOffset;
-    Table = buildStackMapTable(In, Symbols ? symbolize : nullptr, &Ctx, &Error,
-                               &ErrorOffset);
-    if (!Table) {
-      reportRejected(Path, Start, SM->sh_size, Error ? Error : "out of memory",
-                     ErrorOffset);
-      break;
-    }
-    if (Verbosity >= 2) {
-      const auto *T = static_cast<const StackMapTable *>(arenaPointer(Table));
-      Message M;
-      M << "registered .llvm_stackmaps (version " << T->Version << ") of "
-        << Path << ": " << T->NumFunctions << " functions, " << T->NumRecords
-        << " records";
-      M.emit();
-    }
-  } while (false);
+  ArenaOffset Table = loadFromFile(H, Fd, Path);
   closeFd(Fd);
   return Table;
 }
