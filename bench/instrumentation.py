@@ -7,7 +7,7 @@
 2. Metadata size: each input compiled and linked with pcmap
    (-fsanitize-metadata=all) and with upstream clang
    (-fexperimental-sanitize-metadata=atomics,covered); section bytes and
-   bytes per atomic PC, from an independent decoder (test/tools/pcmap_elf.py).
+   bytes per atomic PC, from an independent decoder (test/support/pcmap_elf.py).
 """
 import argparse
 import os

@@ -36,11 +36,11 @@ echo "== 4. the metadata of examples/demo.c (pcmap-clang -O2 -fsanitize-metadata
   "$root/examples/demo.c" -o "$out/demo"
 "$out/demo"
 /usr/lib/llvm-19/bin/llvm-readelf -S -W "$out/demo" | grep -E 'Name|pcmap_'
-echo "== decoded (an independent decoder, test/tools/pcmap_elf.py)"
-python3 "$root/test/tools/pcmap_elf.py" dump "$out/demo"
+echo "== decoded (an independent decoder, test/support/pcmap_elf.py)"
+python3 "$root/test/support/pcmap_elf.py" dump "$out/demo"
 
 echo "== the same program with upstream clang -fexperimental-sanitize-metadata=atomics,covered"
 /usr/lib/llvm-19/bin/clang -O2 -g -pthread \
   -fexperimental-sanitize-metadata=atomics,covered \
   "$root/examples/demo.c" -o "$out/demo-upstream"
-python3 "$root/test/tools/pcmap_elf.py" dump "$out/demo-upstream" | grep "^sanmd-summary"
+python3 "$root/test/support/pcmap_elf.py" dump "$out/demo-upstream" | grep "^sanmd-summary"

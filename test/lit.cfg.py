@@ -12,7 +12,7 @@ config.name = "pcmap"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
 # test/corpus is a stage of scripts/test.sh of its own (test/corpus/README.md).
-config.excludes = ["Inputs", "tools", "Unit", "corpus", "CMakeLists.txt",
+config.excludes = ["Inputs", "support", "Unit", "corpus", "CMakeLists.txt",
                    "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pcmap_obj_root, "test")
@@ -34,7 +34,7 @@ config.substitutions.append(("%pcmap-report", os.path.join(config.pcmap_bin_dir,
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%python", config.python_executable))
-config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
+config.substitutions.append(("%test-support", os.path.join(config.test_source_root, "support")))
 config.substitutions.append(("%llvm-version", config.llvm_version_major))
 config.substitutions.append(("%pcmap-obj-root", config.pcmap_obj_root))
 # The runtime, for tests that link it by hand.
@@ -63,8 +63,7 @@ if sanitizers:
     config.environment["ASAN_OPTIONS"] = signals
     config.environment["TSAN_OPTIONS"] = signals
     config.environment["UBSAN_OPTIONS"] = signals + ":print_stacktrace=1"
-    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report",
-                        "stackmaps"]
+    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report"]
 
 config.available_features.add("llvm-%s" % config.llvm_version_major)
 if shutil.which("ld.bfd"):

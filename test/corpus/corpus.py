@@ -6,7 +6,7 @@ For each recipe below: fetch the source package with `apt-get source`
 (cached under the build directory), build it with its own build system and
 pcmap-clang/pcmap-clang++ as the compilers at -O2 -g -fsanitize-metadata=all
 (or the recipe's variant), run its own test suite (time-bounded), and run
-`test/tools/check_pcmap.py corpus` on every shared object and executable it
+`test/support/check_pcmap.py corpus` on every shared object and executable it
 built. A package's checks:
 
   build       the package and its tests build
@@ -44,7 +44,7 @@ import urllib.parse
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CHECKER = os.path.join(ROOT, "test", "tools", "check_pcmap.py")
+CHECKER = os.path.join(ROOT, "test", "support", "check_pcmap.py")
 SOURCES_FILE = "/etc/apt/sources.list.d/pcmap-corpus-src.sources"
 # What the recipes run besides the compilers (Debian package per command).
 BUILD_TOOLS = {"autoreconf": "autoconf", "aclocal": "automake",

@@ -1,4 +1,4 @@
-// The runtime and the independent decoder (tools/pcmap_elf.py) agree on
+// The runtime and the independent decoder (test/support/pcmap_elf.py) agree on
 // every function and every atomic PC of a binary: the program walks all
 // modules, functions and PCs through the query API (Inputs/walk.h, which
 // also checks that the answers agree with each other), and
@@ -29,7 +29,7 @@
 // DEFINE:     -o %{exe} && \
 // DEFINE:   %{exe} > %{exe}.walk && \
 // DEFINE:   FileCheck %s --check-prefix=WALK --input-file=%{exe}.walk && \
-// DEFINE:   %python %tools/pcmap_elf.py dump --json %{exe} > %{exe}.json && \
+// DEFINE:   %python %test-support/pcmap_elf.py dump --json %{exe} > %{exe}.json && \
 // DEFINE:   %python %S/Inputs/compare_walk.py %{exe}.walk %{exe}.json \
 // DEFINE:     --mode %{mode} | FileCheck %s --check-prefix=%{prefix}
 

@@ -25,7 +25,7 @@
 // DEFINE:   llvm-readelf -S %{exe} | FileCheck %s --check-prefix=SECTIONS-%{mode} && \
 // DEFINE:   %{exe} > %{exe}.out && \
 // DEFINE:   FileCheck %s --check-prefix=OUT-%{mode} --input-file=%{exe}.out && \
-// DEFINE:   %python %tools/pcmap_elf.py dump --json %{exe} > %{exe}.json && \
+// DEFINE:   %python %test-support/pcmap_elf.py dump --json %{exe} > %{exe}.json && \
 // DEFINE:   %python %S/Inputs/compare_walk.py %{exe}.out %{exe}.json \
 // DEFINE:     --mode %{mode} | FileCheck %s --check-prefix=COMPARE
 

@@ -22,7 +22,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "tools"))
+                                "..", "..", "support"))
 import pcmap_elf  # noqa: E402
 
 SHDR_SIZE = 64

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
-                                "tools"))
+                                "support"))
 import pcmap_elf  # noqa: E402  (section offsets only)
 
 
