@@ -168,6 +168,22 @@ __attribute__((noinline)) int searchLookupFunction(uintptr_t PC,
 
 } // namespace
 
+unsigned pcmap::rt::moduleBuildId(uintptr_t PC, uint8_t *Out, unsigned Size) {
+  return readConsistently([PC, Out, Size](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
+      return 0u;
+    const auto *T = static_cast<const ModuleTable *>(arenaPointer(V.table()));
+    uint64_t N = loadRelaxed(&T->BuildIdSize);
+    if (!N || N > sizeof(T->BuildId) || N > Size)
+      return 0u;
+    for (uint64_t I = 0; I < N; ++I)
+      Out[I] = loadRelaxed(&T->BuildId[I]);
+    return unsigned(N);
+  });
+}
+
 // The interface is what the library exports; everything else is hidden.
 #pragma GCC visibility push(default)
 extern "C" {

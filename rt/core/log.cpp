@@ -12,6 +12,16 @@ int Verbosity = 1;
 
 namespace {
 int LogFd = 2;
+const char *LogPath;
+
+/// A child writes to a log file of its own (.<its pid>), as the sanitizers
+/// do.
+void reopenLogInChild() {
+  if (LogFd <= 2)
+    return;
+  closeFd(LogFd);
+  openLog(LogPath);
+}
 } // namespace
 
 int logFd() { return LogFd; }
@@ -24,6 +34,10 @@ void openLog(const char *Path) {
   if (!__builtin_strcmp(Path, "stdout")) {
     LogFd = 1;
     return;
+  }
+  if (LogPath != Path) {
+    LogPath = Path;
+    callInForkChild(reopenLogInChild);
   }
   Message Name;
   Name << Path << "." << uint64_t(currentProcessId());

@@ -39,6 +39,8 @@ struct ModuleRecord {
   uintptr_t Bias;
   CodeRanges Code;
   char Path[512];
+  uint8_t BuildId[32];
+  unsigned BuildIdSize;
   SectionRecord Sections[kMaxSectionsPerModule];
   unsigned NumSections;
   ArenaOffset Table;
@@ -198,6 +200,12 @@ void rebuild(ModuleRecord *M) {
   M->Table = HasEntries ? buildModuleTable(M->Code, M->Bias, M->Path, Atomics,
                                            NA, Functions, NF, State)
                         : 0;
+  if (M->Table) {
+    auto *T = static_cast<ModuleTable *>(arenaWritable(M->Table));
+    static_assert(sizeof(T->BuildId) == sizeof(M->BuildId), "");
+    arenaStore(T->BuildId, M->BuildId, sizeof(T->BuildId));
+    storeRelaxed(&T->BuildIdSize, uint64_t(M->BuildIdSize));
+  }
   if (HasEntries && !M->Table) {
     Message Msg;
     Msg << "out of memory building the tables of " << M->Path;
@@ -226,6 +234,8 @@ ModuleRecord *createRecord(const LoadedObject &O) {
   M->Key = O.Key;
   M->Bias = O.Bias;
   memcpy(M->Path, O.Path, sizeof(M->Path));
+  memcpy(M->BuildId, O.BuildId, sizeof(M->BuildId));
+  M->BuildIdSize = O.BuildIdSize;
   CodeRanges &C = M->Code;
   C.NumRanges = 0;
   C.TextLo = ~uintptr_t(0);

@@ -61,6 +61,11 @@ __attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
   return Offset < V.textSize();
 }
 
+/// The GNU build ID of the registered module whose code holds PC, copied to
+/// Out (up to Size bytes); its size, 0 if there is none or no module holds
+/// PC. Async-signal-safe.
+unsigned moduleBuildId(uintptr_t PC, uint8_t *Out, unsigned Size);
+
 /// Writers. A call that brings several sections builds each module's table
 /// once (a pcmap module's constructor registers its atomics and functions
 /// together).

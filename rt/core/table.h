@@ -94,6 +94,10 @@ struct ModuleTable {
   /// one decoded functions section's.
   uint64_t OwnsFunctions, FunctionsCapacity;
   uint64_t Bytes; // memory of this table, for the stats
+  /// The object's GNU build ID (BuildIdSize bytes; 0: none), for reports
+  /// that are merged offline (the tracer's JSON).
+  uint8_t BuildId[32];
+  uint64_t BuildIdSize;
 };
 
 /// What a module has registered, beyond its decoded sections: whether its

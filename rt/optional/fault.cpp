@@ -6,6 +6,7 @@
 #include "core/options.h"
 #include "optional/describe.h"
 #include "optional/symbolizer.h"
+#include "optional/tracer.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -315,6 +316,11 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     const struct sigaction &P = Previous[Signal];
     bool Default = !(P.sa_flags & SA_SIGINFO) &&
                    (P.sa_handler == SIG_DFL || P.sa_handler == SIG_IGN);
+    // The default action ends the process (an ignored fault too; an
+    // ignored sent signal does not): the tracer's last report now, as no
+    // exit handler will run.
+    if (Default && (P.sa_handler == SIG_DFL || Info->si_code > 0))
+      writeTraceReport(DumpReason::Fatal);
     char Line[200];
     Text T(Line, sizeof(Line));
     T << "==" << uint64_t(currentProcessId()) << "== "

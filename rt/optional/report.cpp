@@ -211,7 +211,7 @@ void writeRow(ReportWriter &W, ReportFormat Fmt, Symbolizer &Sym,
 
 void atexitReports() {
   if (Flags.trace_atomics)
-    writeTraceReport();
+    writeTraceReport(DumpReason::Exit);
   if (Flags.report_functions)
     writeFunctionReport();
 }

@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "core/options.h"
+#include "core/registry.h"
 #include "optional/describe.h"
 #include "optional/fault.h"
 #include "optional/report.h"
@@ -44,9 +45,10 @@ struct FunctionSlot {
 SiteSlot Sites[kSiteSlots];
 FunctionSlot Functions[kFunctionSlots];
 
-struct {
+struct SampleCounts {
   uint64_t Samples, Atomic, Covered, Uncovered, Dropped;
-} Counts;
+};
+SampleCounts Counts;
 
 inline void add(uint64_t &Counter, uint64_t N = 1) {
   __atomic_fetch_add(&Counter, N, __ATOMIC_RELAXED);
@@ -120,6 +122,8 @@ struct ThreadSlot {
 ThreadSlot Threads[kMaxThreads];
 uint64_t ThreadsSeen;
 int DiscoveryTimer = -1;
+/// The thread that writes dumps (never sampled), 0 if none.
+int DumpThreadTid;
 bool Running;
 int Scanning;
 struct sigaction PreviousProf;
@@ -163,7 +167,8 @@ void noteLiveThread(int Tid, void *Data) {
   auto &Live = *static_cast<LiveThreads *>(Data);
   if (Live.Count < kMaxThreads)
     Live.Tid[Live.Count++] = Tid;
-  ensureThreadTimer(Tid);
+  if (Tid != __atomic_load_n(&DumpThreadTid, __ATOMIC_ACQUIRE))
+    ensureThreadTimer(Tid);
 }
 
 /// Gives every thread of the process a timer and frees the slots of threads
@@ -220,6 +225,26 @@ void setRunning(bool On) {
 
 constexpr unsigned kMaxTop = 1000;
 
+/// What a report shows: the tables and counts, copied with the timers
+/// stopped (the copy takes microseconds; writing the report may take a
+/// while, and sampling goes on meanwhile). Written under the writer lock.
+struct Snapshot {
+  SiteSlot Sites[kSiteSlots];
+  FunctionSlot Functions[kFunctionSlots];
+  SampleCounts Counts;
+  uint64_t Threads;
+  uint64_t CPUNanos;
+};
+Snapshot Snap;
+
+/// This process's run: a random id (a forked child gets a new one and
+/// names its parent's), and the dumps written so far.
+uint64_t RunId, ParentRunId;
+uint64_t Dumps;
+/// Set once the final report (exit or fatal signal) is written.
+bool Finished;
+
+
 template <class Slot, unsigned N, class Key>
 unsigned topSlots(Slot (&Table)[N], Key Weight, unsigned Want, unsigned *Out) {
   unsigned Count = 0;
@@ -260,23 +285,86 @@ void percent(ReportWriter &W, double Share) {
 /// What the report says about the whole run.
 struct Summary {
   ReportFormat Format;
+  DumpReason Reason;
+  const Snapshot &S;
   uint64_t Total;
   uint64_t DistinctSites, DistinctFunctions;
 };
 
+const char *reasonName(DumpReason R) {
+  switch (R) {
+  case DumpReason::Exit:
+    return "exit";
+  case DumpReason::Api:
+    return "api";
+  case DumpReason::Signal:
+    return "signal";
+  case DumpReason::Interval:
+    return "interval";
+  case DumpReason::Fatal:
+    return "fatal";
+  }
+  return "";
+}
+
+bool isFinal(DumpReason R) {
+  return R == DumpReason::Exit || R == DumpReason::Fatal;
+}
+
+/// A 64-bit id as 16 hex digits, "" for 0.
+void runIdText(ReportWriter &W, uint64_t Id) {
+  static const char Digits[] = "0123456789abcdef";
+  char Text[17];
+  for (int I = 0; I < 16; ++I)
+    Text[I] = Digits[(Id >> (60 - 4 * I)) & 15];
+  Text[16] = '\0';
+  W << (Id ? Text : "");
+}
+
+void writeTextHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
+  const SampleCounts &C = Sum.S.Counts;
+  W << "pcmap: atomic tracer";
+  if (Sum.Reason != DumpReason::Exit)
+    W << " (dump " << Dumps << ", " << reasonName(Sum.Reason) << ")";
+  W << ": " << Sum.Total << " samples at " << uint64_t(Flags.trace_hz)
+    << " Hz in " << Sum.S.Threads << " threads; " << C.Atomic << " (";
+  W.fixed(100 * share(C.Atomic, Sum.Total), 1)
+      << "%) on atomics, " << C.Covered << " in covered functions, "
+      << C.Uncovered << " elsewhere, " << C.Dropped << " dropped\n";
+  W << "pcmap: top " << uint64_t(NumSites) << " of " << Sum.DistinctSites
+    << " atomic sites by samples:\n";
+  W << "   samples   share  atomic                                    "
+       "site\n";
+}
+
+/// The JSON report is one line (JSON Lines: a process appends one per
+/// dump); docs/Runtime.md describes its fields.
+void writeJSONHeader(ReportWriter &W, const Summary &Sum) {
+  const SampleCounts &C = Sum.S.Counts;
+  W << "{\"report\": \"pcmap-trace\", \"version\": 2, \"pid\": "
+    << uint64_t(currentProcessId())
+    << ", \"ppid\": " << uint64_t(parentProcessId()) << ", \"run\": \"";
+  runIdText(W, RunId);
+  W << "\", \"parent_run\": \"";
+  runIdText(W, ParentRunId);
+  W << "\", \"dump\": " << Dumps << ", \"reason\": \""
+    << reasonName(Sum.Reason)
+    << "\", \"final\": " << (isFinal(Sum.Reason) ? "true" : "false")
+    << ", \"hz\": " << uint64_t(Flags.trace_hz)
+    << ", \"threads\": " << Sum.S.Threads << ", \"cpu_ns\": " << Sum.S.CPUNanos
+    << ", \"samples\": " << Sum.Total << ", \"atomic_samples\": " << C.Atomic
+    << ", \"covered_samples\": " << C.Covered
+    << ", \"uncovered_samples\": " << C.Uncovered
+    << ", \"dropped_samples\": " << C.Dropped
+    << ", \"distinct_sites\": " << Sum.DistinctSites
+    << ", \"distinct_functions\": " << Sum.DistinctFunctions
+    << ", \"sites\": [";
+}
+
 void writeHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
   switch (Sum.Format) {
   case ReportFormat::Text:
-    W << "pcmap: atomic tracer: " << Sum.Total << " samples at "
-      << uint64_t(Flags.trace_hz) << " Hz in " << ThreadsSeen << " threads; "
-      << Counts.Atomic << " (";
-    W.fixed(100 * share(Counts.Atomic, Sum.Total), 1)
-        << "%) on atomics, " << Counts.Covered << " in covered functions, "
-        << Counts.Uncovered << " elsewhere, " << Counts.Dropped << " dropped\n";
-    W << "pcmap: top " << uint64_t(NumSites) << " of " << Sum.DistinctSites
-      << " atomic sites by samples:\n";
-    W << "   samples   share  atomic                                    "
-         "site\n";
+    writeTextHeader(W, Sum, NumSites);
     return;
   case ReportFormat::CSV:
     W << "section,pc,module,module_offset,function,function_start,"
@@ -284,17 +372,7 @@ void writeHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
          "exact_samples,skid_samples,atomic_samples,share\n";
     return;
   case ReportFormat::JSON:
-    W << "{\"report\": \"pcmap-trace\", \"version\": 1, \"pid\": "
-      << uint64_t(currentProcessId())
-      << ", \"hz\": " << uint64_t(Flags.trace_hz)
-      << ", \"threads\": " << ThreadsSeen << ", \"samples\": " << Sum.Total
-      << ", \"atomic_samples\": " << Counts.Atomic
-      << ", \"covered_samples\": " << Counts.Covered
-      << ", \"uncovered_samples\": " << Counts.Uncovered
-      << ", \"dropped_samples\": " << Counts.Dropped
-      << ", \"distinct_sites\": " << Sum.DistinctSites
-      << ", \"distinct_functions\": " << Sum.DistinctFunctions
-      << ", \"sites\": [";
+    writeJSONHeader(W, Sum);
     return;
   }
 }
@@ -314,6 +392,21 @@ struct Place {
       Sy.Function[0] = Sy.Location[0] = '\0';
   }
 };
+
+/// The module, its offset and its build ID, as the JSON rows give them.
+void writeJSONModule(ReportWriter &W, const Place &At, uintptr_t PC) {
+  W << "\"module\": ";
+  W.json(At.Module) << ", \"module_offset\": \"";
+  W.hex(PC - At.Bias) << "\", \"build_id\": \"";
+  uint8_t Id[32];
+  unsigned N = moduleBuildId(PC, Id, sizeof(Id));
+  static const char Digits[] = "0123456789abcdef";
+  for (unsigned I = 0; I < N; ++I) {
+    char Byte[3] = {Digits[Id[I] >> 4], Digits[Id[I] & 15], '\0'};
+    W << Byte;
+  }
+  W << "\"";
+}
 
 /// One row of the atomic sites: the R-th by samples.
 void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
@@ -357,15 +450,15 @@ void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     W.hex(FnStart) << "," << FnOffset << ",";
     W.csv(At.Sy.Location) << "," << kindName(A.kind) << "," << Op << ","
                           << uint64_t(A.size) << "," << orderName(A.order)
-                          << "," << Failure << "," << N << "," << S.Exact << ","
-                          << S.Skid << ",,";
+                          << "," << Failure << "," << N << "," << S.Exact
+                          << "," << S.Skid << ",,";
     W.fixed(share(N, Sum.Total), 4) << "\n";
     return;
   case ReportFormat::JSON:
-    W << (R ? ",\n  " : "\n  ") << "{\"pc\": \"";
-    W.hex(S.PC) << "\", \"module\": ";
-    W.json(At.Module) << ", \"module_offset\": \"";
-    W.hex(S.PC - At.Bias) << "\", \"function\": ";
+    W << (R ? ", " : "") << "{\"pc\": \"";
+    W.hex(S.PC) << "\", ";
+    writeJSONModule(W, At, S.PC);
+    W << ", \"function\": ";
     W.json(At.Sy.Function) << ", \"function_start\": \"";
     W.hex(FnStart) << "\", \"function_offset\": " << FnOffset
                    << ", \"location\": ";
@@ -392,7 +485,7 @@ void writeFunctionsHeader(ReportWriter &W, const Summary &Sum,
       << " covered functions by samples, with the share spent on atomics:\n";
     W << "   samples   share  on atomics  function\n";
   } else if (Sum.Format == ReportFormat::JSON) {
-    W << "\n], \"functions\": [";
+    W << "], \"functions\": [";
   }
 }
 
@@ -406,8 +499,8 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     percent(W, share(S.Samples, Sum.Total));
     W.pad("", 5);
     percent(W, share(S.AtomicSamples, S.Samples));
-    W.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?") << " ("
-                   << baseName(At.Module) << ")\n";
+    W.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?")
+                   << " (" << baseName(At.Module) << ")\n";
     return;
   case ReportFormat::CSV:
     W << "function,";
@@ -416,14 +509,15 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     W.hex(S.Start - At.Bias) << ",";
     W.csv(At.Sy.Function) << ",";
     W.hex(S.Start) << ",0,";
-    W.csv(At.Sy.Location) << ",,,,,," << S.Samples << ",,," << S.AtomicSamples
-                          << ",";
+    W.csv(At.Sy.Location) << ",,,,,," << S.Samples << ",,,"
+                          << S.AtomicSamples << ",";
     W.fixed(share(S.Samples, Sum.Total), 4) << "\n";
     return;
   case ReportFormat::JSON:
-    W << (R ? ",\n  " : "\n  ") << "{\"start\": \"";
-    W.hex(S.Start) << "\", \"module\": ";
-    W.json(At.Module) << ", \"function\": ";
+    W << (R ? ", " : "") << "{\"start\": \"";
+    W.hex(S.Start) << "\", ";
+    writeJSONModule(W, At, S.Start);
+    W << ", \"function\": ";
     W.json(At.Sy.Function) << ", \"samples\": " << S.Samples
                            << ", \"atomic_samples\": " << S.AtomicSamples
                            << ", \"atomic_share\": ";
@@ -432,34 +526,179 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
   }
 }
 
+/// Copies the tables and counts into Snap, with the timers stopped; they
+/// run again afterwards unless Final.
+void takeSnapshot(bool Final) {
+  setRunning(false);
+  for (unsigned I = 0; I < kSiteSlots; ++I) {
+    Snap.Sites[I].PC = __atomic_load_n(&Sites[I].PC, __ATOMIC_RELAXED);
+    Snap.Sites[I].Exact = __atomic_load_n(&Sites[I].Exact, __ATOMIC_RELAXED);
+    Snap.Sites[I].Skid = __atomic_load_n(&Sites[I].Skid, __ATOMIC_RELAXED);
+  }
+  for (unsigned I = 0; I < kFunctionSlots; ++I) {
+    FunctionSlot &F = Snap.Functions[I];
+    F.Start = __atomic_load_n(&Functions[I].Start, __ATOMIC_RELAXED);
+    F.Samples = __atomic_load_n(&Functions[I].Samples, __ATOMIC_RELAXED);
+    F.AtomicSamples =
+        __atomic_load_n(&Functions[I].AtomicSamples, __ATOMIC_RELAXED);
+  }
+  Snap.Counts = Counts;
+  Snap.Threads = ThreadsSeen;
+  Snap.CPUNanos = processCPUNanos();
+  if (!Final)
+    setRunning(true);
+}
+
 /// The report: a summary, the top atomic sites and the top covered
-/// functions by samples, in the format of report_format.
-void writeReport() {
-  unsigned Want = Flags.trace_top < 1 ? 1
+/// functions by samples (in JSON, every one), in the format of
+/// report_format.
+void writeReport(DumpReason Reason) {
+  ++Dumps;
+  Finished = isFinal(Reason);
+  takeSnapshot(Finished);
+  ReportFormat Fmt = reportFormat();
+  unsigned Want = Fmt == ReportFormat::JSON ? kSiteSlots
+                  : Flags.trace_top < 1     ? 1
                   : unsigned(Flags.trace_top) > kMaxTop
                       ? kMaxTop
                       : unsigned(Flags.trace_top);
-  static unsigned TopSites[kMaxTop], TopFunctions[kMaxTop];
-  unsigned NumSites = topSlots(Sites, siteSamples, Want, TopSites);
+  static unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
+  unsigned NumSites = topSlots(Snap.Sites, siteSamples, Want, TopSites);
   unsigned NumFunctions =
-      topSlots(Functions, functionSamples, Want, TopFunctions);
-  Summary Sum = {reportFormat(), Counts.Samples, 0, 0};
-  for (const SiteSlot &S : Sites)
+      topSlots(Snap.Functions, functionSamples, Want, TopFunctions);
+  Summary Sum = {Fmt, Reason, Snap, Snap.Counts.Samples, 0, 0};
+  for (const SiteSlot &S : Snap.Sites)
     Sum.DistinctSites += siteSamples(S) != 0;
-  for (const FunctionSlot &S : Functions)
+  for (const FunctionSlot &S : Snap.Functions)
     Sum.DistinctFunctions += functionSamples(S) != 0;
 
   ReportWriter W;
   Symbolizer Sym;
   writeHeader(W, Sum, NumSites);
   for (unsigned R = 0; R < NumSites; ++R)
-    writeSite(W, Sum, Sym, Sites[TopSites[R]], R);
+    writeSite(W, Sum, Sym, Snap.Sites[TopSites[R]], R);
   writeFunctionsHeader(W, Sum, NumFunctions);
   for (unsigned R = 0; R < NumFunctions; ++R)
-    writeFunction(W, Sum, Sym, Functions[TopFunctions[R]], R);
+    writeFunction(W, Sum, Sym, Snap.Functions[TopFunctions[R]], R);
   if (Sum.Format == ReportFormat::JSON)
-    W << "\n]}\n";
+    W << "]}\n";
   W.flush();
+}
+
+//===----------------------------------------------------------------------===//
+// Dumps and fork
+//===----------------------------------------------------------------------===//
+
+/// The service thread's wake-up pipe.
+int DumpPipe[2] = {-1, -1};
+
+void handleDumpSignal(int) {
+  int SavedErrno = errno;
+  if (DumpPipe[1] >= 0)
+    writeToPipe(DumpPipe[1], "s", 1); // a full pipe: a dump is pending
+  errno = SavedErrno;
+}
+
+/// Writes a dump when the signal wakes it, and every trace_dump_interval
+/// seconds.
+void *dumpLoop(void *) {
+  __atomic_store_n(&DumpThreadTid, currentThreadId(), __ATOMIC_RELEASE);
+  int IntervalMs = Flags.trace_dump_interval > 0
+                       ? Flags.trace_dump_interval * 1000
+                       : -1;
+  for (;;) {
+    int R = waitReadable(DumpPipe[0], IntervalMs);
+    if (R < 0)
+      return nullptr;
+    if (R > 0) {
+      char Drain[64];
+      while (readWithTimeout(DumpPipe[0], Drain, sizeof(Drain), 0) > 0) {
+      }
+    }
+    writeTraceReport(R > 0 ? DumpReason::Signal : DumpReason::Interval);
+  }
+}
+
+/// Starts the service thread that writes dumps, if an option asks for
+/// them.
+void startDumps() {
+  if (Flags.trace_dump_signal <= 0 && Flags.trace_dump_interval <= 0)
+    return;
+  if (!makeWakeupPipe(DumpPipe) || !startServiceThread(dumpLoop, nullptr)) {
+    Message M;
+    M << "warning: cannot start the tracer's dump thread; no dumps";
+    M.emit();
+  }
+}
+
+/// Installs the dump signal's handler; false (with a warning) for a signal
+/// the tracer or the fault reporter needs, or one that cannot be caught.
+bool installDumpSignal() {
+  int Signal = Flags.trace_dump_signal;
+  if (Signal <= 0)
+    return true;
+  if (Signal == SIGPROF || Signal == SIGKILL || Signal == SIGSTOP ||
+      Signal == SIGSEGV || Signal == SIGBUS || Signal == SIGILL ||
+      Signal == SIGFPE || Signal == SIGTRAP || Signal >= 65) {
+    Message M;
+    M << "warning: trace_dump_signal=" << uint64_t(Signal)
+      << " cannot be the dump signal (use SIGUSR1, 10, or SIGUSR2, 12); no "
+         "dumps on a signal";
+    M.emit();
+    Flags.trace_dump_signal = 0;
+    return false;
+  }
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_handler = handleDumpSignal;
+  Action.sa_flags = SA_RESTART;
+  sigemptyset(&Action.sa_mask);
+  sigaction(Signal, &Action, nullptr);
+  return true;
+}
+
+/// Gives the process's (only) thread a timer and the process-wide
+/// discovery timer, and starts sampling. False (with a warning) if the
+/// kernel gives no timer.
+bool startSampling() {
+  DiscoveryTimer = createCPUTimer(/*Tid=*/0, SIGPROF, kDiscoveryCookie);
+  if (DiscoveryTimer < 0) {
+    Message M;
+    M << "warning: cannot create CPU-time timers; the atomic tracer is off";
+    M.emit();
+    Flags.trace_atomics = false;
+    return false;
+  }
+  ensureThreadTimer(currentThreadId());
+  setRunning(true);
+  return true;
+}
+
+/// In a forked child: the parent's samples, timers (which the kernel does
+/// not copy), threads and dump thread are not the child's. It starts
+/// afresh, as a new run whose parent is the forking process's.
+void restartInChild() {
+  if (!Flags.trace_atomics)
+    return;
+  __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
+  memset(Sites, 0, sizeof(Sites));
+  memset(Functions, 0, sizeof(Functions));
+  memset(&Counts, 0, sizeof(Counts));
+  memset(Threads, 0, sizeof(Threads));
+  ThreadsSeen = 0;
+  Scanning = 0;
+  ParentRunId = RunId;
+  RunId = randomBits() | 1;
+  Dumps = 0;
+  Finished = false;
+  if (DumpPipe[0] >= 0) {
+    closeFd(DumpPipe[0]);
+    closeFd(DumpPipe[1]);
+    DumpPipe[0] = DumpPipe[1] = -1;
+  }
+  DumpThreadTid = 0;
+  if (startSampling())
+    startDumps();
 }
 
 } // namespace
@@ -489,27 +728,31 @@ void initTracer() {
     return;
   }
   sigaction(SIGPROF, &Action, nullptr);
-  DiscoveryTimer = createCPUTimer(/*Tid=*/0, SIGPROF, kDiscoveryCookie);
-  if (DiscoveryTimer < 0) {
-    Message M;
-    M << "warning: cannot create CPU-time timers; the atomic tracer is off";
-    M.emit();
-    Flags.trace_atomics = false;
+  RunId = randomBits() | 1;
+  if (!startSampling())
     return;
-  }
-  ensureThreadTimer(currentThreadId());
-  setRunning(true);
+  installDumpSignal();
+  startDumps();
+  callInForkChild(restartInChild);
 }
 
-void writeTraceReport(bool Final) {
+void writeTraceReport(DumpReason Reason) {
   if (!Flags.trace_atomics)
     return;
-  setRunning(false);
+  if (Reason == DumpReason::Fatal) {
+    // In a fault handler: the writer lock may be held by the thread that
+    // faulted. The process is about to end; write without it then.
+    bool Locked = tryLockWriters();
+    if (!Finished)
+      writeReport(Reason);
+    if (Locked)
+      unlockWriters();
+    return;
+  }
   lockWriters();
-  writeReport();
+  if (!Finished)
+    writeReport(Reason);
   unlockWriters();
-  if (!Final)
-    setRunning(true);
 }
 
 } // namespace rt
@@ -517,6 +760,6 @@ void writeTraceReport(bool Final) {
 
 #pragma GCC visibility push(default)
 extern "C" void pcmap_trace_dump(void) {
-  pcmap::rt::writeTraceReport(/*Final=*/false);
+  pcmap::rt::writeTraceReport(pcmap::rt::DumpReason::Api);
 }
 #pragma GCC visibility pop

@@ -12,6 +12,12 @@
 // signal handler is lock-free (open-addressing tables, atomic counters) in
 // fixed memory; a full table counts the sample as dropped.
 //
+// A forked child starts afresh: new timers, empty tables, a run id of its
+// own (the JSON names its parent's), so that its reports hold its own work.
+// Dumps (trace_dump_signal, trace_dump_interval) are written by a service
+// thread that blocks every signal and is never sampled; the dump signal's
+// handler only wakes it. docs/Runtime.md, "The atomic tracer", has the rest.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_RT_TRACER_H
@@ -23,9 +29,14 @@ namespace rt {
 /// Starts sampling if trace_atomics is set. Called once at start-up.
 void initTracer();
 
-/// Stops the timers and writes the report (report_format, report_path).
-/// Sampling resumes afterwards unless Final.
-void writeTraceReport(bool Final = true);
+/// Why a report is written: at exit, on pcmap_trace_dump(), on the dump
+/// signal, at the dump interval, or when a fatal signal ends the process.
+enum class DumpReason { Exit, Api, Signal, Interval, Fatal };
+
+/// Writes the report (report_format, report_path): the samples since the
+/// process started, or since the fork that made it. Sampling stops for
+/// good after an Exit or Fatal report.
+void writeTraceReport(DumpReason Reason);
 
 } // namespace rt
 } // namespace pcmap

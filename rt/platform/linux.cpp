@@ -156,9 +156,66 @@ static pthread_mutex_t WriterMutex = PTHREAD_MUTEX_INITIALIZER;
 // lock and are unaffected.)
 static void lockForFork() { pthread_mutex_lock(&WriterMutex); }
 static void unlockAfterFork() { pthread_mutex_unlock(&WriterMutex); }
+
+static constexpr unsigned kMaxForkChildHandlers = 8;
+static void (*ForkChildHandlers[kMaxForkChildHandlers])();
+static unsigned NumForkChildHandlers;
+
+static void unlockInForkChild() {
+  pthread_mutex_unlock(&WriterMutex);
+  for (unsigned I = 0; I < NumForkChildHandlers; ++I)
+    ForkChildHandlers[I]();
+}
 static pthread_once_t ForkHandlersOnce = PTHREAD_ONCE_INIT;
 static void installForkHandlers() {
-  pthread_atfork(lockForFork, unlockAfterFork, unlockAfterFork);
+  pthread_atfork(lockForFork, unlockAfterFork, unlockInForkChild);
+}
+
+void callInForkChild(void (*Fn)()) {
+  pthread_once(&ForkHandlersOnce, installForkHandlers);
+  if (NumForkChildHandlers < kMaxForkChildHandlers)
+    ForkChildHandlers[NumForkChildHandlers++] = Fn;
+}
+
+int parentProcessId() { return int(getppid()); }
+
+uint64_t randomBits() {
+  uint64_t Bits = 0;
+  if (syscall(SYS_getrandom, &Bits, sizeof(Bits), 1 /*GRND_NONBLOCK*/) ==
+      long(sizeof(Bits)))
+    return Bits;
+  struct timespec T;
+  clock_gettime(CLOCK_REALTIME, &T);
+  Bits = uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+  return (Bits ^ (uint64_t(getpid()) << 40)) * 0x9e3779b97f4a7c15ull;
+}
+
+uint64_t processCPUNanos() {
+  struct timespec T;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T))
+    return 0;
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+}
+
+bool startServiceThread(void *(*Fn)(void *), void *Arg) {
+  // The thread inherits the creator's signal mask: block everything
+  // around its creation.
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&Attr, 1 << 20);
+  pthread_t Thread;
+  int Error = pthread_create(&Thread, &Attr, Fn, Arg);
+  pthread_attr_destroy(&Attr);
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  return Error == 0;
+}
+
+bool makeWakeupPipe(int (&Fds)[2]) {
+  return pipe2(Fds, O_CLOEXEC | O_NONBLOCK) == 0;
 }
 
 void lockWriters() {
@@ -166,6 +223,7 @@ void lockWriters() {
   pthread_mutex_lock(&WriterMutex);
 }
 void unlockWriters() { pthread_mutex_unlock(&WriterMutex); }
+bool tryLockWriters() { return pthread_mutex_trylock(&WriterMutex) == 0; }
 
 namespace {
 struct WalkContext {
@@ -185,6 +243,34 @@ int visitLoaderEntry(dl_phdr_info *Info, size_t, void *Data) {
     if (O.Phdrs[I].p_type == PT_LOAD && O.Bias + O.Phdrs[I].p_vaddr < O.Key)
       O.Key = O.Bias + O.Phdrs[I].p_vaddr;
   return Walk.Visit(O, Walk.Data) ? 1 : 0;
+}
+
+/// The GNU build ID in the object's PT_NOTE segments (in memory): its size,
+/// 0 if there is none or it does not fit in Size bytes.
+unsigned readBuildId(const ObjectHeaders &H, uint8_t *Out, size_t Size) {
+  for (unsigned I = 0; I < H.NumPhdrs; ++I) {
+    const ElfW(Phdr) &P = H.Phdrs[I];
+    if (P.p_type != PT_NOTE)
+      continue;
+    const auto *Note = reinterpret_cast<const uint8_t *>(H.Bias + P.p_vaddr);
+    const uint8_t *End = Note + P.p_memsz;
+    size_t Align = P.p_align > 4 ? P.p_align : 4;
+    auto Round = [Align](size_t N) { return (N + Align - 1) & ~(Align - 1); };
+    while (size_t(End - Note) >= sizeof(ElfW(Nhdr))) {
+      const auto *N = reinterpret_cast<const ElfW(Nhdr) *>(Note);
+      const uint8_t *Name = Note + sizeof(ElfW(Nhdr));
+      const uint8_t *Desc = Name + Round(N->n_namesz);
+      if (Desc > End || N->n_descsz > size_t(End - Desc))
+        break;
+      if (N->n_type == NT_GNU_BUILD_ID && N->n_namesz == 4 &&
+          !memcmp(Name, "GNU", 4) && N->n_descsz <= Size) {
+        memcpy(Out, Desc, N->n_descsz);
+        return N->n_descsz;
+      }
+      Note = Desc + Round(N->n_descsz);
+    }
+  }
+  return 0;
 }
 
 struct FindContext {
@@ -218,6 +304,7 @@ bool findContaining(const ObjectHeaders &H, void *Data) {
     ++O.NumSegments;
   }
   objectFilePath(H, O.Path, sizeof(O.Path));
+  O.BuildIdSize = readBuildId(H, O.BuildId, sizeof(O.BuildId));
   Ctx.Found = true;
   return true;
 }
@@ -611,6 +698,15 @@ long readWithTimeout(int Fd, char *Buffer, size_t Size, int TimeoutMs) {
     N = read(Fd, Buffer, Size);
   while (N < 0 && errno == EINTR);
   return long(N);
+}
+
+int waitReadable(int Fd, int TimeoutMs) {
+  pollfd P = {Fd, POLLIN, 0};
+  int R;
+  do
+    R = poll(&P, 1, TimeoutMs);
+  while (R < 0 && errno == EINTR);
+  return R < 0 ? -1 : R > 0 ? 1 : 0;
 }
 
 void reapChild(int Pid, bool Kill) {

@@ -61,6 +61,28 @@ bool isRootOwnedExecutable(const char *Path);
 /// child never inherits it held by another thread).
 void lockWriters();
 void unlockWriters();
+/// Takes the writer lock if it is free; for a fault handler, which must not
+/// wait for a lock the faulting thread may hold.
+bool tryLockWriters();
+
+/// Calls Fn in the child after every fork(), in the order of the calls
+/// (at most 8 functions), once the writer lock is free again. The child has
+/// one thread, the one that forked; its timers and other threads are gone.
+void callInForkChild(void (*Fn)());
+/// The parent's process id.
+int parentProcessId();
+/// 64 random bits from the kernel (getrandom), or from the clock and the
+/// process id when it has none to give. Async-signal-safe.
+uint64_t randomBits();
+/// The CPU time (user and system) the process has used, in nanoseconds.
+/// Async-signal-safe.
+uint64_t processCPUNanos();
+/// Starts a detached thread running Fn(Arg) with every signal blocked (it
+/// never runs a handler of the program's or the runtime's). False if it
+/// cannot be started.
+bool startServiceThread(void *(*Fn)(void *), void *Arg);
+/// A pipe whose ends are close-on-exec and whose write end does not block.
+bool makeWakeupPipe(int (&Fds)[2]);
 
 /// A loaded object as the dynamic loader describes it.
 struct LoadedObject {
@@ -73,6 +95,9 @@ struct LoadedObject {
   /// The object's first mapped address: identifies it while it is loaded.
   uintptr_t Key = 0;
   char Path[512];
+  /// Its GNU build ID (NT_GNU_BUILD_ID), BuildIdSize bytes; 0: none.
+  uint8_t BuildId[32];
+  unsigned BuildIdSize = 0;
 };
 
 /// Finds the loaded object one of whose PT_LOAD segments contains Address.
@@ -156,6 +181,9 @@ bool writeToPipe(int Fd, const char *Data, size_t Size);
 /// Reads up to Size bytes, waiting at most TimeoutMs; returns the bytes
 /// read, 0 at end of file, -1 on error or timeout.
 long readWithTimeout(int Fd, char *Buffer, size_t Size, int TimeoutMs);
+/// Waits until Fd is readable: 1 when it is, 0 after TimeoutMs milliseconds
+/// (-1: no limit), -1 on an error.
+int waitReadable(int Fd, int TimeoutMs);
 /// Kills (SIGKILL) if Kill is set, then waits for the child.
 void reapChild(int Pid, bool Kill);
 void closeFd(int Fd);

@@ -38,9 +38,9 @@
 
 // pcmap_trace_dump() reports while the program runs, and at exit again.
 // RUN: env PCMAP_OPTIONS=trace_atomics=1 %t/prog dump 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP: pcmap: atomic tracer:
+// DUMP: pcmap: atomic tracer (dump 1, api): [[#]] samples
 // DUMP: done
-// DUMP: pcmap: atomic tracer:
+// DUMP: pcmap: atomic tracer: [[#]] samples
 
 // Options.
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_hz=0 %t/prog 2>&1 | FileCheck %s --check-prefix=BADHZ
