@@ -1,10 +1,9 @@
-//===- Report.h - What pcmap-report knows about one binary -------*- C++
-//-*-===//
+//===- Report.h - What pcmap-report knows about one binary ------*- C++ -*-===//
 //
 // The model every subcommand and output format works from: the functions and
 // atomic sites that the metadata sections of one ELF file describe, with their
-// symbol names and source lines. Reader.cpp fills it from an object file; the
-// writers only read it.
+// symbol names and source lines. The reader (Reader.h) fills it from an object
+// file; the writers only read it.
 //
 //===----------------------------------------------------------------------===//
 
