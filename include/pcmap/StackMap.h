@@ -97,6 +97,28 @@ constexpr const char *locationKindName(unsigned Kind) {
                                     : "unknown";
 }
 
+/// What the code at a record's PC is, which the section does not store and
+/// pcmap reads from the code (docs/StackMaps.md, "Call-site kinds"). The
+/// runtime's pcmap_stackmap_call_kind (pcmap.h) has the first three, with
+/// these numbers, and counts nops alone as a patchpoint; pcmap-report tells
+/// Nops apart and says Unknown where it cannot read the code.
+enum CallSiteKind : uint8_t {
+  CK_None = 0,       ///< no call: a stack map's shadow holds ordinary code
+  CK_Call = 1,       ///< a call ends at the PC (its return address)
+  CK_Patchpoint = 2, ///< a patchpoint's call sequence starts at the PC
+  CK_Nops = 3,       ///< nops start at the PC: reserved bytes, no call
+  CK_Unknown = 4,    ///< the code could not be read or decoded
+};
+
+/// Names of the call-site kinds, as reports print them.
+constexpr const char *callSiteKindName(unsigned Kind) {
+  constexpr const char *Names[] = {"none", "call", "patchpoint", "nops",
+                                   "unknown"};
+  static_assert(sizeof(Names) / sizeof(Names[0]) == CK_Unknown + 1,
+                "one name per CallSiteKind");
+  return Kind <= CK_Unknown ? Names[Kind] : "unknown";
+}
+
 namespace detail {
 template <typename T> inline T read(const uint8_t *P) {
   T V;

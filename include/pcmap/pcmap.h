@@ -201,7 +201,8 @@ void pcmap_get_stats(struct pcmap_stats *out);
  * allocation, and an update in progress never makes them miss.
  *===----------------------------------------------------------------------===*/
 
-/* pcmap_stackmap_record.call_kind */
+/* pcmap_stackmap_record.call_kind: the first values of the one numbering of
+ * call-site kinds, pcmap::stackmap::CallSiteKind in pcmap/StackMap.h */
 enum pcmap_stackmap_call_kind {
   PCMAP_STACKMAP_CALL_NONE = 0, /* no call found at the record */
   PCMAP_STACKMAP_CALL = 1,      /* a call ends at pc (pc is its return

@@ -19,6 +19,13 @@ namespace {
 
 namespace sm = pcmap::stackmap;
 
+// SMRecord::CallKind goes out as pcmap_stackmap_record::call_kind: the C
+// API's values are the shared numbering's (pcmap/StackMap.h).
+static_assert(int(PCMAP_STACKMAP_CALL_NONE) == sm::CK_None &&
+                  int(PCMAP_STACKMAP_CALL) == sm::CK_Call &&
+                  int(PCMAP_STACKMAP_PATCHPOINT) == sm::CK_Patchpoint,
+              "pcmap_stackmap_call_kind numbers stackmap::CallSiteKind");
+
 struct SMIndexCopy {
   uint64_t Count;
   uint64_t Lo[kMaxStackMapModules];
@@ -93,7 +100,7 @@ int codeRange(const StackMapInput &In, uintptr_t Begin, uintptr_t End) {
 void findCallSite(const StackMapInput &In, SMRecord *Rs, size_t NumRecords,
                   size_t I, const SMFunction &F) {
   SMRecord &R = Rs[I];
-  R.CallKind = PCMAP_STACKMAP_CALL_NONE;
+  R.CallKind = sm::CK_None;
   R.CallSize = 0;
   int Range = codeRange(In, R.PC, R.PC);
   if (Range < 0)
@@ -116,20 +123,20 @@ void findCallSite(const StackMapInput &In, SMRecord *Rs, size_t NumRecords,
   // A patchpoint with a target: mov $target, %scratch; call *%scratch.
   if (unsigned Mov = x86MovImmLength(Code, After))
     if (x86CallLength(Code + Mov, After - Mov)) {
-      R.CallKind = PCMAP_STACKMAP_PATCHPOINT;
+      R.CallKind = sm::CK_Patchpoint;
       R.CallSize = x86PatchpointRegionSize(Code, After);
       return;
     }
   // A call that returns to the record (statepoint, stack map after a call).
   if (unsigned Call = x86CallEndingAt(reinterpret_cast<const uint8_t *>(Lo),
                                       R.PC - Lo, Lo, RangeLo, RangeHi)) {
-    R.CallKind = PCMAP_STACKMAP_CALL;
+    R.CallKind = sm::CK_Call;
     R.CallSize = Call;
     return;
   }
   // A patchpoint without a target: NOPs only.
   if (x86NopLength(Code, After)) {
-    R.CallKind = PCMAP_STACKMAP_PATCHPOINT;
+    R.CallKind = sm::CK_Patchpoint;
     R.CallSize = x86PatchpointRegionSize(Code, After);
   }
 }

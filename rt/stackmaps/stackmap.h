@@ -73,7 +73,7 @@ struct SMRecord {
   uint16_t Flags;
   uint16_t NumLocations;
   uint16_t NumLiveOuts;
-  uint8_t CallKind; // pcmap_stackmap_call_kind
+  uint8_t CallKind; // stackmap::CallSiteKind: None, Call or Patchpoint
   uint8_t Padding;
 };
 static_assert(sizeof(SMRecord) == 48, "48-byte records");

@@ -192,6 +192,16 @@ TEST(StackMapTest, LayoutConstants) {
   EXPECT_STREQ(locationKindName(9), "unknown");
 }
 
+TEST(StackMapTest, CallSiteKindNames) {
+  // The names pcmap-report prints (docs/report-json.md, "call_kind").
+  EXPECT_STREQ(callSiteKindName(CK_None), "none");
+  EXPECT_STREQ(callSiteKindName(CK_Call), "call");
+  EXPECT_STREQ(callSiteKindName(CK_Patchpoint), "patchpoint");
+  EXPECT_STREQ(callSiteKindName(CK_Nops), "nops");
+  EXPECT_STREQ(callSiteKindName(CK_Unknown), "unknown");
+  EXPECT_STREQ(callSiteKindName(200), "unknown");
+}
+
 TEST(StackMapTest, V1SingleFunctionAttribution) {
   Builder S(1);
   S.header(1, 0, 2);

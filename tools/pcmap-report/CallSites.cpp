@@ -34,22 +34,6 @@ using namespace llvm;
 namespace pcmap {
 namespace report {
 
-const char *callSiteKindName(CallSiteKind Kind) {
-  switch (Kind) {
-  case CallSiteKind::None:
-    return "none";
-  case CallSiteKind::Call:
-    return "call";
-  case CallSiteKind::Patchpoint:
-    return "patchpoint";
-  case CallSiteKind::Nops:
-    return "nops";
-  case CallSiteKind::Unknown:
-    break;
-  }
-  return "unknown";
-}
-
 CallSiteAnalyzer::~CallSiteAnalyzer() = default;
 
 namespace {
@@ -88,15 +72,15 @@ public:
   }
 
   void analyze(ArrayRef<uint8_t> Code, uint64_t Address, uint32_t Offset,
-               CallSiteKind &Kind, uint32_t &Size) const override {
-    Kind = CallSiteKind::Unknown;
+               stackmap::CallSiteKind &Kind, uint32_t &Size) const override {
+    Kind = stackmap::CK_Unknown;
     Size = 0;
     if (Code.empty() || Offset > Code.size())
       return; // Unknown: no code for the function, or a PC outside it
     bool HasCallSequence = false;
     uint32_t Reserved = patchableBytes(Code, Address, Offset, HasCallSequence);
     if (HasCallSequence) {
-      Kind = CallSiteKind::Patchpoint;
+      Kind = stackmap::CK_Patchpoint;
       Size = Reserved;
       return;
     }
@@ -117,13 +101,13 @@ public:
     if (At != Offset)
       return; // Unknown: the record is inside an instruction
     if (LastSize && MII->get(Last.getOpcode()).isCall()) {
-      Kind = CallSiteKind::Call;
+      Kind = stackmap::CK_Call;
       Size = uint32_t(LastSize);
     } else if (Reserved) {
-      Kind = CallSiteKind::Nops;
+      Kind = stackmap::CK_Nops;
       Size = Reserved;
     } else {
-      Kind = CallSiteKind::None;
+      Kind = stackmap::CK_None;
     }
   }
 

@@ -31,7 +31,7 @@ public:
   /// otherwise up to the end of its section); Offset is the record's
   /// instruction offset.
   virtual void analyze(llvm::ArrayRef<uint8_t> Code, uint64_t Address,
-                       uint32_t Offset, CallSiteKind &Kind,
+                       uint32_t Offset, stackmap::CallSiteKind &Kind,
                        uint32_t &Size) const = 0;
 };
 

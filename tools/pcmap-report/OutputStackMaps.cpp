@@ -120,10 +120,11 @@ void writeBlobText(raw_ostream &OS, const BinaryReport &R,
         OS << " (" << Name << "+" << hexAddress(Rec.InstructionOffset) << ")";
     }
     OS << ", call size: ";
-    if (Rec.CallKind == CallSiteKind::Unknown)
+    if (Rec.CallKind == stackmap::CK_Unknown)
       OS << "unknown";
     else
-      OS << Rec.CallSize << " (" << callSiteKindName(Rec.CallKind) << ")";
+      OS << Rec.CallSize << " (" << stackmap::callSiteKindName(Rec.CallKind)
+         << ")";
     OS << "\n";
     OS << "    " << Rec.Locations.size() << " locations:\n";
     unsigned J = 1;
@@ -241,8 +242,9 @@ void writeStackMapsJSON(raw_ostream &OS,
                         J.attribute("pc", hexAddress(Rec.PC));
                       else
                         J.attribute("pc", nullptr);
-                      J.attribute("call_kind", callSiteKindName(Rec.CallKind));
-                      if (Rec.CallKind == CallSiteKind::Unknown)
+                      J.attribute("call_kind",
+                                  stackmap::callSiteKindName(Rec.CallKind));
+                      if (Rec.CallKind == stackmap::CK_Unknown)
                         J.attribute("call_size", nullptr);
                       else
                         J.attribute("call_size", int64_t(Rec.CallSize));

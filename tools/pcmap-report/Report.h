@@ -1,10 +1,9 @@
-//===- Report.h - What pcmap-report knows about one binary -------*- C++
-//-*-===//
+//===- Report.h - What pcmap-report knows about one binary ------*- C++ -*-===//
 //
 // The model every subcommand and output format works from: the functions and
 // atomic sites that the metadata sections of one ELF file describe, with their
-// symbol names and source lines. Reader.cpp fills it from an object file; the
-// writers only read it.
+// symbol names and source lines. The reader (Reader.h) fills it from an object
+// file; the writers only read it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +11,7 @@
 #define PCMAP_REPORT_REPORT_H
 
 #include "pcmap/Format.h"
+#include "pcmap/StackMap.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -138,16 +138,6 @@ struct StackMapLiveOut {
   uint8_t Size = 0;
 };
 
-/// What precedes or starts at a record's PC (docs/Report.md, "stackmaps").
-enum class CallSiteKind {
-  None,       // neither: a stack map whose shadow holds ordinary code
-  Call,       // the record's PC is the return address of a call
-  Patchpoint, // a patchpoint's call sequence (and nops) starts at the PC
-  Nops,       // nops start at the PC: reserved bytes without a call
-  Unknown,    // the code could not be read or decoded
-};
-const char *callSiteKindName(CallSiteKind Kind); // "none", "call", ...
-
 /// Where a function's size came from.
 enum class SizeSource { None, PCMap, Symbol };
 
@@ -180,7 +170,8 @@ struct StackMapRecord {
   uint64_t Section = kNoSection;
   std::vector<StackMapLocation> Locations;
   std::vector<StackMapLiveOut> LiveOuts;
-  CallSiteKind CallKind = CallSiteKind::Unknown;
+  /// What precedes or starts at the PC (docs/Report.md, "stackmaps").
+  stackmap::CallSiteKind CallKind = stackmap::CK_Unknown;
   uint32_t CallSize = 0;
 };
 
