@@ -11,20 +11,26 @@ namespace rt {
 int Verbosity = 1;
 
 namespace {
+/// -1: a file of log_path, to be opened by the next write.
 int LogFd = 2;
 const char *LogPath;
 
 /// A child writes to a log file of its own (.<its pid>), as the sanitizers
-/// do.
+/// do. It is opened when the child first writes, so that a child that
+/// execs or exits silently leaves no empty file.
 void reopenLogInChild() {
   if (LogFd <= 2)
     return;
   closeFd(LogFd);
-  openLog(LogPath);
+  LogFd = -1;
 }
 } // namespace
 
-int logFd() { return LogFd; }
+int logFd() {
+  if (LogFd < 0)
+    openLog(LogPath);
+  return LogFd;
+}
 
 void openLog(const char *Path) {
   if (!Path || !*Path || !__builtin_strcmp(Path, "stderr")) {
@@ -61,7 +67,7 @@ void Message::emit() {
   for (size_t I = 0; I < size(); ++I)
     Out[N++] = data()[I];
   Out[N++] = '\n';
-  writeAll(LogFd, Out, N);
+  writeAll(logFd(), Out, N);
 }
 
 } // namespace rt

@@ -1,0 +1,25 @@
+// The tracer in a forking server (Inputs/fork_server.c): a listener forks a
+// worker per connection, the workers contend on an atomic counter and a
+// spinlock in shared memory while a client drives them for two seconds.
+// Every process writes its own report (report_path.<pid>), the workers'
+// name the server as their parent, their contended atomics rank first, and
+// their samples match the CPU time the kernel counted for them.
+// Not under TSan: it delivers asynchronous signals only when the thread
+// next enters its runtime, never in the middle of uninstrumented loops.
+// UNSUPPORTED: sanitize-thread
+
+// RUN: rm -rf %t && mkdir %t
+// RUN: %pcmap-clang -g -O2 -fsanitize-metadata=all %S/Inputs/fork_server.c -o %t/server
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:report_path=%t/trace %t/server 4 2 > %t/out
+// RUN: %python %S/Inputs/check_fork_trace.py %t/trace %t/out 4 | FileCheck %s
+// CHECK:      processes: 5
+// CHECK-NEXT: workers name the server: 4
+// CHECK-NEXT: top sites: contend spinLock
+// CHECK-NEXT: samples within 15% of the workers' CPU time: True
+
+// A child's text report goes to its own log file (log_path.<pid>).
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:log_path=%t/log %t/server 2 1 > %t/out2
+// RUN: ls %t/log.* | wc -l | FileCheck %s --check-prefix=LOGS
+// LOGS: 3
+// RUN: cat %t/log.* | FileCheck %s --check-prefix=LOG
+// LOG-COUNT-3: pcmap: atomic tracer: [[#]] samples
