@@ -1,5 +1,13 @@
-//===- FormatTest.cpp - Tests of include/pcmap/Format.h
-//--------------------===//
+//===- FormatTest.cpp - include/pcmap/Format.h ----------------------------===//
+//
+// The format's definitions without the runtime: version bits, descriptor
+// encoding and decoding (known values, sizes, round trips, defined and
+// reserved bits), ULEB128 and relative PCs read and written, field and
+// section names, upstream stack arguments. uleb() below is a reference
+// encoder of its own, to check Format.h's writeULEB128 against; the tests
+// that build sections use Format.h's (FakeModule.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "pcmap/Format.h"
 

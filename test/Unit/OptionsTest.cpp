@@ -1,5 +1,9 @@
-//===- OptionsTest.cpp - The runtime's option parser
-//-----------------------===//
+//===- OptionsTest.cpp - The runtime's option parser ----------------------===//
+//
+// Parsing PCMAP_OPTIONS: defaults, separators, later settings winning,
+// booleans, integers, strings and quotes, unknown and malformed settings.
+//
+//===----------------------------------------------------------------------===//
 
 #include "core/options.h"
 

@@ -1,4 +1,10 @@
 //===- StackMapTest.cpp - Tests of include/pcmap/StackMap.h ---------------===//
+//
+// The stack map decoder pcmap-report and the runtime share: the documented
+// fields of each version, every kind of malformed section rejected,
+// concatenated sections, and corrupted bytes never read out of bounds.
+//
+//===----------------------------------------------------------------------===//
 
 #include "pcmap/StackMap.h"
 

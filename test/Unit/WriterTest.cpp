@@ -1,4 +1,9 @@
 //===- WriterTest.cpp - The runtime's one bounded text writer -------------===//
+//
+// What it keeps when the room runs out, numbers, CSV and JSON quoting, and a
+// writer to a file descriptor.
+//
+//===----------------------------------------------------------------------===//
 
 #include "core/writer.h"
 
