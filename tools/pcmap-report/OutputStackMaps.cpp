@@ -161,6 +161,106 @@ void writeStackMapsText(raw_ostream &OS,
   }
 }
 
+namespace {
+
+/// An attribute whose value is null unless Known.
+template <class T>
+void attributeOrNull(json::OStream &J, StringRef Key, bool Known, T &&Value) {
+  if (Known)
+    J.attribute(Key, std::forward<T>(Value));
+  else
+    J.attribute(Key, nullptr);
+}
+
+void writeFrameJSON(json::OStream &J, const BinaryReport &R,
+                    const StackMapFunction &F, size_t Index,
+                    const OutputOptions &Options) {
+  J.object([&] {
+    J.attribute("index", int64_t(Index));
+    attributeOrNull(J, "address", F.Resolved, hexAddress(F.Address));
+    if (R.isRelocatable() && F.Resolved) // else F.Section names none
+      J.attribute("section", utf8(R.sectionName(F.Section)));
+    else
+      J.attribute("section", nullptr);
+    J.attribute("stored_address", hexAddress(F.StoredAddress));
+    std::string Name = functionName(F, Options.Demangle);
+    attributeOrNull(J, "name", !Name.empty(), utf8(Name));
+    attributeOrNull(J, "size", F.SizeFrom != SizeSource::None, int64_t(F.Size));
+    J.attribute("size_source", sizeSourceName(F.SizeFrom));
+    attributeOrNull(J, "stack_size", F.StackSize != stackmap::kDynamicStackSize,
+                    int64_t(F.StackSize));
+    bool Counted = F.RecordCount != stackmap::kUnknownRecordCount;
+    attributeOrNull(J, "first_record", Counted, int64_t(F.FirstRecord));
+    attributeOrNull(J, "record_count", Counted, int64_t(F.RecordCount));
+  });
+}
+
+void writeLocationJSON(json::OStream &J, const StackMapBlob &B,
+                       const StackMapLocation &L) {
+  J.object([&] {
+    J.attribute("kind", stackmap::locationKindName(L.Kind));
+    J.attribute("size", int64_t(L.Size));
+    J.attribute("dwarf_reg", int64_t(L.DwarfReg));
+    J.attribute("offset", int64_t(L.Offset));
+    if (L.Kind == stackmap::LK_ConstantIndex)
+      J.attribute("value", hexAddress(B.Constants[L.Offset]));
+    else if (L.Kind == stackmap::LK_Constant)
+      J.attribute("value", hexAddress(uint64_t(int64_t(L.Offset))));
+    else
+      J.attribute("value", nullptr);
+  });
+}
+
+void writeRecordJSON(json::OStream &J, const StackMapBlob &B,
+                     const StackMapRecord &Rec, size_t Index) {
+  J.object([&] {
+    J.attribute("index", int64_t(Index));
+    J.attribute("id", std::to_string(Rec.ID));
+    J.attribute("offset", int64_t(Rec.InstructionOffset));
+    bool HasFunction = Rec.Function != kNoFunction;
+    bool Known = HasFunction && B.Functions[Rec.Function].Resolved;
+    attributeOrNull(J, "function", HasFunction, int64_t(Rec.Function));
+    attributeOrNull(J, "pc", Known, hexAddress(Rec.PC));
+    J.attribute("call_kind", stackmap::callSiteKindName(Rec.CallKind));
+    attributeOrNull(J, "call_size", Rec.CallKind != stackmap::CK_Unknown,
+                    int64_t(Rec.CallSize));
+    J.attribute("flags", int64_t(Rec.Flags));
+    J.attributeArray("locations", [&] {
+      for (const StackMapLocation &L : Rec.Locations)
+        writeLocationJSON(J, B, L);
+    });
+    J.attributeArray("live_outs", [&] {
+      for (const StackMapLiveOut &LO : Rec.LiveOuts)
+        J.object([&] {
+          J.attribute("dwarf_reg", int64_t(LO.DwarfReg));
+          J.attribute("size", int64_t(LO.Size));
+        });
+    });
+  });
+}
+
+void writeBlobJSON(json::OStream &J, const BinaryReport &R,
+                   const StackMapBlob &B, const OutputOptions &Options) {
+  J.object([&] {
+    J.attribute("section_offset", int64_t(B.SectionOffset));
+    J.attribute("version", int64_t(B.Version));
+    J.attributeArray("frames", [&] {
+      for (size_t I = 0; I < B.Functions.size(); ++I)
+        writeFrameJSON(J, R, B.Functions[I], I, Options);
+    });
+    J.attributeArray("constants", [&] {
+      for (uint64_t C : B.Constants)
+        J.value(hexAddress(C));
+    });
+    J.attributeArray("records", [&] {
+      for (size_t I = 0; I < B.Records.size(); ++I)
+        writeRecordJSON(J, B, B.Records[I], I);
+    });
+  });
+}
+
+} // namespace
+
 void writeStackMapsJSON(raw_ostream &OS,
                         const std::vector<BinaryReport> &Reports,
                         const OutputOptions &Options) {
@@ -171,7 +271,7 @@ void writeStackMapsJSON(raw_ostream &OS,
     J.attribute("tool_version", PCMAP_VERSION_STRING);
     J.attribute("command", "stackmaps");
     J.attributeArray("files", [&] {
-      for (const BinaryReport &R : Reports) {
+      for (const BinaryReport &R : Reports)
         J.object([&] {
           J.attribute("path", utf8(R.Path));
           J.attribute("format", R.FileFormat);
@@ -179,108 +279,9 @@ void writeStackMapsJSON(raw_ostream &OS,
           J.attribute("type", R.FileType);
           J.attributeArray("stackmaps", [&] {
             for (const StackMapBlob &B : R.StackMaps)
-              J.object([&] {
-                J.attribute("section_offset", int64_t(B.SectionOffset));
-                J.attribute("version", int64_t(B.Version));
-                J.attributeArray("frames", [&] {
-                  for (size_t I = 0; I < B.Functions.size(); ++I) {
-                    const StackMapFunction &F = B.Functions[I];
-                    J.object([&] {
-                      J.attribute("index", int64_t(I));
-                      if (F.Resolved)
-                        J.attribute("address", hexAddress(F.Address));
-                      else
-                        J.attribute("address", nullptr);
-                      if (R.isRelocatable() && F.Resolved)
-                        J.attribute("section", utf8(R.sectionName(F.Section)));
-                      else
-                        J.attribute("section", nullptr);
-                      J.attribute("stored_address",
-                                  hexAddress(F.StoredAddress));
-                      std::string Name = functionName(F, Options.Demangle);
-                      if (Name.empty())
-                        J.attribute("name", nullptr);
-                      else
-                        J.attribute("name", utf8(Name));
-                      if (F.SizeFrom == SizeSource::None)
-                        J.attribute("size", nullptr);
-                      else
-                        J.attribute("size", int64_t(F.Size));
-                      J.attribute("size_source", sizeSourceName(F.SizeFrom));
-                      if (F.StackSize == stackmap::kDynamicStackSize)
-                        J.attribute("stack_size", nullptr);
-                      else
-                        J.attribute("stack_size", int64_t(F.StackSize));
-                      if (F.RecordCount == stackmap::kUnknownRecordCount) {
-                        J.attribute("first_record", nullptr);
-                        J.attribute("record_count", nullptr);
-                      } else {
-                        J.attribute("first_record", int64_t(F.FirstRecord));
-                        J.attribute("record_count", int64_t(F.RecordCount));
-                      }
-                    });
-                  }
-                });
-                J.attributeArray("constants", [&] {
-                  for (uint64_t C : B.Constants)
-                    J.value(hexAddress(C));
-                });
-                J.attributeArray("records", [&] {
-                  for (size_t I = 0; I < B.Records.size(); ++I) {
-                    const StackMapRecord &Rec = B.Records[I];
-                    J.object([&] {
-                      J.attribute("index", int64_t(I));
-                      J.attribute("id", std::to_string(Rec.ID));
-                      J.attribute("offset", int64_t(Rec.InstructionOffset));
-                      bool Known = Rec.Function != kNoFunction &&
-                                   B.Functions[Rec.Function].Resolved;
-                      if (Rec.Function == kNoFunction)
-                        J.attribute("function", nullptr);
-                      else
-                        J.attribute("function", int64_t(Rec.Function));
-                      if (Known)
-                        J.attribute("pc", hexAddress(Rec.PC));
-                      else
-                        J.attribute("pc", nullptr);
-                      J.attribute("call_kind",
-                                  stackmap::callSiteKindName(Rec.CallKind));
-                      if (Rec.CallKind == stackmap::CK_Unknown)
-                        J.attribute("call_size", nullptr);
-                      else
-                        J.attribute("call_size", int64_t(Rec.CallSize));
-                      J.attribute("flags", int64_t(Rec.Flags));
-                      J.attributeArray("locations", [&] {
-                        for (const StackMapLocation &L : Rec.Locations)
-                          J.object([&] {
-                            J.attribute("kind",
-                                        stackmap::locationKindName(L.Kind));
-                            J.attribute("size", int64_t(L.Size));
-                            J.attribute("dwarf_reg", int64_t(L.DwarfReg));
-                            J.attribute("offset", int64_t(L.Offset));
-                            if (L.Kind == stackmap::LK_ConstantIndex)
-                              J.attribute("value",
-                                          hexAddress(B.Constants[L.Offset]));
-                            else if (L.Kind == stackmap::LK_Constant)
-                              J.attribute("value", hexAddress(uint64_t(
-                                                       int64_t(L.Offset))));
-                            else
-                              J.attribute("value", nullptr);
-                          });
-                      });
-                      J.attributeArray("live_outs", [&] {
-                        for (const StackMapLiveOut &LO : Rec.LiveOuts)
-                          J.object([&] {
-                            J.attribute("dwarf_reg", int64_t(LO.DwarfReg));
-                            J.attribute("size", int64_t(LO.Size));
-                          });
-                      });
-                    });
-                  }
-                });
-              });
+              writeBlobJSON(J, R, B, Options);
           });
         });
-      }
     });
   });
   OS << "\n";
