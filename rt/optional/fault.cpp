@@ -34,6 +34,43 @@ struct sigaction Previous[NSIG];
 /// The thread writing a report, or 0.
 int ReportingThread;
 
+/// Whether threads get alternate stacks: unknown until the options are
+/// read (threads started before then get one), then on or off.
+enum { AltStacksUnknown, AltStacksOn, AltStacksOff };
+int AltStacks = AltStacksUnknown;
+
+/// The calling thread's stack, [Lo, Hi), where known (noteThreadStack):
+/// initial-exec TLS, which a signal handler reads without a call.
+__thread uintptr_t ThreadStackLo __attribute__((tls_model("initial-exec")));
+__thread uintptr_t ThreadStackHi __attribute__((tls_model("initial-exec")));
+
+void noteThreadStack() {
+  uintptr_t Lo, Hi;
+  if (currentThreadStack(Lo, Hi)) {
+    ThreadStackLo = Lo;
+    ThreadStackHi = Hi;
+  }
+}
+
+/// How far from a stack's end, or from the stack pointer, a fault may lie
+/// and still be the stack overflowing: a frame, or a probe of one, that
+/// did not fit.
+constexpr uintptr_t kOverflowReach = 64 * 1024;
+
+/// Whether a SIGSEGV at Address is the thread's stack overflowing: the
+/// address is just beyond the end of the thread's stack (where it is
+/// known), or else near the stack pointer and below it.
+bool isStackOverflow(int Signal, const siginfo_t *Info, uintptr_t SP) {
+  if (Signal != SIGSEGV || Info->si_code <= 0)
+    return false;
+  uintptr_t Address = uintptr_t(Info->si_addr);
+  uintptr_t Lo = ThreadStackLo, Hi = ThreadStackHi;
+  if (Hi)
+    return Address + kOverflowReach >= Lo && Address < Lo + kOverflowReach &&
+           SP < Lo + kOverflowReach;
+  return Address + kOverflowReach >= SP && Address < SP + 256;
+}
+
 const char *signalName(int Signal) {
   switch (Signal) {
   case SIGSEGV:
@@ -87,12 +124,16 @@ void emitLine(const char *S) {
 }
 
 /// Writes the signal-safe part of the report.
-void reportFault(int Signal, siginfo_t *Info, uintptr_t PC) {
+void reportFault(int Signal, siginfo_t *Info, uintptr_t PC, uintptr_t SP) {
   char Line[900];
   {
     Text T(Line, sizeof(Line));
     T << "==" << uint64_t(currentProcessId()) << "== " << signalName(Signal)
-      << " (" << codeMeaning(Signal, Info->si_code) << ")";
+      << " ("
+      << (isStackOverflow(Signal, Info, SP)
+              ? "stack overflow"
+              : codeMeaning(Signal, Info->si_code))
+      << ")";
     bool HasAddress = Signal != SIGTRAP || Info->si_code == TRAP_HWBKPT ||
                       Info->si_code == kTrapPerf;
     if (Info->si_code > 0 && HasAddress) {
@@ -101,6 +142,9 @@ void reportFault(int Signal, siginfo_t *Info, uintptr_t PC) {
     }
     T << " at pc ";
     T.hex(PC) << " in thread " << uint64_t(currentThreadId());
+    char Name[32];
+    if (currentThreadName(Name, sizeof(Name)))
+      T << " (" << Name << ")";
     emitLine(Line);
   }
   char Path[512];
@@ -292,7 +336,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   }
   if (Report) {
     uintptr_t PC = signalContextPC(Context);
-    reportFault(Signal, Info, PC);
+    reportFault(Signal, Info, PC, signalContextSP(Context));
     if (Flags.stack_depth > 0) {
       emitLine("stack:");
       Frames F;
@@ -335,20 +379,29 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
 
 } // namespace
 
-void ensureAltStack() {
-  // Room for the report's buffers and the unwinder (the reservation is not
-  // backed until touched).
-  ensureAlternateSignalStack(256 * 1024);
+void ensureAltStack() { ensureAlternateSignalStack(); }
+
+/// Called first thing in every thread the program starts (platform/): its
+/// alternate stack, unless the options (once read) want none, and where its
+/// stack ends.
+void threadStarted() {
+  if (__atomic_load_n(&AltStacks, __ATOMIC_ACQUIRE) != AltStacksOff)
+    ensureAltStack();
+  noteThreadStack();
 }
 
 void initFaultReporter() {
   bool Any = false;
   for (const HandledSignal &H : Handled)
     Any |= Flags.*H.Enabled;
+  __atomic_store_n(&AltStacks,
+                   Any && Flags.use_sigaltstack ? AltStacksOn : AltStacksOff,
+                   __ATOMIC_RELEASE);
   if (!Any)
     return;
   if (Flags.use_sigaltstack)
     ensureAltStack();
+  noteThreadStack();
   for (const HandledSignal &H : Handled) {
     if (!(Flags.*H.Enabled))
       continue;

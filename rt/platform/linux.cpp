@@ -583,20 +583,6 @@ void sleepMilliseconds(int Ms) {
   syscall(SYS_nanosleep, &T, nullptr);
 }
 
-void ensureAlternateSignalStack(size_t Size) {
-  stack_t Current;
-  if (sigaltstack(nullptr, &Current) == 0 && !(Current.ss_flags & SS_DISABLE))
-    return;
-  void *Stack = reserveAddressSpace(Size);
-  if (!Stack)
-    return;
-  stack_t S;
-  S.ss_sp = Stack;
-  S.ss_size = Size;
-  S.ss_flags = 0;
-  sigaltstack(&S, nullptr);
-}
-
 int createCPUTimer(int Tid, int Signal, int Cookie) {
   struct sigevent E;
   memset(&E, 0, sizeof(E));

@@ -14,6 +14,11 @@ uintptr_t signalContextPC(const void *Context) {
   return uintptr_t(UC->uc_mcontext.gregs[REG_RIP]);
 }
 
+uintptr_t signalContextSP(const void *Context) {
+  auto *UC = static_cast<const ucontext_t *>(Context);
+  return uintptr_t(UC->uc_mcontext.gregs[REG_RSP]);
+}
+
 } // namespace rt
 } // namespace pcmap
 

@@ -152,9 +152,24 @@ uintptr_t signalContextPC(const void *Context);
 void raiseInThisThread(int Signal);
 /// Sleeps for about Ms milliseconds.
 void sleepMilliseconds(int Ms);
-/// Gives the calling thread an alternate signal stack of Size bytes unless
-/// it has one already.
-void ensureAlternateSignalStack(size_t Size);
+/// Gives the calling thread an alternate signal stack (256 KiB, reserved)
+/// unless it has one already; a thread's is freed when it exits. Not
+/// async-signal-safe.
+void ensureAlternateSignalStack();
+/// The calling thread's stack, [Lo, Hi) (for the main thread, down to its
+/// size limit). Not async-signal-safe.
+bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi);
+/// The calling thread's name (/proc/thread-self/comm), NUL-terminated;
+/// its length, 0 if unknown. Async-signal-safe.
+size_t currentThreadName(char *Name, size_t Size);
+/// The stack pointer in a signal handler's context.
+uintptr_t signalContextSP(const void *Context);
+
+/// Defined by the fault reporter (optional/fault.cpp), if it is linked:
+/// platform/linux_threads.cpp, which intercepts pthread_create, calls it
+/// first thing in every thread the program starts, even before the runtime
+/// has initialised.
+void threadStarted() __attribute__((weak));
 
 /// A timer of CPU time that sends Signal with the value Cookie: the CPU time
 /// of thread Tid, or of the whole process if Tid is 0. Returns its id, or -1.

@@ -1,0 +1,153 @@
+//===- platform/linux_threads.cpp - Thread start and stacks --------------===//
+//
+// The runtime learns that a thread starts by intercepting pthread_create, as
+// the sanitizers do: the new thread first calls threadStarted() (the fault
+// reporter gives it an alternate signal stack there), then the program's
+// start routine. The interceptor works
+// before the runtime has initialised (a constructor that runs before the
+// runtime's may start threads). Threads started otherwise (by a raw clone,
+// or before a runtime loaded with dlopen was there) are not seen.
+//
+//===----------------------------------------------------------------------===//
+
+#include "platform/platform.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+/// Room for a fault report's buffers and the unwinder; reserved, and only
+/// backed by memory where a handler touches it.
+constexpr size_t kAltStackBytes = 256 * 1024;
+
+/// The alternate signal stack the runtime gave a thread, freed by the key's
+/// destructor when the thread exits.
+pthread_key_t AltStackKey;
+pthread_once_t AltStackKeyOnce = PTHREAD_ONCE_INIT;
+
+void freeAltStack(void *Stack) {
+  stack_t Current;
+  if (sigaltstack(nullptr, &Current) == 0 && Current.ss_sp == Stack) {
+    stack_t Off;
+    memset(&Off, 0, sizeof(Off));
+    Off.ss_flags = SS_DISABLE;
+    sigaltstack(&Off, nullptr);
+  }
+  munmap(Stack, kAltStackBytes);
+}
+
+void createAltStackKey() { pthread_key_create(&AltStackKey, freeAltStack); }
+
+struct StartRoutine {
+  void *(*Fn)(void *);
+  void *Arg;
+};
+
+void *startThread(void *P) {
+  StartRoutine Start = *static_cast<StartRoutine *>(P);
+  free(P);
+  if (threadStarted)
+    threadStarted();
+  return Start.Fn(Start.Arg);
+}
+
+using PthreadCreateFn = int (*)(pthread_t *, const pthread_attr_t *,
+                                void *(*)(void *), void *);
+PthreadCreateFn RealPthreadCreate;
+
+} // namespace
+
+void ensureAlternateSignalStack() {
+  stack_t Current;
+  if (sigaltstack(nullptr, &Current) == 0 && !(Current.ss_flags & SS_DISABLE))
+    return;
+  void *Stack = reserveAddressSpace(kAltStackBytes);
+  if (!Stack)
+    return;
+  stack_t S;
+  S.ss_sp = Stack;
+  S.ss_size = kAltStackBytes;
+  S.ss_flags = 0;
+  if (sigaltstack(&S, nullptr) != 0) {
+    munmap(Stack, kAltStackBytes);
+    return;
+  }
+  // The main thread's lasts as long as the process; another's is freed
+  // when it exits.
+  if (currentThreadId() != currentProcessId()) {
+    pthread_once(&AltStackKeyOnce, createAltStackKey);
+    pthread_setspecific(AltStackKey, Stack);
+  }
+}
+
+bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
+  pthread_attr_t Attr;
+  if (pthread_getattr_np(pthread_self(), &Attr) != 0)
+    return false;
+  void *Base = nullptr;
+  size_t Size = 0;
+  bool Ok = pthread_attr_getstack(&Attr, &Base, &Size) == 0 && Base;
+  pthread_attr_destroy(&Attr);
+  if (Ok) {
+    Lo = reinterpret_cast<uintptr_t>(Base);
+    Hi = Lo + Size;
+  }
+  return Ok;
+}
+
+size_t currentThreadName(char *Name, size_t Size) {
+  if (!Size)
+    return 0;
+  Name[0] = '\0';
+  int Fd = openForReading("/proc/thread-self/comm");
+  if (Fd < 0)
+    return 0;
+  ssize_t N = read(Fd, Name, Size - 1);
+  closeFd(Fd);
+  size_t Len = N > 0 ? size_t(N) : 0;
+  while (Len && (Name[Len - 1] == '\n' || Name[Len - 1] == '\0'))
+    --Len;
+  Name[Len] = '\0';
+  return Len;
+}
+
+} // namespace rt
+} // namespace pcmap
+
+// Weak, as the sanitizers' interceptors are: a program that links one of
+// them too still links, and the first definition wins.
+#pragma GCC visibility push(default)
+extern "C" __attribute__((weak)) int pthread_create(pthread_t *Thread,
+                                                    const pthread_attr_t *Attr,
+                                                    void *(*Fn)(void *),
+                                                    void *Arg) {
+  using namespace pcmap::rt;
+  PthreadCreateFn Real = __atomic_load_n(&RealPthreadCreate, __ATOMIC_ACQUIRE);
+  if (!Real) {
+    Real =
+        reinterpret_cast<PthreadCreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
+    if (!Real)
+      return EAGAIN;
+    __atomic_store_n(&RealPthreadCreate, Real, __ATOMIC_RELEASE);
+  }
+  auto *Start = static_cast<StartRoutine *>(malloc(sizeof(StartRoutine)));
+  if (!Start)
+    return EAGAIN;
+  *Start = {Fn, Arg};
+  int Error = Real(Thread, Attr, startThread, Start);
+  if (Error)
+    free(Start);
+  return Error;
+}
+#pragma GCC visibility pop
