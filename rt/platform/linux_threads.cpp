@@ -64,7 +64,6 @@ void *startThread(void *P) {
 
 using PthreadCreateFn = int (*)(pthread_t *, const pthread_attr_t *,
                                 void *(*)(void *), void *);
-PthreadCreateFn RealPthreadCreate;
 
 } // namespace
 
@@ -125,29 +124,79 @@ size_t currentThreadName(char *Name, size_t Size) {
 } // namespace rt
 } // namespace pcmap
 
-// Weak, as the sanitizers' interceptors are: a program that links one of
-// them too still links, and the first definition wins.
-#pragma GCC visibility push(default)
-extern "C" __attribute__((weak)) int pthread_create(pthread_t *Thread,
-                                                    const pthread_attr_t *Attr,
-                                                    void *(*Fn)(void *),
-                                                    void *Arg) {
+// A sanitizer's interceptor, when the program has one.
+extern "C" int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *,
+                                            void *(*)(void *), void *)
+    __attribute__((weak));
+// This runtime's interceptor; pthread_create is an alias of it.
+extern "C" __attribute__((visibility("hidden"))) int
+__pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
+                       void *(*Fn)(void *), void *Arg);
+
+namespace pcmap {
+namespace rt {
+namespace {
+
+/// How pthread_create is passed on: wrapped (a start routine that calls
+/// threadStarted first), or as it is, to Next.
+struct Route {
+  PthreadCreateFn Next;
+  bool Wrap;
+  bool Known;
+};
+Route CachedRoute;
+
+/// With a sanitizer in the program, the sanitizer must see every thread
+/// start first, and the runtime's (sanitized) code must not run in a thread
+/// before the sanitizer has set it up; the sanitizer gives threads their
+/// alternate stacks itself. So: when the sanitizer's interceptor is the
+/// program's pthread_create and reaches this one as its "real" function,
+/// pass on to the C library; when this one won, pass on to the sanitizer's.
+/// Without a sanitizer, wrap and pass on to the C library.
+Route findRoute() {
+  auto *Next =
+      reinterpret_cast<PthreadCreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (!__interceptor_pthread_create)
+    return {Next, true, true};
+  void *Default = dlsym(RTLD_DEFAULT, "pthread_create");
+  if (Default == reinterpret_cast<void *>(&__pcmap_pthread_create))
+    return {__interceptor_pthread_create, false, true};
+  return {Next, false, true};
+}
+
+} // namespace
+} // namespace rt
+} // namespace pcmap
+
+int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
+                           void *(*Fn)(void *), void *Arg) {
   using namespace pcmap::rt;
-  PthreadCreateFn Real = __atomic_load_n(&RealPthreadCreate, __ATOMIC_ACQUIRE);
-  if (!Real) {
-    Real =
-        reinterpret_cast<PthreadCreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
-    if (!Real)
-      return EAGAIN;
-    __atomic_store_n(&RealPthreadCreate, Real, __ATOMIC_RELEASE);
+  // Threads may race to the first call: each finds the same route.
+  if (!__atomic_load_n(&CachedRoute.Known, __ATOMIC_ACQUIRE)) {
+    Route R = findRoute();
+    CachedRoute.Next = R.Next;
+    CachedRoute.Wrap = R.Wrap;
+    __atomic_store_n(&CachedRoute.Known, true, __ATOMIC_RELEASE);
   }
+  const Route &R = CachedRoute;
+  if (!R.Next)
+    return EAGAIN;
+  if (!R.Wrap)
+    return R.Next(Thread, Attr, Fn, Arg);
   auto *Start = static_cast<StartRoutine *>(malloc(sizeof(StartRoutine)));
   if (!Start)
     return EAGAIN;
   *Start = {Fn, Arg};
-  int Error = Real(Thread, Attr, startThread, Start);
+  int Error = R.Next(Thread, Attr, startThread, Start);
   if (Error)
     free(Start);
   return Error;
 }
+
+// Weak, as the sanitizers' interceptors are: a program that links one of
+// them too still links, and the first definition wins.
+#pragma GCC visibility push(default)
+extern "C" __attribute__((weak, alias("__pcmap_pthread_create"))) int
+pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
+               void *(*Fn)(void *), void *Arg);
 #pragma GCC visibility pop
