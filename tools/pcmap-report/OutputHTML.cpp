@@ -84,8 +84,7 @@ tr:target { background: #fff3bf; }
 .bar { display: inline-block; height: 9px; vertical-align: middle; }
 .grow { background: #e8590c; } .shrink { background: #1c7ed6; }
 .added { color: #2b8a3e; } .removed { color: #c92a2a; }
-.share { background: #d9480f; } .part { background: #f59f00; }
-.sub td { color: #666; font-size: 12px; }
+.share { background: #d9480f; }
 )";
 
 const char *kScript = R"(

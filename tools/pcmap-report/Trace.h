@@ -1,11 +1,12 @@
 //===- Trace.h - The tracer's dumps, read and merged ------------*- C++ -*-===//
 //
-// `pcmap-report trace FILE...` (docs/Report.md, "trace"): the runtime's
-// tracer writes, per process, JSON Lines of cumulative dumps (version 2,
-// docs/Runtime.md). TraceRead.cpp reads them and keeps the last dump of each
+// `pcmap-report trace FILE...` (docs/Report.md, "Many processes' traces"):
+// the runtime's tracer writes, per process, JSON Lines of cumulative dumps
+// (version 2). TraceRead.cpp reads them and keeps the last dump of each
 // process; TraceMerge.cpp merges the processes into one table of atomic
 // sites and one of covered functions, keyed by build ID (or module path) and
-// module offset, and symbolizes them offline; TraceOutput.cpp writes them.
+// module offset, and symbolizes them offline; TraceOutput.cpp (text, CSV),
+// TraceJSON.cpp and TraceHTML.cpp write them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,7 +130,6 @@ struct TraceReport {
   std::vector<MergedSite> Sites;         // most samples first
   std::vector<MergedFunction> Functions; // most samples first
   SampleCounts Totals;                   // over the processes
-  bool SourceLines = true; // false with --no-source: no locations at all
 
   double cpuSeconds() const { return double(Totals.CpuNs) / 1e9; }
   /// Samples over what the CPU time at Hz would give (1.0: none lost).
@@ -155,8 +155,8 @@ TraceReport mergeTraces(std::vector<TraceDump> Dumps,
 /// locations.
 void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines);
 
-/// The writers (TraceOutput.cpp, TraceHTML.cpp). O.Top cuts the rows;
-/// O.PerProcess adds each process's counts to text and CSV.
+/// The writers. O.Top cuts the rows; O.PerProcess adds each process's
+/// counts to text and CSV.
 void writeTraceText(llvm::raw_ostream &OS, const TraceReport &R,
                     const OutputOptions &O);
 void writeTraceCSV(llvm::raw_ostream &OS, const TraceReport &R,

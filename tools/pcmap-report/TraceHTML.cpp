@@ -64,7 +64,7 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
      << ")</h2>\n<table class=\"sortable " << Class << "\">\n<thead><tr>"
      << "<th class=\"n\">Rank</th><th class=\"n\">Samples</th>"
      << "<th class=\"n\">Share</th><th></th><th class=\"n\">Processes</th>"
-     << kindHeaders((const T *)nullptr)
+     << kindHeaders(static_cast<const T *>(nullptr))
      << "<th>Function</th><th>Source</th><th>Module</th></tr></thead>\n"
      << "<tbody>\n";
   uint64_t Max = Rows.empty() ? 0 : Rows[0].Entry.Samples;

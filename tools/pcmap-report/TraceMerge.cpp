@@ -246,7 +246,6 @@ void symbolizeRows(symbolize::LLVMSymbolizer &Sym, const TraceReport &R,
 } // namespace
 
 void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines) {
-  R.SourceLines = SourceLines;
   for (TraceModule &M : R.Modules)
     checkModule(M);
   symbolize::LLVMSymbolizer::Options Opts;

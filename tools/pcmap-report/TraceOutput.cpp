@@ -124,7 +124,7 @@ void rowsText(raw_ostream &OS, const TraceReport &R,
       Rows, [](const Merged<T> &M) { return !M.Entry.Location.empty(); });
   std::vector<Table::Column> Cols = {
       {"SAMPLES", true}, {"SHARE", true}, {"PROCESSES", true}};
-  append_range(Cols, kindColumns((const T *)nullptr));
+  append_range(Cols, kindColumns(static_cast<const T *>(nullptr)));
   Cols.push_back({"FUNCTION", false});
   if (Source)
     Cols.push_back({"SOURCE", false});

@@ -173,7 +173,7 @@ private:
 Error TraceReader::readFile(StringRef Path, size_t FileIndex,
                             uint64_t &DumpsRead) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
   if (std::error_code EC = Buf.getError())
     return makeError(ExitCode::FileError, "'" + Path + "': " + EC.message());
   for (line_iterator It(**Buf, /*SkipBlanks=*/true); !It.is_at_eof(); ++It) {

@@ -131,7 +131,8 @@ cl::list<std::string> DiffInputs(cl::Positional, cl::OneOrMore,
                                  cl::sub(DiffCmd), cl::cat(ReportCategory));
 // Checked in runTrace, for a message that says what the files are.
 cl::list<std::string> TraceInputs(cl::Positional, cl::ZeroOrMore,
-                                  cl::desc("<trace file>..."),
+                                  cl::desc("<trace file>... ('-': standard "
+                                           "input)"),
                                   cl::sub(TraceCmd), cl::cat(ReportCategory));
 
 [[noreturn]] void usageError(const Twine &Message) {
@@ -270,8 +271,9 @@ int main(int Argc, char **Argv) {
       ".llvm_stackmaps) of 64-bit ELF files\n"
       "(executables, shared objects, relocatable objects; x86-64, AArch64);\n"
       "trace reads the runtime's report_format=json trace files.\n"
-      "Exit status: 0 ok, 1 usage, 2 unreadable file, 3 unsupported file,\n"
-      "4 no metadata, 5 malformed metadata.\n");
+      "Exit status: 0 ok, 1 usage, 2 unreadable file, 3 unsupported file\n"
+      "(trace: not a trace, or traces that cannot be merged), 4 no metadata\n"
+      "(trace: no dumps), 5 malformed metadata (trace: a malformed dump).\n");
 
   if (TraceCmd)
     return int(runTrace());
