@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Output.h"
 #include "Views.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -83,6 +84,7 @@ tr:target { background: #fff3bf; }
 .bar { display: inline-block; height: 9px; vertical-align: middle; }
 .grow { background: #e8590c; } .shrink { background: #1c7ed6; }
 .added { color: #2b8a3e; } .removed { color: #c92a2a; }
+.share { background: #d9480f; }
 )";
 
 const char *kScript = R"(
@@ -296,6 +298,10 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
 }
 
 } // namespace
+
+std::string htmlEscape(StringRef S) { return escape(S); }
+void htmlPageStart(raw_ostream &OS, StringRef Title) { pageStart(OS, Title); }
+void htmlPageEnd(raw_ostream &OS) { pageEnd(OS); }
 
 void writeFunctionsHTML(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
                         const OutputOptions &O) {

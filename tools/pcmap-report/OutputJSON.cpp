@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Output.h"
 #include "Views.h"
 
 #include "llvm/Support/JSON.h"
@@ -190,6 +191,9 @@ void briefFile(json::OStream &J, StringRef Name, const BinaryReport &R) {
 }
 
 } // namespace
+
+std::string jsonUTF8(StringRef S) { return utf8(S); }
+void jsonHeader(json::OStream &J, StringRef Command) { header(J, Command); }
 
 void writeFunctionsJSON(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
                         const OutputOptions &O) {

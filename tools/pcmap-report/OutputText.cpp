@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Output.h"
 #include "Views.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -20,85 +21,69 @@ using namespace llvm;
 namespace pcmap {
 namespace report {
 
-namespace {
+Table::Table(std::vector<Column> Columns) : Columns(std::move(Columns)) {
+  for (const Column &C : this->Columns)
+    Widths.push_back(C.Header.size());
+}
 
-/// Rows of cells, rendered as aligned text or as CSV. The cells of a text
-/// table are kept back to back in one buffer: a report of 100k functions
-/// would otherwise hold a million small strings.
-class Table {
-public:
-  struct Column {
-    std::string Header;
-    bool Right; // right-aligned (numbers)
-  };
-  explicit Table(std::vector<Column> Columns) : Columns(std::move(Columns)) {
-    for (const Column &C : this->Columns)
-      Widths.push_back(C.Header.size());
+void Table::addRow(ArrayRef<std::string> Cells) {
+  for (size_t C = 0; C < Columns.size(); ++C) {
+    StringRef Cell = C < Cells.size() ? StringRef(Cells[C]) : StringRef();
+    Data += Cell;
+    Ends.push_back(Data.size());
+    Widths[C] = std::max(Widths[C], Cell.size());
   }
+}
 
-  void addRow(ArrayRef<std::string> Cells) {
+void Table::writeText(raw_ostream &OS) const {
+  std::string Out;
+  auto Line = [&](auto Cell) {
+    Out.clear();
     for (size_t C = 0; C < Columns.size(); ++C) {
-      StringRef Cell = C < Cells.size() ? StringRef(Cells[C]) : StringRef();
-      Data += Cell;
-      Ends.push_back(Data.size());
-      Widths[C] = std::max(Widths[C], Cell.size());
-    }
-  }
-
-  void writeText(raw_ostream &OS) const {
-    std::string Out;
-    auto Line = [&](auto Cell) {
-      Out.clear();
-      for (size_t C = 0; C < Columns.size(); ++C) {
-        StringRef Text = Cell(C);
-        bool Last = C + 1 == Columns.size();
-        if (C)
-          Out += "  ";
-        size_t Pad = Widths[C] - Text.size();
-        if (Columns[C].Right)
-          Out.append(Pad, ' ');
-        Out += Text;
-        if (!Columns[C].Right && !Last)
-          Out.append(Pad, ' ');
-      }
-      OS << StringRef(Out).rtrim() << "\n";
-    };
-    Line([&](size_t C) { return StringRef(Columns[C].Header); });
-    size_t N = Columns.size();
-    for (size_t Row = 0; Row * N < Ends.size(); ++Row)
-      Line([&](size_t C) {
-        size_t I = Row * N + C;
-        size_t Begin = I ? Ends[I - 1] : 0;
-        return StringRef(Data).slice(Begin, Ends[I]);
-      });
-  }
-
-  static void writeCSVRow(raw_ostream &OS, ArrayRef<std::string> Cells) {
-    for (size_t C = 0; C < Cells.size(); ++C) {
+      StringRef Text = Cell(C);
+      bool Last = C + 1 == Columns.size();
       if (C)
-        OS << ',';
-      StringRef Cell = Cells[C];
-      if (Cell.find_first_of(",\"\r\n") == StringRef::npos) {
-        OS << Cell;
-        continue;
-      }
-      OS << '"';
-      for (char Ch : Cell) {
-        if (Ch == '"')
-          OS << '"';
-        OS << Ch;
-      }
-      OS << '"';
+        Out += "  ";
+      size_t Pad = Widths[C] - Text.size();
+      if (Columns[C].Right)
+        Out.append(Pad, ' ');
+      Out += Text;
+      if (!Columns[C].Right && !Last)
+        Out.append(Pad, ' ');
     }
-    OS << "\r\n";
-  }
+    OS << StringRef(Out).rtrim() << "\n";
+  };
+  Line([&](size_t C) { return StringRef(Columns[C].Header); });
+  size_t N = Columns.size();
+  for (size_t Row = 0; Row * N < Ends.size(); ++Row)
+    Line([&](size_t C) {
+      size_t I = Row * N + C;
+      size_t Begin = I ? Ends[I - 1] : 0;
+      return StringRef(Data).slice(Begin, Ends[I]);
+    });
+}
 
-private:
-  std::vector<Column> Columns;
-  std::vector<size_t> Widths;
-  std::string Data;
-  std::vector<size_t> Ends; // end of each cell in Data, row by row
-};
+void Table::writeCSVRow(raw_ostream &OS, ArrayRef<std::string> Cells) {
+  for (size_t C = 0; C < Cells.size(); ++C) {
+    if (C)
+      OS << ',';
+    StringRef Cell = Cells[C];
+    if (Cell.find_first_of(",\"\r\n") == StringRef::npos) {
+      OS << Cell;
+      continue;
+    }
+    OS << '"';
+    for (char Ch : Cell) {
+      if (Ch == '"')
+        OS << '"';
+      OS << Ch;
+    }
+    OS << '"';
+  }
+  OS << "\r\n";
+}
+
+namespace {
 
 std::string num(uint64_t V) { return std::to_string(V); }
 

@@ -31,6 +31,7 @@ struct OutputOptions {
   SortKey Sort = SortKey::Size;
   size_t Top = 0;             // 0: every row
   bool ShowUnchanged = false; // diff: also functions that did not change
+  bool PerProcess = false;    // trace: each process's counts in text, CSV
 };
 
 /// Version of the JSON document (docs/report-json.md).

@@ -5,6 +5,9 @@
 //   pcmap-report diff OLD NEW        per-function size and atomics changes
 //   pcmap-report stackmaps FILE...   .llvm_stackmaps records with function
 //                                    and call-site sizes
+//   pcmap-report trace FILE...       the atomic tracer's JSON dumps of any
+//                                    number of processes, merged into one
+//                                    ranked table (Trace.h)
 //
 // each with --format=text|csv|json|html (stackmaps: text|json). docs/Report.md
 // is the manual; the exit codes are ExitCode in Report.h.
@@ -12,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Report.h"
+#include "Trace.h"
 #include "Views.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -43,11 +47,16 @@ cl::SubCommand DiffCmd("diff", "Per-function size and atomics changes from "
 cl::SubCommand StackMapsCmd("stackmaps",
                             "LLVM stack map records (.llvm_stackmaps) with "
                             "function and call-site sizes");
+cl::SubCommand TraceCmd("trace",
+                        "The atomic tracer's JSON dumps of many processes "
+                        "and runs, merged into one ranked table");
 
-// Options every subcommand takes.
-#define PCMAP_ALL_SUBCOMMANDS                                                  \
+// Options every subcommand that reads ELF files takes.
+#define PCMAP_ELF_SUBCOMMANDS                                                  \
   cl::sub(FunctionsCmd), cl::sub(AtomicsCmd), cl::sub(DiffCmd),                \
       cl::sub(StackMapsCmd)
+// Options every subcommand takes.
+#define PCMAP_ALL_SUBCOMMANDS PCMAP_ELF_SUBCOMMANDS, cl::sub(TraceCmd)
 
 cl::opt<OutputFormat>
     Format("format", cl::desc("Output format"), cl::init(OutputFormat::Text),
@@ -80,9 +89,11 @@ cl::opt<UpstreamVersionChoice> SanmdVersion(
                           "decide from the section contents"),
                clEnumValN(UpstreamVersionChoice::V1, "1", "LLVM 16"),
                clEnumValN(UpstreamVersionChoice::V2, "2", "LLVM 17 and 18")),
-    PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+    PCMAP_ELF_SUBCOMMANDS, cl::cat(ReportCategory));
 
-cl::opt<size_t> Top("top", cl::desc("Show the first N rows only (0: all)"),
+cl::opt<size_t> Top("top",
+                    cl::desc("Show the first N rows only (0: all; trace: 20 "
+                             "in text by default)"),
                     cl::value_desc("N"), cl::init(0), PCMAP_ALL_SUBCOMMANDS,
                     cl::cat(ReportCategory));
 
@@ -97,6 +108,11 @@ cl::opt<SortKey> Sort(
 cl::opt<bool> ShowAll("all",
                       cl::desc("Also list functions that did not change"),
                       cl::sub(DiffCmd), cl::cat(ReportCategory));
+
+cl::opt<bool> PerProcess("per-process",
+                         cl::desc("Also show each process's counts (text, "
+                                  "CSV; JSON always has them)"),
+                         cl::sub(TraceCmd), cl::cat(ReportCategory));
 
 cl::list<std::string> FunctionsInputs(cl::Positional, cl::OneOrMore,
                                       cl::desc("<ELF file>..."),
@@ -113,6 +129,11 @@ cl::list<std::string> StackMapsInputs(cl::Positional, cl::OneOrMore,
 cl::list<std::string> DiffInputs(cl::Positional, cl::OneOrMore,
                                  cl::desc("<old ELF file> <new ELF file>"),
                                  cl::sub(DiffCmd), cl::cat(ReportCategory));
+// Checked in runTrace, for a message that says what the files are.
+cl::list<std::string> TraceInputs(cl::Positional, cl::ZeroOrMore,
+                                  cl::desc("<trace file>... ('-': standard "
+                                           "input)"),
+                                  cl::sub(TraceCmd), cl::cat(ReportCategory));
 
 [[noreturn]] void usageError(const Twine &Message) {
   WithColor::error(errs(), "pcmap-report") << Message << "\n";
@@ -140,13 +161,97 @@ ExitCode readAll(ArrayRef<std::string> Paths, const ReaderOptions &Options,
   return Status;
 }
 
+/// Opens -o, lets Write write the report, and checks that it was written.
+ExitCode writeOutput(function_ref<void(raw_ostream &)> Write) {
+  std::error_code EC;
+  raw_fd_ostream OS(OutputFile, EC, sys::fs::OF_None);
+  if (EC) {
+    WithColor::error(errs(), "pcmap-report")
+        << "'" << OutputFile << "': " << EC.message() << "\n";
+    return ExitCode::FileError;
+  }
+  Write(OS);
+  OS.flush();
+  if (OS.has_error()) {
+    WithColor::error(errs(), "pcmap-report")
+        << "'" << OutputFile << "': " << OS.error().message() << "\n";
+    OS.clear_error();
+    return ExitCode::FileError;
+  }
+  return ExitCode::Success;
+}
+
+/// pcmap-report trace FILE...
+ExitCode runTrace() {
+  if (TraceInputs.empty())
+    usageError("trace needs one or more trace files (the tracer's "
+               "report_path files, FILE.<pid>)");
+  std::vector<std::string> Inputs(TraceInputs.begin(), TraceInputs.end());
+  std::vector<TraceDump> Dumps;
+  std::vector<TraceFile> Files;
+  if (ExitCode Status = readTraces(Inputs, Dumps, Files);
+      Status != ExitCode::Success)
+    return Status;
+  TraceReport R = mergeTraces(std::move(Dumps), std::move(Files));
+  symbolizeTrace(R, !NoDemangle, !NoSource);
+  OutputOptions Out;
+  Out.Format = Format;
+  Out.Top = Top.getNumOccurrences() || Format != OutputFormat::Text ? Top : 20;
+  Out.PerProcess = PerProcess;
+  return writeOutput([&](raw_ostream &OS) {
+    switch (Out.Format) {
+    case OutputFormat::Text:
+      return writeTraceText(OS, R, Out);
+    case OutputFormat::CSV:
+      return writeTraceCSV(OS, R, Out);
+    case OutputFormat::JSON:
+      return writeTraceJSON(OS, R, Out);
+    case OutputFormat::HTML:
+      return writeTraceHTML(OS, R, Out);
+    }
+  });
+}
+
+/// The reports of ELF files, for every subcommand but trace.
+void writeReports(raw_ostream &OS, const std::vector<BinaryReport> &Reports,
+                  const OutputOptions &Out) {
+  if (StackMapsCmd) {
+    if (Out.Format == OutputFormat::JSON)
+      writeStackMapsJSON(OS, Reports, Out);
+    else
+      writeStackMapsText(OS, Reports, Out);
+  } else if (FunctionsCmd) {
+    if (Out.Format == OutputFormat::JSON)
+      writeFunctionsJSON(OS, Reports, Out);
+    else if (Out.Format == OutputFormat::HTML)
+      writeFunctionsHTML(OS, Reports, Out);
+    else
+      writeFunctionsText(OS, Reports, Out);
+  } else if (AtomicsCmd) {
+    if (Out.Format == OutputFormat::JSON)
+      writeAtomicsJSON(OS, Reports, Out);
+    else if (Out.Format == OutputFormat::HTML)
+      writeAtomicsHTML(OS, Reports, Out);
+    else
+      writeAtomicsText(OS, Reports, Out);
+  } else {
+    DiffResult D = diffReports(Reports[0], Reports[1]);
+    if (Out.Format == OutputFormat::JSON)
+      writeDiffJSON(OS, Reports[0], Reports[1], D, Out);
+    else if (Out.Format == OutputFormat::HTML)
+      writeDiffHTML(OS, Reports[0], Reports[1], D, Out);
+    else
+      writeDiffText(OS, Reports[0], Reports[1], D, Out);
+  }
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::HideUnrelatedOptions(ReportCategory);
   for (cl::SubCommand *Sub :
-       {&FunctionsCmd, &AtomicsCmd, &DiffCmd, &StackMapsCmd})
+       {&FunctionsCmd, &AtomicsCmd, &DiffCmd, &StackMapsCmd, &TraceCmd})
     cl::HideUnrelatedOptions(ReportCategory, *Sub);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "pcmap-report " << PCMAP_VERSION_STRING << " (LLVM "
@@ -159,18 +264,24 @@ int main(int Argc, char **Argv) {
       "  pcmap-report atomics FILE...     one row per atomic site\n"
       "  pcmap-report diff OLD NEW        what changed between two builds\n"
       "  pcmap-report stackmaps FILE...   stack map records, function and\n"
-      "                                   call-site sizes\n\n"
+      "                                   call-site sizes\n"
+      "  pcmap-report trace FILE...       the atomic tracer's JSON dumps of\n"
+      "                                   many processes as one table\n\n"
       "Reads pcmap_* and upstream sanmd_* sections (stackmaps:\n"
       ".llvm_stackmaps) of 64-bit ELF files\n"
-      "(executables, shared objects, relocatable objects; x86-64, AArch64).\n"
-      "Exit status: 0 ok, 1 usage, 2 unreadable file, 3 unsupported file,\n"
-      "4 no metadata, 5 malformed metadata.\n");
+      "(executables, shared objects, relocatable objects; x86-64, AArch64);\n"
+      "trace reads the runtime's report_format=json trace files.\n"
+      "Exit status: 0 ok, 1 usage, 2 unreadable file, 3 unsupported file\n"
+      "(trace: not a trace, or traces that cannot be merged), 4 no metadata\n"
+      "(trace: no dumps), 5 malformed metadata (trace: a malformed dump).\n");
 
+  if (TraceCmd)
+    return int(runTrace());
   bool IsFunctions = bool(FunctionsCmd), IsAtomics = bool(AtomicsCmd),
        IsDiff = bool(DiffCmd), IsStackMaps = bool(StackMapsCmd);
   if (!IsFunctions && !IsAtomics && !IsDiff && !IsStackMaps)
-    usageError(
-        "no subcommand: use 'functions', 'atomics', 'diff' or 'stackmaps'");
+    usageError("no subcommand: use 'functions', 'atomics', 'diff', "
+               "'stackmaps' or 'trace'");
   if (IsStackMaps && Format != OutputFormat::Text &&
       Format != OutputFormat::JSON)
     usageError("stackmaps writes --format=text or --format=json");
@@ -200,47 +311,6 @@ int main(int Argc, char **Argv) {
       Status != ExitCode::Success)
     return int(Status);
 
-  std::error_code EC;
-  raw_fd_ostream OS(OutputFile, EC, sys::fs::OF_None);
-  if (EC) {
-    WithColor::error(errs(), "pcmap-report")
-        << "'" << OutputFile << "': " << EC.message() << "\n";
-    return int(ExitCode::FileError);
-  }
-  if (IsStackMaps) {
-    if (Out.Format == OutputFormat::JSON)
-      writeStackMapsJSON(OS, Reports, Out);
-    else
-      writeStackMapsText(OS, Reports, Out);
-  } else if (IsFunctions) {
-    if (Out.Format == OutputFormat::JSON)
-      writeFunctionsJSON(OS, Reports, Out);
-    else if (Out.Format == OutputFormat::HTML)
-      writeFunctionsHTML(OS, Reports, Out);
-    else
-      writeFunctionsText(OS, Reports, Out);
-  } else if (IsAtomics) {
-    if (Out.Format == OutputFormat::JSON)
-      writeAtomicsJSON(OS, Reports, Out);
-    else if (Out.Format == OutputFormat::HTML)
-      writeAtomicsHTML(OS, Reports, Out);
-    else
-      writeAtomicsText(OS, Reports, Out);
-  } else {
-    DiffResult D = diffReports(Reports[0], Reports[1]);
-    if (Out.Format == OutputFormat::JSON)
-      writeDiffJSON(OS, Reports[0], Reports[1], D, Out);
-    else if (Out.Format == OutputFormat::HTML)
-      writeDiffHTML(OS, Reports[0], Reports[1], D, Out);
-    else
-      writeDiffText(OS, Reports[0], Reports[1], D, Out);
-  }
-  OS.flush();
-  if (OS.has_error()) {
-    WithColor::error(errs(), "pcmap-report")
-        << "'" << OutputFile << "': " << OS.error().message() << "\n";
-    OS.clear_error();
-    return int(ExitCode::FileError);
-  }
-  return int(ExitCode::Success);
+  return int(
+      writeOutput([&](raw_ostream &OS) { writeReports(OS, Reports, Out); }));
 }

@@ -14,6 +14,8 @@
       (function, offset, descriptor) of the objects equal the linked file's
   compare.py csv REPORT.csv REPORT.json
       the CSV parses with Python's csv module and holds the JSON's rows
+      (trace: one per site and function, or with pid and run filled, made
+      with --per-process, one per site or function and process)
   compare.py schema REPORT.json SCHEMA.json
       the document validates against the JSON Schema
   compare.py diff DIFF.json OLD.json NEW.json
@@ -25,7 +27,13 @@
   compare.py html DOM.html REPORT.json [--sorted-by-name]
       the page (as a browser's --dump-dom wrote it) has a table row for
       every row of the JSON report, with the same name (in the same order,
-      or by name after the page sorted itself)
+      or by name after the page sorted itself); for a trace, its site and
+      function tables hold the ranks of the JSON's rows
+  compare.py trace TRACE.json
+      a merged trace adds up: rows are ranked by samples, each row's samples
+      are the sum of its processes' (and exact + skid, for sites), shares
+      are samples over the total, the totals are the processes' sums, and
+      every process of a row is one of the document's processes
   compare.py png FILE
       FILE is a PNG image of a plausible size
 
@@ -163,6 +171,26 @@ def cmd_objects(args):
           % (len(want), linked["command"]))
 
 
+def trace_csv_rows(rows, doc):
+    """The rows of a trace's CSV, and of its JSON, as (table, rank, offset,
+    function, pid, run, samples) tuples."""
+    per_process = any(r["pid"] for r in rows)
+    want = []
+    for table, items in (("site", doc["sites"]),
+                         ("function", doc["functions"])):
+        for x in items:
+            common = (table, str(x["rank"]), x["module_offset"],
+                      x["function"] or "")
+            if per_process:
+                want += [common + (str(p["pid"]), p["run"], str(p["samples"]))
+                         for p in x["processes"]]
+            else:
+                want.append(common + ("", "", str(x["samples"])))
+    have = [(r["table"], r["rank"], r["module_offset"], r["function"],
+             r["pid"], r["run"], r["samples"]) for r in rows]
+    return want, have
+
+
 def cmd_csv(args):
     with open(args[0], newline="") as f:
         raw = f.read()
@@ -180,6 +208,8 @@ def cmd_csv(args):
         want = [(a["address"], a["kind"], a["function"] or "")
                 for file in doc["files"] for a in file["atomics"]]
         have = [(r["address"], r["kind"], r["function"]) for r in rows]
+    elif doc["command"] == "trace":
+        want, have = trace_csv_rows(rows, doc)
     else:
         want = [(d["name"], d["status"], str(d["delta"]))
                 for d in doc["functions"]]
@@ -226,6 +256,8 @@ def validate(value, schema, root, path):
             "array": lambda v: isinstance(v, list),
             "string": lambda v: isinstance(v, str),
             "integer": lambda v: isinstance(v, int)
+            and not isinstance(v, bool),
+            "number": lambda v: isinstance(v, (int, float))
             and not isinstance(v, bool),
             "boolean": lambda v: isinstance(v, bool),
             "null": lambda v: v is None,
@@ -398,25 +430,92 @@ def cmd_html(args):
     if parser.external:
         errors.append("%d external resources" % parser.external)
     if doc["command"] == "functions":
-        table = "functions"
-        want = [f["name"] for f in functions_of(doc)]
+        tables = {"functions": [f["name"] for f in functions_of(doc)]}
     elif doc["command"] == "atomics":
-        table = "atomics"
-        want = [a["address"] for file in doc["files"] for a in file["atomics"]]
+        tables = {"atomics": [a["address"] for file in doc["files"]
+                              for a in file["atomics"]]}
+    elif doc["command"] == "trace":
+        tables = {"trace-sites": [str(x["rank"]) for x in doc["sites"]],
+                  "trace-functions": [str(x["rank"])
+                                      for x in doc["functions"]]}
     else:
-        table = "diff"
-        want = [d["name"] for d in doc["functions"]]
-    rows = parser.tables.get(table, [])
-    have = [r[0] for r in rows]
-    if "--sorted-by-name" in args:
-        want = sorted(want)
-    if have != want:
-        errors.append("table rows %s, expected %s" % (have, want))
-    if not rows:
-        errors.append("no rows")
+        tables = {"diff": [d["name"] for d in doc["functions"]]}
+    count = 0
+    for table, want in tables.items():
+        rows = parser.tables.get(table, [])
+        have = [r[0] for r in rows]
+        if "--sorted-by-name" in args:
+            want = sorted(want)
+        if have != want:
+            errors.append("table rows %s, expected %s" % (have, want))
+        if not rows:
+            errors.append("no rows")
+        count += len(rows)
     if errors:
         fail(errors)
-    print("OK: %d rows in the %s table" % (len(rows), table))
+    print("OK: %d rows in the %s table%s" % (count, " and ".join(tables),
+                                             "s" if len(tables) > 1 else ""))
+
+
+def near(a, b):
+    return abs(a - b) <= 1e-6
+
+
+def check_trace_row(kind, row, doc, errors):
+    """The sums of one site or function of a trace over its processes."""
+    total = doc["totals"]["samples"]
+    procs = row["processes"]
+    where = "%s %d (%s)" % (kind, row["rank"], row["function"])
+    runs = {(p["pid"], p["run"]) for p in doc["processes"]}
+    if sum(p["samples"] for p in procs) != row["samples"]:
+        errors.append("%s: processes' samples do not add up" % where)
+    if not near(row["share"], row["samples"] / total):
+        errors.append("%s: share %s is not %d/%d"
+                      % (where, row["share"], row["samples"], total))
+    for p in procs:
+        if (p["pid"], p["run"]) not in runs:
+            errors.append("%s: unknown process %s" % (where, p))
+    counts = [p["samples"] for p in procs]
+    if counts != sorted(counts, reverse=True):
+        errors.append("%s: processes not by samples: %s" % (where, counts))
+    if kind == "site":
+        for x in [row] + procs:
+            if x["exact_samples"] + x["skid_samples"] != x["samples"]:
+                errors.append("%s: exact + skid != samples in %s" % (where, x))
+    elif sum(p["atomic_samples"] for p in procs) != row["atomic_samples"]:
+        errors.append("%s: atomic samples do not add up" % where)
+
+
+def cmd_trace(args):
+    doc = load(args[0])
+    errors = []
+    for kind, rows in (("site", doc["sites"]), ("function", doc["functions"])):
+        counts = [r["samples"] for r in rows]
+        if counts != sorted(counts, reverse=True):
+            errors.append("%ss not ranked by samples: %s" % (kind, counts))
+        if [r["rank"] for r in rows] != list(range(1, len(rows) + 1)):
+            errors.append("%ss: ranks are not 1..%d" % (kind, len(rows)))
+        for r in rows:
+            check_trace_row(kind, r, doc, errors)
+    t = doc["totals"]
+    for field in ("samples", "atomic_samples", "covered_samples",
+                  "uncovered_samples", "dropped_samples", "cpu_ns"):
+        if t[field] != sum(p[field] for p in doc["processes"]):
+            errors.append("totals.%s is not the processes' sum" % field)
+    if t["processes"] != len(doc["processes"]) or \
+            len({p["run"] for p in doc["processes"]}) != len(doc["processes"]):
+        errors.append("processes: not one per run")
+    if not near(t["sample_ratio"],
+                t["samples"] / (t["cpu_ns"] / 1e9 * doc["hz"])):
+        errors.append("sample_ratio %s is wrong" % t["sample_ratio"])
+    if t["shown_sites"] != len(doc["sites"]) or \
+            t["shown_functions"] != len(doc["functions"]):
+        errors.append("shown_sites or shown_functions is wrong")
+    if errors:
+        fail(errors)
+    print("OK: %d sites, %d functions, %d processes: ranks, sums and shares"
+          " add up" % (len(doc["sites"]), len(doc["functions"]),
+                       t["processes"]))
 
 
 def cmd_png(args):
@@ -434,7 +533,7 @@ def main():
     commands = {"nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
                 "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
                 "diff": cmd_diff, "html": cmd_html,
-                "png": cmd_png}
+                "png": cmd_png, "trace": cmd_trace}
     if len(sys.argv) < 3 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
         return 2

@@ -1,0 +1,69 @@
+//===- Output.h - Helpers the writers share ---------------------*- C++ -*-===//
+//
+// The text table (aligned columns, or CSV rows), the HTML page's frame and
+// escaping, and the JSON document's header, for the writers of each
+// subcommand (OutputText.cpp, OutputHTML.cpp, OutputJSON.cpp and the trace's
+// TraceOutput.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_REPORT_OUTPUT_H
+#define PCMAP_REPORT_OUTPUT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+namespace json {
+class OStream;
+} // namespace json
+} // namespace llvm
+
+namespace pcmap {
+namespace report {
+
+/// Rows of cells, rendered as aligned text or as CSV. The cells of a text
+/// table are kept back to back in one buffer: a report of 100k functions
+/// would otherwise hold a million small strings.
+class Table {
+public:
+  struct Column {
+    std::string Header;
+    bool Right; // right-aligned (numbers)
+  };
+  explicit Table(std::vector<Column> Columns);
+
+  void addRow(llvm::ArrayRef<std::string> Cells);
+  void writeText(llvm::raw_ostream &OS) const;
+  /// One RFC 4180 row: fields with a comma, quote or line break quoted,
+  /// CRLF at the end.
+  static void writeCSVRow(llvm::raw_ostream &OS,
+                          llvm::ArrayRef<std::string> Cells);
+
+private:
+  std::vector<Column> Columns;
+  std::vector<size_t> Widths;
+  std::string Data;
+  std::vector<size_t> Ends; // end of each cell in Data, row by row
+};
+
+/// HTML text: &, <, >, quotes escaped, invalid UTF-8 replaced.
+std::string htmlEscape(llvm::StringRef S);
+/// The page up to <body> (inline style), and from the end of the body
+/// (the inline script that sorts tables of class "sortable").
+void htmlPageStart(llvm::raw_ostream &OS, llvm::StringRef Title);
+void htmlPageEnd(llvm::raw_ostream &OS);
+
+/// A JSON string from text of a file: invalid UTF-8 replaced by U+FFFD.
+std::string jsonUTF8(llvm::StringRef S);
+/// schema_version, tool, tool_version, command (docs/report-json.md).
+void jsonHeader(llvm::json::OStream &J, llvm::StringRef Command);
+
+} // namespace report
+} // namespace pcmap
+
+#endif // PCMAP_REPORT_OUTPUT_H

@@ -1,0 +1,132 @@
+//===- TraceHTML.cpp - The merged trace as one HTML page ------------------===//
+//
+// The page of the other subcommands (inline style, the script that sorts a
+// table on a click): the summary, the ranked sites and functions with a bar
+// per share (each row's per-process counts in the tooltip of its processes
+// cell), and the processes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Output.h"
+#include "Trace.h"
+
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace pcmap {
+namespace report {
+
+namespace {
+
+constexpr double kBarWidth = 160;
+
+/// "<td class="n">N</td>"
+std::string numberCell(const std::string &Text) {
+  return "<td class=\"n\">" + Text + "</td>";
+}
+
+std::string textCell(StringRef Text, StringRef Title = "") {
+  std::string Cell = "<td";
+  if (!Title.empty())
+    Cell += " title=\"" + htmlEscape(Title) + "\"";
+  return Cell + ">" + htmlEscape(Text) + "</td>";
+}
+
+/// The headers and cells of a kind's columns, between Processes and
+/// Function.
+const char *kindHeaders(const TraceSite *) {
+  return "<th>Kind</th><th class=\"n\">Size</th><th>Order</th>"
+         "<th>Failure order</th><th>Op</th>";
+}
+std::string kindCells(const TraceSite &S) {
+  return textCell(S.Kind) + numberCell(S.Size ? std::to_string(S.Size) : "") +
+         textCell(S.Order) + textCell(S.FailureOrder) + textCell(S.Op);
+}
+const char *kindHeaders(const TraceFunction *) {
+  return "<th class=\"n\">Atomic</th><th class=\"n\">On atomics</th>";
+}
+std::string kindCells(const TraceFunction &F) {
+  double OnAtomics = F.Samples ? double(F.AtomicSamples) / F.Samples : 0;
+  return numberCell(std::to_string(F.AtomicSamples)) +
+         numberCell(percentText(OnAtomics));
+}
+
+/// Rank, samples, share and its bar (the top row's is the longest),
+/// processes (each one's samples in the tooltip), the kind's columns,
+/// function, source, module.
+template <typename T>
+void rowsTable(raw_ostream &OS, const TraceReport &R,
+               const std::vector<Merged<T>> &Rows, StringRef Title,
+               StringRef Class, const OutputOptions &O) {
+  size_t Shown = shownRows(Rows.size(), O);
+  OS << "<h2>" << Title << " (" << Shown << " of " << Rows.size()
+     << ")</h2>\n<table class=\"sortable " << Class << "\">\n<thead><tr>"
+     << "<th class=\"n\">Rank</th><th class=\"n\">Samples</th>"
+     << "<th class=\"n\">Share</th><th></th><th class=\"n\">Processes</th>"
+     << kindHeaders(static_cast<const T *>(nullptr))
+     << "<th>Function</th><th>Source</th><th>Module</th></tr></thead>\n"
+     << "<tbody>\n";
+  uint64_t Max = Rows.empty() ? 0 : Rows[0].Entry.Samples;
+  for (size_t I = 0; I < Shown; ++I) {
+    const Merged<T> &M = Rows[I];
+    const T &E = M.Entry;
+    std::string Tip;
+    for (const ProcessCount &C : M.Processes)
+      Tip += (Tip.empty() ? "" : "\n") + processLabel(R, C.Process) + ": " +
+             std::to_string(C.Samples);
+    unsigned Bar = Max ? unsigned(kBarWidth * double(E.Samples) / Max) : 0;
+    OS << "<tr>" << numberCell(std::to_string(I + 1))
+       << numberCell(std::to_string(E.Samples))
+       << numberCell(percentText(R.share(E.Samples)))
+       << "<td><span class=\"bar share\" style=\"width:" << Bar
+       << "px\"></span></td><td class=\"n\" title=\"" << htmlEscape(Tip)
+       << "\">" << M.Processes.size() << "</td>" << kindCells(E)
+       << textCell(functionText(E))
+       << textCell(sys::path::filename(E.Location), E.Location)
+       << textCell(moduleText(R, M.Module, E.ModuleOffset),
+                   R.Modules[M.Module].BuildID)
+       << "</tr>\n";
+  }
+  OS << "</tbody>\n</table>\n";
+}
+
+void processesTable(raw_ostream &OS, const TraceReport &R) {
+  OS << "<h2>Processes</h2>\n<table class=\"sortable trace-processes\">\n"
+     << "<thead><tr><th class=\"n\">PID</th><th class=\"n\">PPID</th>"
+     << "<th>Run</th><th>Parent run</th><th class=\"n\">Dump</th>"
+     << "<th>Reason</th><th class=\"n\">Threads</th>"
+     << "<th class=\"n\">Samples</th><th class=\"n\">CPU s</th>"
+     << "<th>File</th></tr></thead>\n<tbody>\n";
+  for (const TraceProcess &P : R.Processes) {
+    OS << "<tr>" << numberCell(std::to_string(P.Pid))
+       << numberCell(std::to_string(P.PPid)) << textCell(P.Run)
+       << textCell(P.ParentRun) << numberCell(std::to_string(P.Dump))
+       << textCell(P.Reason) << numberCell(std::to_string(P.Threads))
+       << numberCell(std::to_string(P.Samples))
+       << numberCell(cpuSecondsText(P.CpuNs))
+       << textCell(P.File + ":" + std::to_string(P.Line)) << "</tr>\n";
+  }
+  OS << "</tbody>\n</table>\n";
+}
+
+} // namespace
+
+void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
+                    const OutputOptions &O) {
+  std::string Processes = std::to_string(R.Processes.size()) +
+                          (R.Processes.size() == 1 ? " process" : " processes");
+  htmlPageStart(OS, "pcmap-report trace: " + Processes);
+  OS << "<h1>Atomic tracer: " << Processes << "</h1>\n<p class=\"meta\">"
+     << htmlEscape(traceSummary(R))
+     << "</p>\n<p class=\"meta\">Samples: " << sampleBreakdown(R)
+     << ". Hover a processes cell for each process's "
+     << "samples.</p>\n";
+  rowsTable(OS, R, R.Sites, "Atomic sites", "trace-sites", O);
+  rowsTable(OS, R, R.Functions, "Covered functions", "trace-functions", O);
+  processesTable(OS, R);
+  htmlPageEnd(OS);
+}
+
+} // namespace report
+} // namespace pcmap

@@ -1,0 +1,303 @@
+//===- TraceRead.cpp - The tracer's JSON Lines dumps, checked -------------===//
+//
+// Each line of a trace file is one dump (version 2, docs/Runtime.md); blank
+// lines are skipped. A file that is one JSON document over several lines
+// (a version 1 trace, another report, a dump passed through a pretty
+// printer) is read as one document, so that it gets the error that says
+// what it is. Dumps are cumulative: per run, the one with the highest
+// number stands for the process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Trace.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LineIterator.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+
+#include <map>
+#include <optional>
+
+using namespace llvm;
+
+namespace pcmap {
+namespace report {
+
+namespace {
+
+/// An address field: "0x" and hexadecimal digits.
+struct Hex {
+  uint64_t Value = 0;
+};
+
+bool fromJSON(const json::Value &V, Hex &Out, json::Path P) {
+  std::optional<StringRef> S = V.getAsString();
+  if (!S || !S->consume_front("0x") || S->empty() ||
+      S->getAsInteger(16, Out.Value)) {
+    P.report("expected a hexadecimal string \"0x...\"");
+    return false;
+  }
+  return true;
+}
+
+/// The fields of TraceEntry; Location only for sites.
+bool mapEntry(json::ObjectMapper &O, TraceEntry &E, bool HasLocation) {
+  Hex Offset;
+  bool OK = O && O.map("module", E.Module) && O.map("module_offset", Offset) &&
+            O.map("build_id", E.BuildID) && O.map("function", E.Function) &&
+            (!HasLocation || O.map("location", E.Location)) &&
+            O.map("samples", E.Samples);
+  E.ModuleOffset = Offset.Value;
+  E.BuildID = StringRef(E.BuildID).lower();
+  return OK;
+}
+
+} // namespace
+
+// In namespace report, for argument-dependent lookup from json::ObjectMapper.
+static bool fromJSON(const json::Value &V, TraceSite &S, json::Path P) {
+  json::ObjectMapper O(V, P);
+  Hex PC, Start;
+  bool OK = mapEntry(O, S, /*HasLocation=*/true) && O.map("pc", PC) &&
+            O.map("function_start", Start) &&
+            O.map("function_offset", S.FunctionOffset) &&
+            O.map("kind", S.Kind) && O.map("op", S.Op) &&
+            O.map("size", S.Size) && O.map("order", S.Order) &&
+            O.map("failure_order", S.FailureOrder) &&
+            O.map("exact_samples", S.ExactSamples) &&
+            O.map("skid_samples", S.SkidSamples);
+  S.PC = PC.Value;
+  S.FunctionStart = Start.Value;
+  return OK;
+}
+
+static bool fromJSON(const json::Value &V, TraceFunction &F, json::Path P) {
+  json::ObjectMapper O(V, P);
+  Hex Start;
+  bool OK = mapEntry(O, F, /*HasLocation=*/false) && O.map("start", Start) &&
+            O.map("atomic_samples", F.AtomicSamples);
+  F.Start = Start.Value;
+  return OK;
+}
+
+static bool fromJSON(const json::Value &V, TraceDump &D, json::Path P) {
+  json::ObjectMapper O(V, P);
+  TraceProcess &T = D.Process;
+  return O && O.map("pid", T.Pid) && O.map("ppid", T.PPid) &&
+         O.map("run", T.Run) && O.map("parent_run", T.ParentRun) &&
+         O.map("dump", T.Dump) && O.map("reason", T.Reason) &&
+         O.map("final", T.Final) && O.map("hz", T.Hz) &&
+         O.map("threads", T.Threads) && O.map("cpu_ns", T.CpuNs) &&
+         O.map("samples", T.Samples) &&
+         O.map("atomic_samples", T.AtomicSamples) &&
+         O.map("covered_samples", T.CoveredSamples) &&
+         O.map("uncovered_samples", T.UncoveredSamples) &&
+         O.map("dropped_samples", T.DroppedSamples) &&
+         O.map("distinct_sites", T.DistinctSites) &&
+         O.map("distinct_functions", T.DistinctFunctions) &&
+         O.map("sites", D.Sites) && O.map("functions", D.Functions);
+}
+
+namespace {
+
+/// A place in the input: "file:line".
+struct Where {
+  StringRef File;
+  unsigned Line;
+  Error error(ExitCode Code, const Twine &Message) const {
+    return makeError(Code, File + ":" + Twine(Line) + ": " + Message);
+  }
+};
+
+/// What a JSON document that is not a pcmap trace is, for the error.
+std::string describeOtherDocument(const json::Object &Obj) {
+  if (std::optional<StringRef> Report = Obj.getString("report"))
+    return "not a pcmap trace but a '" + Report->str() + "' report";
+  if (std::optional<StringRef> Command = Obj.getString("command"))
+    if (Obj.getString("tool") == std::optional<StringRef>("pcmap-report"))
+      return "not a pcmap trace but pcmap-report's '" + Command->str() +
+             "' output";
+  return "not a pcmap trace (no \"report\" field)";
+}
+
+/// The report and version fields: is this a dump this tool reads?
+Error checkKind(const json::Value &V, const Where &W) {
+  const json::Object *Obj = V.getAsObject();
+  if (!Obj)
+    return W.error(ExitCode::UnsupportedFile,
+                   "not a pcmap trace (not a JSON object)");
+  if (Obj->getString("report") != std::optional<StringRef>("pcmap-trace"))
+    return W.error(ExitCode::UnsupportedFile, describeOtherDocument(*Obj));
+  std::optional<int64_t> Version = Obj->getInteger("version");
+  if (!Version)
+    return W.error(ExitCode::MalformedMetadata,
+                   "pcmap trace without an integer \"version\"");
+  if (*Version == 1)
+    return W.error(ExitCode::UnsupportedFile,
+                   "pcmap trace version 1 is not supported: it has no build "
+                   "IDs to match modules across processes and runs (trace "
+                   "again with a runtime that writes version 2)");
+  if (*Version != kTraceVersion)
+    return W.error(ExitCode::UnsupportedFile,
+                   "unsupported pcmap trace version " + Twine(*Version) +
+                       " (pcmap-report reads version " + Twine(kTraceVersion) +
+                       ")");
+  return Error::success();
+}
+
+class TraceReader {
+public:
+  /// Reads one file (index FileIndex of the command line); fails at the
+  /// first bad line.
+  Error readFile(StringRef Path, size_t FileIndex, uint64_t &DumpsRead);
+  /// One warning per file that repeated dumps already read.
+  void warnDuplicates(ArrayRef<TraceFile> Files) const;
+  std::vector<TraceDump> takeDumps() { return std::move(Dumps); }
+
+private:
+  Error readDocument(const json::Value &V, const Where &W, size_t FileIndex);
+  Error checkRate(const TraceProcess &P, const Where &W);
+  void keep(TraceDump D);
+
+  std::vector<TraceDump> Dumps; // the highest dump of each run
+  StringMap<size_t> RunIndex;   // run -> index in Dumps
+  /// (run, dump number) -> index of the file it was first read from.
+  std::map<std::pair<std::string, uint64_t>, size_t> Seen;
+  /// (file, file it repeats) -> dumps repeated.
+  std::map<std::pair<size_t, size_t>, uint64_t> Repeated;
+  std::optional<TraceProcess> FirstRate; // the first dump: its hz and place
+};
+
+Error TraceReader::readFile(StringRef Path, size_t FileIndex,
+                            uint64_t &DumpsRead) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  if (std::error_code EC = Buf.getError())
+    return makeError(ExitCode::FileError, "'" + Path + "': " + EC.message());
+  for (line_iterator It(**Buf, /*SkipBlanks=*/true); !It.is_at_eof(); ++It) {
+    StringRef Text = It->trim();
+    if (Text.empty())
+      continue;
+    Where W{Path, unsigned(It.line_number())};
+    Expected<json::Value> V = json::parse(Text);
+    if (!V && DumpsRead == 0) {
+      // One document over several lines?
+      if (Expected<json::Value> Whole = json::parse((*Buf)->getBuffer())) {
+        consumeError(V.takeError());
+        ++DumpsRead;
+        return readDocument(*Whole, W, FileIndex);
+      } else {
+        consumeError(Whole.takeError());
+      }
+    }
+    if (!V && DumpsRead == 0 && !Text.starts_with("{")) {
+      consumeError(V.takeError());
+      return W.error(ExitCode::UnsupportedFile,
+                     "not a pcmap trace (not JSON Lines)");
+    }
+    if (!V)
+      return W.error(ExitCode::MalformedMetadata,
+                     "not a JSON document: " + toString(V.takeError()));
+    ++DumpsRead;
+    if (Error E = readDocument(*V, W, FileIndex))
+      return E;
+  }
+  if (!DumpsRead)
+    return makeError(ExitCode::NoMetadata,
+                     "'" + Path + "': no trace dumps (an empty file)");
+  return Error::success();
+}
+
+Error TraceReader::readDocument(const json::Value &V, const Where &W,
+                                size_t FileIndex) {
+  if (Error E = checkKind(V, W))
+    return E;
+  TraceDump D;
+  json::Path::Root Root("dump");
+  if (!fromJSON(V, D, Root))
+    return W.error(ExitCode::MalformedMetadata,
+                   "malformed pcmap trace dump: " + toString(Root.getError()));
+  TraceProcess &P = D.Process;
+  if (P.Run.empty() || P.Dump == 0 || P.Hz == 0)
+    return W.error(ExitCode::MalformedMetadata,
+                   "malformed pcmap trace dump: empty \"run\", or \"dump\" or "
+                   "\"hz\" 0");
+  if (Error E = checkRate(P, W))
+    return E;
+  auto [It, New] = Seen.try_emplace({P.Run, P.Dump}, FileIndex);
+  if (!New) {
+    ++Repeated[{FileIndex, It->second}];
+    return Error::success();
+  }
+  P.File = W.File.str();
+  P.Line = W.Line;
+  keep(std::move(D));
+  return Error::success();
+}
+
+Error TraceReader::checkRate(const TraceProcess &P, const Where &W) {
+  if (!FirstRate) {
+    FirstRate = P;
+    FirstRate->File = W.File.str();
+    FirstRate->Line = W.Line;
+    return Error::success();
+  }
+  if (P.Hz == FirstRate->Hz)
+    return Error::success();
+  return W.error(ExitCode::UnsupportedFile,
+                 "sampled at " + Twine(P.Hz) + " Hz, but " + FirstRate->File +
+                     ":" + Twine(FirstRate->Line) + " at " +
+                     Twine(FirstRate->Hz) +
+                     " Hz: traces sampled at different rates cannot be "
+                     "merged (trace with the same trace_hz)");
+}
+
+void TraceReader::keep(TraceDump D) {
+  auto [It, New] = RunIndex.try_emplace(D.Process.Run, Dumps.size());
+  if (New)
+    Dumps.push_back(std::move(D));
+  else if (D.Process.Dump > Dumps[It->second].Process.Dump)
+    Dumps[It->second] = std::move(D);
+}
+
+void TraceReader::warnDuplicates(ArrayRef<TraceFile> Files) const {
+  for (const auto &[Pair, Count] : Repeated) {
+    auto [File, First] = Pair;
+    raw_ostream &OS = WithColor::warning(errs(), "pcmap-report");
+    OS << "'" << Files[File].Path << "': " << Count
+       << (Count == 1 ? " dump" : " dumps") << " already read from ";
+    if (File == First)
+      OS << "this file";
+    else if (Files[First].Path == Files[File].Path)
+      OS << "it (the file is given twice)";
+    else
+      OS << "'" << Files[First].Path << "'";
+    OS << "; each is counted once\n";
+  }
+}
+
+} // namespace
+
+ExitCode readTraces(ArrayRef<std::string> Paths, std::vector<TraceDump> &Dumps,
+                    std::vector<TraceFile> &Files) {
+  TraceReader Reader;
+  ExitCode Status = ExitCode::Success;
+  for (size_t I = 0; I < Paths.size(); ++I) {
+    Files.push_back({Paths[I], 0});
+    Error E = Reader.readFile(Paths[I], I, Files.back().Dumps);
+    handleAllErrors(std::move(E), [&](const ReportError &RE) {
+      WithColor::error(errs(), "pcmap-report") << RE.text() << "\n";
+      if (Status == ExitCode::Success)
+        Status = RE.code();
+    });
+  }
+  if (Status == ExitCode::Success)
+    Reader.warnDuplicates(Files);
+  Dumps = Reader.takeDumps();
+  return Status;
+}
+
+} // namespace report
+} // namespace pcmap
