@@ -11,7 +11,9 @@
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME pcmap-llvm-${LLVM_VERSION_MAJOR})
 set(CPACK_PACKAGE_VENDOR pcmap)
-set(CPACK_PACKAGE_CONTACT "pcmap maintainers <pcmap@localhost>")
+set(PCMAP_PACKAGE_CONTACT "pcmap maintainers <pcmap@localhost>" CACHE STRING
+  "The Maintainer field of the Debian package")
+set(CPACK_PACKAGE_CONTACT "${PCMAP_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "PC metadata for atomics and functions (LLVM ${LLVM_VERSION_MAJOR})")
 set(CPACK_PACKAGE_DESCRIPTION
