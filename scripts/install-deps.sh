@@ -7,7 +7,8 @@ versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(19 22)
 
 pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev chromium)
-# test/corpus builds Debian source packages with their own build systems.
+# test/corpus builds Debian source packages with their own build systems;
+# test/install builds pcmap's own package (cpack, dpkg-shlibdeps of dpkg-dev).
 pkgs+=(autoconf automake libtool make dpkg-dev pkg-config xz-utils bzip2)
 for v in "${versions[@]}"; do
   pkgs+=("clang-$v" "llvm-$v-dev" "llvm-$v-tools" "lld-$v" "libclang-rt-$v-dev")

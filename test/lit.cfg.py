@@ -63,7 +63,8 @@ if sanitizers:
     config.environment["ASAN_OPTIONS"] = signals
     config.environment["TSAN_OPTIONS"] = signals
     config.environment["UBSAN_OPTIONS"] = signals + ":print_stacktrace=1"
-    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report"]
+    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report",
+                        "install"]
 
 config.available_features.add("llvm-%s" % config.llvm_version_major)
 if shutil.which("ld.bfd"):
@@ -75,6 +76,9 @@ if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
 if shutil.which("setpriv"):
     config.available_features.add("setpriv")
+# test/install builds the Debian package with cpack and unpacks it.
+if shutil.which("dpkg-deb") and shutil.which("cpack"):
+    config.available_features.add("dpkg-deb")
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 
