@@ -23,11 +23,6 @@ namespace report {
 
 namespace {
 
-/// Names and paths come from the file; JSON strings must be UTF-8.
-std::string utf8(StringRef S) {
-  return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
-}
-
 void header(json::OStream &J, StringRef Command) {
   J.attribute("schema_version", int64_t(kJSONSchemaVersion));
   J.attribute("tool", "pcmap-report");

@@ -140,10 +140,6 @@ void writeBlobText(raw_ostream &OS, const BinaryReport &R,
   }
 }
 
-std::string utf8(StringRef S) {
-  return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
-}
-
 } // namespace
 
 void writeStackMapsText(raw_ostream &OS,

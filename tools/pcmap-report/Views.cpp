@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -84,6 +85,10 @@ std::string join(ArrayRef<std::string> Items, StringRef Sep) {
     Out += I;
   }
   return Out;
+}
+
+std::string utf8(StringRef S) {
+  return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
 }
 
 std::string featureText(const FunctionInfo &F) {

@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,8 @@ std::string sourceText(const SourceLine &S, bool BaseName);
 /// "volatile", "weak", "asm" (an instruction of an inline asm), "upstream".
 std::vector<std::string> atomicFlagNames(const AtomicSite &A);
 std::string join(llvm::ArrayRef<std::string> Items, llvm::StringRef Sep);
+/// Names and paths come from the file; JSON strings must be UTF-8.
+std::string utf8(llvm::StringRef S);
 
 //===----------------------------------------------------------------------===//
 // Rows
@@ -88,6 +91,42 @@ struct Tile {
 /// Squarified treemap (Bruls, Huizing, van Wijk) of Sizes in a W x H box;
 /// items of size 0 get no tile.
 std::vector<Tile> squarify(llvm::ArrayRef<uint64_t> Sizes, double W, double H);
+
+/// The source tree of a size review (the HTML page's treemaps):
+/// directories, files and functions from the functions' declaration lines,
+/// directories relative to their common prefix, a chain of directories that
+/// only hold one directory shown as one ("src/lib"). Functions without debug
+/// information sit under "(no debug info)", grouped by symbol (symbolGroups).
+enum class TreeKind { Root, Directory, File, Group, Function };
+const char *treeKindName(TreeKind K); // "root", "dir", "file", ...
+
+struct TreeNode {
+  std::string Name;
+  TreeKind Kind = TreeKind::Root;
+  uint64_t Size = 0, Atomics = 0, Functions = 0;
+  uint64_t OldSize = 0, OldAtomics = 0; // a diff's old file
+  size_t Item = SIZE_MAX;               // a function: the caller's leaf index
+  std::vector<TreeNode> Children;       // largest first
+};
+
+/// A function for buildSourceTree.
+struct TreeLeaf {
+  std::string File; // its declaration's file; "" without debug information
+  std::string Name; // as displayed
+  uint64_t Size = 0, Atomics = 0, OldSize = 0, OldAtomics = 0;
+};
+
+struct SourceTree {
+  TreeNode Root;
+  std::string Prefix; // the directories' common prefix ("" if none)
+};
+SourceTree buildSourceTree(llvm::ArrayRef<TreeLeaf> Leaves);
+/// Groups of a function without debug information: its namespace and class
+/// ("std", "vector<int>") for a C++ name, at most two; the name's prefix up
+/// to its first underscore ("pcmap_*") for a C name; else "(other)".
+std::vector<std::string> symbolGroups(llvm::StringRef DisplayName);
+/// Leaves of a file's functions, in R.Functions' order.
+std::vector<TreeLeaf> functionLeaves(const BinaryReport &R, bool Demangle);
 
 enum class DiffStatus { Added, Removed, Changed, Unchanged };
 const char *diffStatusName(DiffStatus S);
@@ -118,6 +157,8 @@ struct DiffResult {
 DiffResult diffReports(const BinaryReport &Old, const BinaryReport &New);
 
 std::string signedText(int64_t V); // "+5", "-3", "0"
+/// Leaves of a diff's rows, in D.Rows' order (the new function's source).
+std::vector<TreeLeaf> diffLeaves(const DiffResult &D, bool Demangle);
 
 //===----------------------------------------------------------------------===//
 // Writers

@@ -291,7 +291,9 @@ int main(int Argc, char **Argv) {
 
   ReaderOptions ReadOptions;
   ReadOptions.UnsuffixedUpstream = SanmdVersion;
-  ReadOptions.SourceLines = !NoSource && !IsDiff && !IsStackMaps;
+  // diff's HTML page groups by source tree (docs/Report.md).
+  ReadOptions.SourceLines =
+      !NoSource && !IsStackMaps && (!IsDiff || Format == OutputFormat::HTML);
   ReadOptions.AtomicDetails = IsAtomics;
   ReadOptions.StackMaps = IsStackMaps;
   OutputOptions Out;

@@ -35,18 +35,34 @@
       are samples over the total, the totals are the processes' sums, and
       every process of a row is one of the document's processes
   compare.py png FILE
-      FILE is a PNG image of a plausible size
+      FILE is a PNG image of a plausible size in which at least four
+      colours besides the background fill areas (the page rendered)
+
+  compare.py tree PAGE.html REPORT.json
+      prints the page's embedded source tree as an outline (one node a
+      line, children by name: kind, name, size, atomics, functions) after
+      checking that every node's size, atomics and function count are its
+      children's sums and that its functions are the report's (name, size,
+      atomics)
+  compare.py tree PAGE.html DIFF.json --diff
+      the same for a diff page (made with --all): the old sizes and atomics
+      add up too, and the functions are the diff's rows
+  compare.py dom DOM.html
+      prints the breadcrumbs and the treemap's tile titles of a page as a
+      browser's --dump-dom wrote it, after the script drew the treemap
 
 Each check prints one "OK: ..." line with what it counted, or "FAIL: ..."
 lines and exits 1.
 """
 
+import collections
 import csv
 import html.parser
 import json
 import re
 import struct
 import sys
+import zlib
 
 FUNCTION_TYPES = set("tTwWiI")
 CTOR_RE = re.compile(r"\.module_(ctor|dtor)$")
@@ -518,6 +534,45 @@ def cmd_trace(args):
                        t["processes"]))
 
 
+def png_pixels(data):
+    """Width, height and rows of (r, g, b) of an 8-bit RGB or RGBA PNG,
+    decoded with zlib alone."""
+    width, height, depth, colour = struct.unpack(">IIBB", data[16:26])
+    if depth != 8 or colour not in (2, 6):
+        fail(["PNG of bit depth %d, colour type %d" % (depth, colour)])
+    channels = 3 if colour == 2 else 4
+    idat, at = b"", 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 255
+        rows.append([tuple(line[x:x + 3]) for x in range(0, stride, channels)])
+        prev = line
+    return width, height, rows
+
+
 def cmd_png(args):
     with open(args[0], "rb") as f:
         data = f.read()
@@ -526,14 +581,128 @@ def cmd_png(args):
     width, height = struct.unpack(">II", data[16:24])
     if width < 100 or height < 100 or len(data) < 2000:
         fail(["%dx%d, %d bytes: too small" % (width, height, len(data))])
+    # The page rendered: besides the background, several colours fill
+    # areas of their own (treemap tiles), not only text's few pixels.
+    width, height, rows = png_pixels(data)
+    counts = collections.Counter(p for row in rows for p in row)
+    background = counts.most_common(1)[0][0]
+    filled = [c for c, n in counts.items() if c != background and n >= 400]
+    if len(filled) < 4:
+        fail(["%s: %d colours fill areas besides the background %s: a blank "
+              "page?" % (args[0], len(filled), background)])
     print("OK: PNG screenshot")
+
+
+SUMMED = ("size", "atomics", "functions")
+DIFF_SUMMED = SUMMED + ("old_size", "old_atomics")
+
+
+def embedded_trees(path):
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    found = re.findall(r'<script type="application/json" class="treemap-data">'
+                       r'(.*?)</script>', page, re.S)
+    if not found:
+        fail(["%s embeds no treemap data" % path])
+    return [json.loads(text) for text in found]
+
+
+def check_sums(node, fields, errors, leaves):
+    kids = node.get("children", [])
+    if node["kind"] == "function":
+        if kids or node["functions"] != 1:
+            errors.append("function %s has children" % node["name"])
+        leaves.append(node)
+        return
+    if not kids:
+        errors.append("%s %s has no children" % (node["kind"], node["name"]))
+    for kid in kids:
+        check_sums(kid, fields, errors, leaves)
+    for field in fields:
+        if node[field] != sum(k[field] for k in kids):
+            errors.append("%s %s: %s %d, children's sum %d"
+                          % (node["kind"], node["name"], field, node[field],
+                             sum(k[field] for k in kids)))
+
+
+def outline(node, depth=0):
+    line = "%s%s %s size=%d atomics=%d functions=%d" % (
+        "  " * depth, node["kind"], node["name"], node["size"],
+        node["atomics"], node["functions"])
+    if "old_size" in node:
+        line += " old_size=%d old_atomics=%d" % (node["old_size"],
+                                                 node["old_atomics"])
+    print(line)
+    # By name: the sizes (and so the page's order) vary with the compiler.
+    for kid in sorted(node.get("children", []), key=lambda k: k["name"]):
+        outline(kid, depth + 1)
+
+
+def cmd_tree(args):
+    diff = "--diff" in args
+    (tree,) = embedded_trees(args[0])
+    with open(args[1]) as f:
+        report = json.load(f)
+    errors, leaves = [], []
+    check_sums(tree["tree"], DIFF_SUMMED if diff else SUMMED, errors, leaves)
+    if diff:
+        want = sorted((r["name"], r["old_size"], r["new_size"],
+                       r["old_atomics"], r["new_atomics"])
+                      for r in report["functions"])
+        have = sorted((n["name"], n["old_size"], n["size"], n["old_atomics"],
+                       n["atomics"]) for n in leaves)
+    else:
+        want = sorted((f["name"], f["size"], f["atomics"])
+                      for f in report["files"][0]["functions"])
+        have = sorted((n["name"], n["size"], n["atomics"]) for n in leaves)
+    if want != have:
+        errors.append("functions in the tree %s, in the report %s"
+                      % (have, want))
+    if errors:
+        fail(errors)
+    print("OK: %d functions in the tree" % len(leaves))
+    outline(tree["tree"])
+
+
+class DomParser(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.crumbs, self.titles = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append((tag, dict(attrs).get("class", "")))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        tags = [t for t, _ in self.stack]
+        if any(t == "nav" and "breadcrumbs" in c for t, c in self.stack):
+            self.crumbs.append(data)
+        elif tags and tags[-1] == "title" and any(
+                t == "svg" and "zoom" in c for t, c in self.stack):
+            self.titles.append(data)
+
+
+def cmd_dom(args):
+    parser = DomParser()
+    with open(args[0], encoding="utf-8") as f:
+        parser.feed(f.read())
+    if not parser.crumbs or not parser.titles:
+        fail(["no breadcrumbs or no tiles: the script did not draw"])
+    # ASCII output whatever the locale: the page's separator is U+203A.
+    print("breadcrumbs: " + "".join(parser.crumbs).replace("\u203a", ">"))
+    for title in parser.titles:
+        print("tile: " + title)
 
 
 def main():
     commands = {"nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
                 "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
                 "diff": cmd_diff, "html": cmd_html,
-                "png": cmd_png, "trace": cmd_trace}
+                "png": cmd_png, "trace": cmd_trace, "tree": cmd_tree,
+                "dom": cmd_dom}
     if len(sys.argv) < 3 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
         return 2
