@@ -17,6 +17,21 @@ config.excludes = ["Inputs", "tools", "Unit", "corpus", "CMakeLists.txt",
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pcmap_obj_root, "test")
 
+# A cross-built runtime's configuration (test/<triple>/lit.site.cfg.py, from
+# cmake/PCMapCrossRuntime.cmake): the suites that run programs (rt, e2e),
+# compiled with --target=<triple> and linked with that target's runtime; %run
+# runs them (qemu-user). Natively, %run is empty.
+target = config.pcmap_target
+target_flag = " --target=%s" % target if target else ""
+config.substitutions.append(("%run", config.pcmap_run))
+if target:
+    config.name = "pcmap-%s" % target
+    config.test_exec_root = os.path.join(config.test_exec_root, target)
+    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report",
+                        "stackmaps"]
+arch = (target or os.uname().machine).split("-")[0]
+config.available_features.add("target-%s" % arch)
+
 # The matching LLVM's tools (FileCheck, not, llvm-objdump, ...) come first.
 path = os.path.pathsep.join(
     [config.llvm_tools_dir, config.pcmap_bin_dir, config.environment.get("PATH", os.environ["PATH"])]
@@ -28,20 +43,25 @@ for var in ["PCMAP_CLANG", "PCMAP_CLANGXX", "PCMAP_PLUGIN", "PCMAP_OPTIONS"]:
 plugin = config.pcmap_plugin
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%opt-pcmap", "opt -load-pass-plugin=%s" % plugin))
-config.substitutions.append(("%pcmap-clang\\+\\+", os.path.join(config.pcmap_bin_dir, "pcmap-clang++")))
-config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, "pcmap-clang")))
+config.substitutions.append(("%pcmap-clang\\+\\+", os.path.join(config.pcmap_bin_dir, "pcmap-clang++") + target_flag))
+config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, "pcmap-clang") + target_flag))
 config.substitutions.append(("%pcmap-report", os.path.join(config.pcmap_bin_dir, "pcmap-report")))
-config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
-config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++") + target_flag))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang") + target_flag))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
 config.substitutions.append(("%llvm-version", config.llvm_version_major))
 config.substitutions.append(("%pcmap-obj-root", config.pcmap_obj_root))
 # The runtime, for tests that link it by hand.
-libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap")
+libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap", target)
 config.substitutions.append(("%pcmap-rt-a", os.path.join(libdir, "libpcmap_rt.a")))
 config.substitutions.append(("%pcmap-rt-so", os.path.join(libdir, "libpcmap_rt.so")))
 config.substitutions.append(("%pcmap-include", os.path.join(config.pcmap_src_root, "include")))
+# The runtimes cross-built beside the native one: "runtime-<triple>".
+native_libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap")
+for name in os.listdir(native_libdir) if os.path.isdir(native_libdir) else []:
+    if os.path.exists(os.path.join(native_libdir, name, "libpcmap_rt.a")):
+        config.available_features.add("runtime-%s" % name)
 
 # Sanitizer builds (PCMAP_SANITIZE=address,undefined or thread): the runtime
 # calls into the sanitizers' runtimes, so every program linked with it by
