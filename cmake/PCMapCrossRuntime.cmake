@@ -3,6 +3,8 @@
 # built for with --target=<triple>, its libraries in lib/pcmap/<triple>/,
 # where the drivers look when given --target. With its unit tests, and a lit
 # configuration (test/lit.cfg.py) that runs the programs under qemu-user.
+# Not part of "all": build the target pcmap-rt-<triple>
+# (scripts/build.sh 19 aarch64).
 #
 # PCMAP_CROSS_TARGETS: the triples; "auto" (the default) is aarch64-linux-gnu
 # when clang can link a program for it (Debian: libc6-dev-arm64-cross,
@@ -86,12 +88,14 @@ foreach(triple ${pcmap_cross_targets})
       ${unit_tests}
     BUILD_ALWAYS ON
     INSTALL_COMMAND ""
-    USES_TERMINAL_BUILD ON)
+    USES_TERMINAL_BUILD ON
+    EXCLUDE_FROM_ALL ON)
   list(APPEND PCMAP_CROSS_RUNTIME_TARGETS pcmap-rt-${triple})
   install(DIRECTORY ${CMAKE_BINARY_DIR}/${PCMAP_PLUGIN_DIR}/${triple}
-          DESTINATION ${PCMAP_PLUGIN_DIR} USE_SOURCE_PERMISSIONS)
+          DESTINATION ${PCMAP_PLUGIN_DIR} USE_SOURCE_PERMISSIONS OPTIONAL)
 
   # test/lit.cfg.py for this target: test/<triple>/ (rt and e2e).
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
   set(PCMAP_TEST_TARGET ${triple})
   set(PCMAP_RUN ${run})
   configure_file(${PROJECT_SOURCE_DIR}/test/lit.site.cfg.py.in

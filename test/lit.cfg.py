@@ -28,9 +28,18 @@ if target:
     config.name = "pcmap-%s" % target
     config.test_exec_root = os.path.join(config.test_exec_root, target)
     config.excludes += ["CodeGen", "Driver", "Instrumentation", "report",
-                        "stackmaps"]
+                        "stackmaps", "fuzz"]
 arch = (target or os.uname().machine).split("-")[0]
 config.available_features.add("target-%s" % arch)
+config.substitutions.append(("%target-arch", arch))
+# The code model of pointer-sized relative PCs: medium on x86-64; AArch64
+# has none, and its large model is position-dependent.
+config.substitutions.append(
+    ("%pointer-pcs-model",
+     "-mcmodel=large -fno-pic" if arch == "aarch64" else "-mcmodel=medium"))
+# Atomics as instructions, not calls of outline-atomic helpers (AArch64).
+config.substitutions.append(
+    ("%inline-atomics", "-mno-outline-atomics" if arch == "aarch64" else ""))
 
 # The matching LLVM's tools (FileCheck, not, llvm-objdump, ...) come first.
 path = os.path.pathsep.join(
@@ -48,6 +57,7 @@ config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, 
 config.substitutions.append(("%pcmap-report", os.path.join(config.pcmap_bin_dir, "pcmap-report")))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++") + target_flag))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang") + target_flag))
+config.substitutions.append(("%llc", "llc" + (" -mtriple=%s" % target if target else "")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
 config.substitutions.append(("%llvm-version", config.llvm_version_major))
@@ -57,11 +67,6 @@ libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap", target)
 config.substitutions.append(("%pcmap-rt-a", os.path.join(libdir, "libpcmap_rt.a")))
 config.substitutions.append(("%pcmap-rt-so", os.path.join(libdir, "libpcmap_rt.so")))
 config.substitutions.append(("%pcmap-include", os.path.join(config.pcmap_src_root, "include")))
-# The runtimes cross-built beside the native one: "runtime-<triple>".
-native_libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap")
-for name in os.listdir(native_libdir) if os.path.isdir(native_libdir) else []:
-    if os.path.exists(os.path.join(native_libdir, name, "libpcmap_rt.a")):
-        config.available_features.add("runtime-%s" % name)
 
 # Sanitizer builds (PCMAP_SANITIZE=address,undefined or thread): the runtime
 # calls into the sanitizers' runtimes, so every program linked with it by

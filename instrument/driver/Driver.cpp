@@ -381,11 +381,7 @@ std::string runtimeDir(const Invocation &Inv, const char *Argv0) {
                       Triple::getOSTypeName(Target.getOS()) + "-" +
                       Triple::getEnvironmentTypeName(Target.getEnvironment()))
                          .str();
-  std::string TargetDir = Dir + "/" + Name;
-  if (!sys::fs::is_directory(TargetDir))
-    fail("no pcmap runtime for target '" + Inv.Target + "' (looked in '" +
-         TargetDir + "'; docs/Runtime.md, \"AArch64\", says how to build one)");
-  return TargetDir;
+  return Dir + "/" + Name;
 }
 
 /// The runtime goes into executables, as -fsanitize=address puts ASan's:
@@ -394,11 +390,24 @@ std::string runtimeDir(const Invocation &Inv, const char *Argv0) {
 std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   std::vector<std::string> Args;
   if (!(Inv.Features || Inv.UpstreamMetadata) || !Inv.Linking ||
-      !Inv.HasInput || Inv.SharedOutput || Inv.NoRuntime)
+      !Inv.HasInput || Inv.NoRuntime)
     return Args;
   std::string Dir = runtimeDir(Inv, Argv0);
+  // AArch64: every module, shared objects too, tells the runtime where its
+  // outline-atomic helpers are (rt/platform/aarch64_outline_helpers.cpp).
+  std::string Outline = Dir + "/libpcmap_rt_outline.a";
+  bool HasOutline = sys::fs::exists(Outline);
+  if (Inv.SharedOutput && !HasOutline)
+    return Args;
+  if (!sys::fs::is_directory(Dir))
+    fail("no pcmap runtime for target '" + Inv.Target + "' (looked in '" + Dir +
+         "'; docs/Runtime.md, \"AArch64\", says how to build one)");
   // The libraries are not sources, whatever -x the command line left in force.
   append(Args, {"-x", "none"});
+  if (HasOutline)
+    append(Args, {"-Wl,--whole-archive", Outline, "-Wl,--no-whole-archive"});
+  if (Inv.SharedOutput)
+    return Args;
   // A runtime built with sanitizers (PCMAP_SANITIZE) calls into theirs: the
   // program gets them too.
   if (*PCMAP_RT_SANITIZE)

@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "core/options.h"
+#include "core/outline.h"
 #include "optional/describe.h"
 #include "optional/fault.h"
 #include "optional/report.h"
@@ -197,7 +198,7 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
     // The kernel checks CPU-time timers at its clock tick: at rates above
     // the tick, one signal stands for several periods (the overrun).
     int Overrun = Info->si_overrun;
-    record(signalContextPC(Context),
+    record(attributedPC(Context),
            1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0));
   } else if (Info->si_value.sival_int == kDiscoveryCookie)
     discoverThreads();

@@ -24,7 +24,7 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -fno-pie -I%pcmap-include -I%S/Inputs %s -c -o %t/reg.o
 // RUN: %clang -no-pie %t/reg.o %rt-static-lib -o %t/reg
-// RUN: env PCMAP_OPTIONS=verbosity=0 %t/reg | FileCheck %s --implicit-check-not=FAIL
+// RUN: env PCMAP_OPTIONS=verbosity=0 %run %t/reg | FileCheck %s --implicit-check-not=FAIL
 
 // CHECK: registration: {{[1-9][0-9]*}} checks, 0 failures
 

@@ -19,8 +19,10 @@
 // and the shared one.
 
 // clang-format off
+// Not yet on AArch64: the expected call-site sizes are x86-64's (issue 17).
+// UNSUPPORTED: target-aarch64
 // RUN: rm -rf %t && mkdir %t
-// RUN: llc -O2 -filetype=obj -relocation-model=pic \
+// RUN: %llc -O2 -filetype=obj -relocation-model=pic \
 // RUN:   %S/Inputs/stackmaps.ll -o %t/sm.o
 // RUN: %clang -shared -Wl,-Bsymbolic %t/sm.o -o %t/libsm.so
 // RUN: %python %S/Inputs/stackmap_expect.py %t/libsm.so 10=16,11=15 \
@@ -38,7 +40,7 @@
 
 // DEFINE: %{exe} = static-rt
 // DEFINE: %{check} = \
-// DEFINE:   %t/%{exe} %t/libsm.expect %t/libsm.so %t/libsm-version.so \
+// DEFINE:   %run %t/%{exe} %t/libsm.expect %t/libsm.so %t/libsm-version.so \
 // DEFINE:     %t/libsm-records.so %t/libsm-kind.so > %t/%{exe}.out 2>&1 && \
 // DEFINE:   FileCheck %s --input-file=%t/%{exe}.out
 
@@ -52,7 +54,7 @@
 
 // The same section in version 2 (LLVM 3.8 to 10): the same records.
 // RUN: %python %S/Inputs/corrupt_stackmaps.py %t/libsm.so %t/libsm-v2.so v2
-// RUN: %t/shared-rt %t/libsm.expect %t/libsm-v2.so > %t/v2.out 2>&1
+// RUN: %run %t/shared-rt %t/libsm.expect %t/libsm-v2.so > %t/v2.out 2>&1
 // RUN: FileCheck %s --check-prefix=V2 --input-file=%t/v2.out
 
 // V2: loaded: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2

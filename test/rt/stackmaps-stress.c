@@ -7,8 +7,10 @@
 // grow with the cycles (the tables' bytes are back where they were).
 
 // clang-format off
+// Not yet on AArch64: the expected call-site sizes are x86-64's (issue 17).
+// UNSUPPORTED: target-aarch64
 // RUN: rm -rf %t && mkdir %t
-// RUN: llc -O2 -filetype=obj -relocation-model=pic \
+// RUN: %llc -O2 -filetype=obj -relocation-model=pic \
 // RUN:   %S/Inputs/stackmaps.ll -o %t/sm.o
 // RUN: %clang -shared -Wl,-Bsymbolic %t/sm.o -o %t/libsm.so
 // RUN: %clang -O1 -I%pcmap-include -I%S/Inputs -c %s -o %t/main.o
@@ -19,7 +21,7 @@
 // RUN: %if sanitizer %{ %clang %t/main.o %t/sm.o -pie -Wl,-z,notext \
 // RUN:   %rt-shared-lib -Wl,-rpath,%rt-shared-dir -rdynamic -ldl -lpthread \
 // RUN:   -o %t/stress %}
-// RUN: %t/stress %t/libsm.so | FileCheck %s
+// RUN: %run %t/stress %t/libsm.so | FileCheck %s
 
 // CHECK: exe records=7
 // CHECK-NEXT: cycles=300 library found while loaded=300 after dlclose=0

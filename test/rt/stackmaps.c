@@ -14,10 +14,12 @@
 // loader: discovery at start-up only).
 
 // clang-format off
+// Not yet on AArch64: the expected call-site sizes are x86-64's (issue 17).
+// UNSUPPORTED: target-aarch64
 // RUN: rm -rf %t && mkdir %t
-// RUN: llc -O2 -filetype=obj -relocation-model=pic \
+// RUN: %llc -O2 -filetype=obj -relocation-model=pic \
 // RUN:   %S/Inputs/stackmaps.ll -o %t/sm-pic.o
-// RUN: llc -O2 -filetype=obj -relocation-model=static \
+// RUN: %llc -O2 -filetype=obj -relocation-model=static \
 // RUN:   %S/Inputs/stackmaps.ll -o %t/sm-static.o
 // RUN: %clang -O1 -I%pcmap-include -I%S/Inputs -c %s -o %t/main-pie.o
 // RUN: %clang -O1 -fno-pie -I%pcmap-include -I%S/Inputs -c %s \
@@ -29,7 +31,7 @@
 // DEFINE:     %t/%{exe}.expect > %t/%{exe}.py.out && \
 // DEFINE:   FileCheck %s --check-prefix=EXPECT \
 // DEFINE:     --input-file=%t/%{exe}.py.out && \
-// DEFINE:   %t/%{exe} %t/%{exe}.expect > %t/%{exe}.out 2>&1 && \
+// DEFINE:   %run %t/%{exe} %t/%{exe}.expect > %t/%{exe}.out 2>&1 && \
 // DEFINE:   FileCheck %s --input-file=%t/%{exe}.out
 
 // RUN: %clang %t/main-pie.o %t/sm-pic.o -pie -Wl,-z,notext %rt-static-lib \
@@ -57,7 +59,7 @@
 // RUN:   -o %t/pcmap-fns
 // RUN: %python %S/Inputs/stackmap_expect.py %t/pcmap-fns 10=16,11=15 \
 // RUN:   %t/pcmap-fns.expect
-// RUN: %t/pcmap-fns %t/pcmap-fns.expect pcmap > %t/pcmap-fns.out 2>&1
+// RUN: %run %t/pcmap-fns %t/pcmap-fns.expect pcmap > %t/pcmap-fns.out 2>&1
 // RUN: FileCheck %s --input-file=%t/pcmap-fns.out
 
 // EXPECT: expect: 4 functions, 7 records, 2 patchpoints
