@@ -7,11 +7,9 @@
 // grow with the cycles (the tables' bytes are back where they were).
 
 // clang-format off
-// Not yet on AArch64: the expected call-site sizes are x86-64's (issue 17).
-// UNSUPPORTED: target-aarch64
 // RUN: rm -rf %t && mkdir %t
 // RUN: %llc -O2 -filetype=obj -relocation-model=pic \
-// RUN:   %S/Inputs/stackmaps.ll -o %t/sm.o
+// RUN:   %stackmaps-ll -o %t/sm.o
 // RUN: %clang -shared -Wl,-Bsymbolic %t/sm.o -o %t/libsm.so
 // RUN: %clang -O1 -I%pcmap-include -I%S/Inputs -c %s -o %t/main.o
 // With a sanitizer (PCMAP_SANITIZE), whose dlopen/dlclose interceptors take
