@@ -27,17 +27,23 @@ struct HelperIndexCopy {
 
 Published<HelperIndexCopy> HelperIndex;
 
+/// Writers: entry To of Copy gets the fields of entry From of Source.
+/// Readers may be reading Copy (and retry): every store is atomic.
+void copyEntry(HelperIndexCopy &Copy, uint64_t To,
+               const HelperIndexCopy &Source, uint64_t From) {
+  storeRelaxed(&Copy.Start[To], loadRelaxed(&Source.Start[From]));
+  storeRelaxed(&Copy.End[To], loadRelaxed(&Source.End[From]));
+  storeRelaxed(&Copy.Number[To], loadRelaxed(&Source.Number[From]));
+}
+
 /// Writers: copies the published index to the next copy.
 HelperIndexCopy &beginUpdate() {
   const HelperIndexCopy &Current =
       HelperIndex.Copies[HelperIndex.Generation & 1];
   HelperIndexCopy &Next = HelperIndex.next();
-  Next.Count = Current.Count;
-  for (uint64_t I = 0; I < Current.Count; ++I) {
-    Next.Start[I] = Current.Start[I];
-    Next.End[I] = Current.End[I];
-    Next.Number[I] = Current.Number[I];
-  }
+  storeRelaxed(&Next.Count, Current.Count);
+  for (uint64_t I = 0; I < Current.Count; ++I)
+    copyEntry(Next, I, Current, I);
   return Next;
 }
 
@@ -54,26 +60,21 @@ void addHelper(HelperIndexCopy &Copy, uint64_t Start, uint64_t End,
   if (Copy.Count == kMaxHelpers || positionOf(Copy, Start) != Copy.Count)
     return;
   uint64_t J = openSortedSlot(Copy.Start, Copy.Count, Start, [&](uint64_t K) {
-    Copy.Start[K] = Copy.Start[K - 1];
-    Copy.End[K] = Copy.End[K - 1];
-    Copy.Number[K] = Copy.Number[K - 1];
+    copyEntry(Copy, K, Copy, K - 1);
   });
-  Copy.Start[J] = Start;
-  Copy.End[J] = End;
-  Copy.Number[J] = Number;
-  ++Copy.Count;
+  storeRelaxed(&Copy.Start[J], Start);
+  storeRelaxed(&Copy.End[J], End);
+  storeRelaxed(&Copy.Number[J], uint64_t(Number));
+  storeRelaxed(&Copy.Count, Copy.Count + 1);
 }
 
 void removeHelper(HelperIndexCopy &Copy, uint64_t Start) {
   uint64_t J = positionOf(Copy, Start);
   if (J == Copy.Count)
     return;
-  for (; J + 1 < Copy.Count; ++J) {
-    Copy.Start[J] = Copy.Start[J + 1];
-    Copy.End[J] = Copy.End[J + 1];
-    Copy.Number[J] = Copy.Number[J + 1];
-  }
-  --Copy.Count;
+  for (; J + 1 < Copy.Count; ++J)
+    copyEntry(Copy, J, Copy, J + 1);
+  storeRelaxed(&Copy.Count, Copy.Count - 1);
 }
 
 } // namespace
@@ -97,8 +98,9 @@ void fillOutlineAtomic(const OutlineHelper &H, pcmap_atomic &Out) {
   Out.kind = D.Kind;
   Out.size = D.sizeInBytes();
   Out.order = D.Order;
-  Out.failure_order = D.Kind == format::AK_CmpXchg ? D.FailureOrder : 0;
-  Out.rmw_op = D.Kind == format::AK_RMW ? D.Op : 0;
+  Out.failure_order =
+      D.Kind == format::AK_CmpXchg ? uint32_t(D.FailureOrder) : 0;
+  Out.rmw_op = D.Kind == format::AK_RMW ? uint32_t(D.Op) : 0;
   Out.flags = PCMAP_ATOMIC_OUTLINE_HELPER;
   fillOutlineFunction(H, Out.function);
   Out.has_function = 1;

@@ -9,7 +9,7 @@
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -moutline-atomics '-DOUTLINE_NAME(n)=outline_##n' -c %S/Inputs/outline_ops.c -o %t/outline.o
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -mno-outline-atomics -march=armv8.1-a '-DOUTLINE_NAME(n)=lse_##n' -c %S/Inputs/outline_ops.c -o %t/lse.o
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -mno-outline-atomics -march=armv8-a '-DOUTLINE_NAME(n)=llsc_##n' -c %S/Inputs/outline_ops.c -o %t/llsc.o
-// RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all %s %t/outline.o %t/lse.o %t/llsc.o -o %t/prog
+// RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all %s %t/outline.o %t/lse.o %t/llsc.o -ldl -o %t/prog
 // RUN: llvm-objdump -d %t/prog | FileCheck %s --check-prefix=CODE
 // CODE: <outline_fetch_add_seq_cst_8>:
 // CODE: bl {{.*}}<__aarch64_ldadd8_acq_rel>
@@ -30,6 +30,14 @@
 // HANDLER-NEXT: llsc_cas_acquire_4: is_atomic=yes in_context=[cmpxchg 4 acquire] helper=[cmpxchg 4 acquire]
 // HANDLER-NEXT: llsc_exchange_release_1: is_atomic=yes in_context=[rmw xchg 1 release] helper=[rmw xchg 1 release]
 
+// A shared object's helpers: registered by its constructor (the drivers
+// link the registering object into shared objects too), gone once dlclose
+// has returned.
+// RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -fPIC -shared '-DOUTLINE_NAME(n)=dso_##n' %S/Inputs/outline_ops.c -o %t/libops.so
+// RUN: %run %t/prog dlopen %t/libops.so | FileCheck %s --check-prefix=DLOPEN
+// DLOPEN:      dso_fetch_add_seq_cst_8: is_atomic=yes in_context=[rmw add 8 seq_cst call] helper=[rmw add 8 acq_rel helper] describe={{.*}}libops.so+0x{{.*}}atomic rmw add, 8 bytes, acq_rel (in outline helper __aarch64_ldadd8_acq_rel)
+// DLOPEN-NEXT: closed: is_atomic=unknown lookup=0 function=0
+
 // The fault reporter, inside a helper: the call site's function and order,
 // the helper's name, and the exit status of SIGSEGV.
 // RUN: %python %S/Inputs/run.py %run %t/prog report | FileCheck %s --check-prefix=REPORT
@@ -47,6 +55,7 @@
 // TRACE: pcmap: atomic tracer:
 // TRACE: rmw add, 8 bytes, seq_cst {{.*}}outline_fetch_add_seq_cst_8
 
+#include <dlfcn.h>
 #include <pcmap/pcmap.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -88,11 +97,13 @@ static void format(const struct pcmap_atomic *a, char *buf, size_t len) {
 }
 
 static const char *current;
+static uintptr_t last_pc;
 
 static void handler(int sig, siginfo_t *si, void *ctx) {
   (void)sig;
   (void)si;
   uintptr_t pc = ((ucontext_t *)ctx)->uc_mcontext.pc;
+  last_pc = pc;
   struct pcmap_atomic in_context, at_pc;
   char a[80] = "none", b[80] = "none", desc[300];
   if (pcmap_lookup_atomic_in_context(ctx, &in_context))
@@ -127,6 +138,31 @@ int main(int argc, char **argv) {
     RUN_ALL(outline);
     RUN_ALL(lse);
     RUN_ALL(llsc);
+    return 0;
+  }
+  if (!strcmp(mode, "dlopen") && argc > 2) {
+    void *lib = dlopen(argv[2], RTLD_NOW);
+    if (!lib)
+      return 3;
+    uint64_t (*fn)(uint64_t *) =
+        (uint64_t(*)(uint64_t *))dlsym(lib, "dso_fetch_add_seq_cst_8");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = handler;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGSEGV, &sa, NULL);
+    current = "dso_fetch_add_seq_cst_8";
+    if (!sigsetjmp(jump, 1))
+      fn((uint64_t *)16);
+    dlclose(lib);
+    struct pcmap_atomic a;
+    struct pcmap_function f;
+    int answer = pcmap_is_atomic_pc(last_pc);
+    printf("closed: is_atomic=%s lookup=%d function=%d\n",
+           answer == PCMAP_YES  ? "yes"
+           : answer == PCMAP_NO ? "no"
+                                : "unknown",
+           pcmap_lookup_atomic(last_pc, &a), pcmap_lookup_function(last_pc, &f));
     return 0;
   }
   if (!strcmp(mode, "report"))
