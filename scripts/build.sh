@@ -8,7 +8,11 @@
 #   gcc    everything built by the system's compiler, GCC (as the README's
 #          "Using it" commands do without -DCMAKE_CXX_COMPILER); the programs
 #          the drivers compile still go through that LLVM's clang
-# Usage: scripts/build.sh [19|22] [asan|tsan|gcc]
+# and, in build-<version> itself:
+#   aarch64  the runtime cross-built for aarch64-linux-gnu, with its unit
+#            tests (cmake/PCMapCrossRuntime.cmake; needs Debian's cross
+#            libraries, scripts/install-deps.sh), after the native build
+# Usage: scripts/build.sh [19|22] [asan|tsan|gcc|aarch64]
 set -euo pipefail
 v=${1:-19}
 config=${2:-}
@@ -21,8 +25,14 @@ case "$config" in
 asan) extra=(-DPCMAP_SANITIZE=address,undefined) ;;
 tsan) extra=(-DPCMAP_SANITIZE=thread) ;;
 gcc) cc=gcc cxx=g++ ;;
-*) echo "build.sh: unknown configuration '$config' (asan, tsan or gcc)" >&2; exit 2 ;;
+aarch64) ;;
+*) echo "build.sh: unknown configuration '$config' (asan, tsan, gcc or aarch64)" >&2; exit 2 ;;
 esac
+cross_target=
+if [ "$config" = aarch64 ]; then
+  cross_target=pcmap-rt-aarch64-linux-gnu
+  config=
+fi
 if [ -n "$config" ]; then
   dir="$dir-$config"
   extra+=(-DPCMAP_BUILD_BENCHMARKS=OFF)
@@ -38,3 +48,11 @@ cmake -S "$root" -B "$dir" -G Ninja \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" >/dev/null
 ninja -C "$dir"
+if [ -n "$cross_target" ]; then
+  if ! ninja -C "$dir" -t targets all | grep -q "^$cross_target:"; then
+    echo "build.sh: no $cross_target in $dir: clang-$v cannot link for it" \
+      "(scripts/install-deps.sh installs the cross libraries)" >&2
+    exit 1
+  fi
+  ninja -C "$dir" "$cross_target"
+fi

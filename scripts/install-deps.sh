@@ -10,6 +10,10 @@ pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev chromium)
 # test/corpus builds Debian source packages with their own build systems;
 # test/install builds pcmap's own package (cpack, dpkg-shlibdeps of dpkg-dev).
 pkgs+=(autoconf automake libtool make dpkg-dev pkg-config xz-utils bzip2)
+# The AArch64 runtime: cross-built with clang, tested under qemu-user
+# (Debian has no compiler-rt builtins for aarch64: the cross libgcc serves).
+pkgs+=(libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
+  libstdc++-12-dev-arm64-cross binutils-aarch64-linux-gnu qemu-user)
 for v in "${versions[@]}"; do
   pkgs+=("clang-$v" "llvm-$v-dev" "llvm-$v-tools" "lld-$v" "libclang-rt-$v-dev")
 done

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds pcmap against LLVM 19 and LLVM 22, and runs
-# the whole test suite against each; then builds the runtime with ASan+UBSan
+# the whole test suite against each; then cross-builds the runtime for
+# aarch64-linux-gnu (LLVM 19 and 22) and runs the unit, rt and e2e suites
+# under qemu-aarch64 (test/<triple>/); then builds the runtime with ASan+UBSan
 # and with TSan (LLVM 19, scripts/build.sh) and runs the suites that involve
 # the runtime (unit, rt, e2e) in each; then builds all of pcmap with the
 # system's GCC (LLVM 19) and runs the whole suite; then builds, tests and checks the
@@ -9,7 +11,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 versions=(19 22)
-configs=(19-asan 19-tsan 19-gcc)
+configs=(19-aarch64 22-aarch64 19-asan 19-tsan 19-gcc)
 
 "$root/scripts/install-deps.sh" "${versions[@]}" || exit 1
 
@@ -20,6 +22,14 @@ for name in "${versions[@]}" "${configs[@]}"; do
   [ "$name" = "$v" ] || config=${name#*-}
   label="LLVM $v${config:+ ($config)}"
   build="$root/build-$name"
+  tests="$build/test"
+  suites=("$tests" "$build/test/Unit")
+  if [ "$config" = aarch64 ]; then
+    # The cross-built runtime's suites, in the native build's tree.
+    build="$root/build-$v"
+    tests="$build/test/aarch64-linux-gnu"
+    suites=("$tests" "$build/rt-aarch64-linux-gnu/test/Unit")
+  fi
   start=$SECONDS
   echo "=== $label: build"
   if ! "$root/scripts/build.sh" "$v" $config; then
@@ -30,10 +40,10 @@ for name in "${versions[@]}" "${configs[@]}"; do
   built=$SECONDS
   echo "=== $label: tests"
   lit=$(grep -m1 '^PCMAP_LIT:' "$build/CMakeCache.txt" | cut -d= -f2-)
-  results="$build/test/results.json"
-  rm -rf "$build/fuzz/summary"
-  python3 "$lit" -sv --output "$results" "$build/test" "$build/test/Unit" ||
-    status=1
+  results="$tests/results.json"
+  # Figures from an earlier run are not this run's (a test may be skipped).
+  rm -rf "$build/fuzz/summary" "$tests"/rt/Output/stress*.tmp
+  python3 "$lit" -sv --output "$results" "${suites[@]}" || status=1
   counts=$(python3 - "$results" <<'PY'
 import json, sys
 tests = json.load(open(sys.argv[1]))["tests"]
@@ -48,7 +58,7 @@ PY
     cat "$build/fuzz/summary"/*.txt
   fi
   # The stress tests' figures (test/rt/stress*.c).
-  for out in "$build"/test/rt/Output/stress*.tmp/stress*.out; do
+  for out in "$tests"/rt/Output/stress*.tmp/stress*.out; do
     [ -f "$out" ] && sed "s/^/=== $label: /" "$out"
   done
   read -r p f s <<<"$counts"

@@ -17,6 +17,30 @@ config.excludes = ["Inputs", "support", "Unit", "corpus", "CMakeLists.txt",
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pcmap_obj_root, "test")
 
+# A cross-built runtime's configuration (test/<triple>/lit.site.cfg.py, from
+# cmake/PCMapCrossRuntime.cmake): the suites that run programs (rt, e2e),
+# compiled with --target=<triple> and linked with that target's runtime; %run
+# runs them (qemu-user). Natively, %run is empty.
+target = config.pcmap_target
+target_flag = " --target=%s" % target if target else ""
+config.substitutions.append(("%run", config.pcmap_run))
+if target:
+    config.name = "pcmap-%s" % target
+    config.test_exec_root = os.path.join(config.test_exec_root, target)
+    config.excludes += ["CodeGen", "Driver", "Instrumentation", "report",
+                        "fuzz", "install"]
+arch = (target or os.uname().machine).split("-")[0]
+config.available_features.add("target-%s" % arch)
+config.substitutions.append(("%target-arch", arch))
+# The code model of pointer-sized relative PCs: medium on x86-64; AArch64
+# has none, and its large model is position-dependent.
+config.substitutions.append(
+    ("%pointer-pcs-model",
+     "-mcmodel=large -fno-pic" if arch == "aarch64" else "-mcmodel=medium"))
+# Atomics as instructions, not calls of outline-atomic helpers (AArch64).
+config.substitutions.append(
+    ("%inline-atomics", "-mno-outline-atomics" if arch == "aarch64" else ""))
+
 # The matching LLVM's tools (FileCheck, not, llvm-objdump, ...) come first.
 path = os.path.pathsep.join(
     [config.llvm_tools_dir, config.pcmap_bin_dir, config.environment.get("PATH", os.environ["PATH"])]
@@ -28,17 +52,18 @@ for var in ["PCMAP_CLANG", "PCMAP_CLANGXX", "PCMAP_PLUGIN", "PCMAP_OPTIONS"]:
 plugin = config.pcmap_plugin
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%opt-pcmap", "opt -load-pass-plugin=%s" % plugin))
-config.substitutions.append(("%pcmap-clang\\+\\+", os.path.join(config.pcmap_bin_dir, "pcmap-clang++")))
-config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, "pcmap-clang")))
+config.substitutions.append(("%pcmap-clang\\+\\+", os.path.join(config.pcmap_bin_dir, "pcmap-clang++") + target_flag))
+config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, "pcmap-clang") + target_flag))
 config.substitutions.append(("%pcmap-report", os.path.join(config.pcmap_bin_dir, "pcmap-report")))
-config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
-config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++") + target_flag))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang") + target_flag))
+config.substitutions.append(("%llc", "llc" + (" -mtriple=%s" % target if target else "")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%test-support", os.path.join(config.test_source_root, "support")))
 config.substitutions.append(("%llvm-version", config.llvm_version_major))
 config.substitutions.append(("%pcmap-obj-root", config.pcmap_obj_root))
 # The runtime, for tests that link it by hand.
-libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap")
+libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap", target)
 config.substitutions.append(("%pcmap-rt-a", os.path.join(libdir, "libpcmap_rt.a")))
 config.substitutions.append(("%pcmap-rt-so", os.path.join(libdir, "libpcmap_rt.so")))
 config.substitutions.append(("%pcmap-include", os.path.join(config.pcmap_src_root, "include")))

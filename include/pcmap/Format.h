@@ -520,6 +520,63 @@ inline void writeU32(uint8_t *P, uint32_t Value) {
     P[I] = uint8_t(Value >> (8 * I));
 }
 
+//===----------------------------------------------------------------------===//
+// AArch64 outline atomics
+//
+// On aarch64-linux, LLVM and GCC turn atomic read-modify-writes and
+// compare-exchanges into calls of helpers that choose LSE or LL/SC at run
+// time: __aarch64_<op><size>_<order>, from libgcc or compiler-rt, hidden and
+// linked into each module that calls them. The call site is in the atomics
+// table; the access happens inside the helper. A module's constructor passes
+// the runtime the helpers' addresses in the order below (helper I is
+// operation I / 25, size (I / 5) % 5, order I % 5; null for a helper the
+// module does not link), to
+//   void (const void *const *helpers, uint32_t count);
+// the runtime then answers for PCs inside them.
+//===----------------------------------------------------------------------===//
+
+constexpr const char kOutlineAtomicsAddCallback[] =
+    "__pcmap_outline_atomics_add";
+constexpr const char kOutlineAtomicsDelCallback[] =
+    "__pcmap_outline_atomics_del";
+constexpr const char kOutlineHelperPrefix[] = "__aarch64_";
+constexpr const char *const kOutlineOps[] = {"cas",   "swp",   "ldadd",
+                                             "ldclr", "ldeor", "ldset"};
+constexpr const char *const kOutlineSizes[] = {"1", "2", "4", "8", "16"};
+constexpr const char *const kOutlineOrders[] = {"relax", "acq", "rel",
+                                                "acq_rel", "sync"};
+constexpr unsigned kNumOutlineHelpers = 6 * 5 * 5;
+
+constexpr unsigned outlineOp(unsigned I) { return I / 25; }
+constexpr unsigned outlineSizeLog2(unsigned I) { return (I / 5) % 5; }
+constexpr unsigned outlineOrder(unsigned I) { return I % 5; }
+/// Only compare-exchange has a 16-byte helper.
+constexpr bool outlineHelperExists(unsigned I) {
+  return I < kNumOutlineHelpers &&
+         (outlineOp(I) == 0 || outlineSizeLog2(I) < 4);
+}
+
+/// What helper I does. ldclr is how LLVM and GCC implement "and" (with the
+/// operand inverted); "sync" helpers serve __sync builtins, a full barrier.
+constexpr AtomicDescriptor outlineHelperDescriptor(unsigned I) {
+  constexpr RMWOp Ops[] = {RMW_Xchg, RMW_Xchg, RMW_Add,
+                           RMW_And,  RMW_Xor,  RMW_Or};
+  constexpr AtomicOrder Orders[] = {AO_Relaxed, AO_Acquire, AO_Release,
+                                    AO_AcqRel, AO_SeqCst};
+  // A compare-exchange that fails only loads: it keeps the acquire part.
+  constexpr AtomicOrder Failure[] = {AO_Relaxed, AO_Acquire, AO_Relaxed,
+                                     AO_Acquire, AO_SeqCst};
+  AtomicDescriptor D;
+  D.Kind = outlineOp(I) == 0 ? AK_CmpXchg : AK_RMW;
+  D.SizeLog2 = outlineSizeLog2(I);
+  D.Order = Orders[outlineOrder(I)];
+  if (D.Kind == AK_CmpXchg)
+    D.FailureOrder = Failure[outlineOrder(I)];
+  else
+    D.Op = Ops[outlineOp(I)];
+  return D;
+}
+
 } // namespace format
 } // namespace pcmap
 

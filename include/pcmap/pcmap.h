@@ -89,6 +89,13 @@ enum pcmap_rmw_op {
 #define PCMAP_ATOMIC_WEAK 0x2u     /* cmpxchg */
 #define PCMAP_ATOMIC_UPSTREAM 0x4u /* from sanmd_atomics: PC only */
 #define PCMAP_ATOMIC_INLINE_ASM 0x8u /* an instruction of an inline asm */
+/* AArch64 outline atomics (docs/Runtime.md): pc is the first byte of an
+ * outline-atomic helper (__aarch64_ldadd8_acq_rel, ...), and the atomic is
+ * what the helper does, as its name says; */
+#define PCMAP_ATOMIC_OUTLINE_HELPER 0x10u
+/* or pc is the call of such a helper, found from the return address, and
+ * the atomic is the call site's (the order the source asked for). */
+#define PCMAP_ATOMIC_OUTLINE_CALL 0x20u
 
 /* pcmap_function.features */
 #define PCMAP_FEATURE_ATOMICS 0x1u /* the atomics table is complete */
@@ -98,6 +105,8 @@ enum pcmap_rmw_op {
 /* pcmap_function.source */
 #define PCMAP_SOURCE_PCMAP 0x1u    /* a pcmap_functions entry */
 #define PCMAP_SOURCE_UPSTREAM 0x2u /* a sanmd_covered entry */
+/* an AArch64 outline-atomic helper */
+#define PCMAP_SOURCE_OUTLINE_HELPER 0x4u
 
 struct pcmap_function {
   uintptr_t start;              /* first byte */
@@ -143,9 +152,10 @@ struct pcmap_stats {
   size_t generation;        /* changes on every update */
 };
 
-/* PCMAP_YES if pc is (one of the instructions of) an atomic; PCMAP_NO if pc
- * is in a function whose atomics are all recorded and pc is not one;
- * PCMAP_UNKNOWN otherwise. Async-signal-safe. */
+/* PCMAP_YES if pc is (one of the instructions of) an atomic, or inside an
+ * AArch64 outline-atomic helper; PCMAP_NO if pc is in a function whose
+ * atomics are all recorded and pc is not one; PCMAP_UNKNOWN otherwise.
+ * Async-signal-safe. */
 int pcmap_is_atomic_pc(uintptr_t pc);
 
 /* The atomic at exactly pc. Returns 1 and fills *out, or 0. Async-signal-safe.
@@ -158,6 +168,16 @@ int pcmap_lookup_atomic(uintptr_t pc, struct pcmap_atomic *out);
  * Async-signal-safe. */
 int pcmap_lookup_atomic_before(uintptr_t pc, unsigned max_bytes,
                                struct pcmap_atomic *out);
+
+/* The atomic a signal handler's context (its third argument, a ucontext_t)
+ * was executing: pcmap_lookup_atomic at its pc; and where the pc is inside
+ * an AArch64 outline-atomic helper and the context holds the return address
+ * (the link register: the helpers are leaf functions), the atomic of the
+ * call site instead, with flag PCMAP_ATOMIC_OUTLINE_CALL: its function and
+ * the order the source asked for (seq_cst where the helper is _acq_rel).
+ * Returns 1 and fills *out, or 0. Async-signal-safe. */
+int pcmap_lookup_atomic_in_context(const void *ucontext,
+                                   struct pcmap_atomic *out);
 
 /* The covered function holding pc. Returns 1 and fills *out, or 0.
  * Async-signal-safe. */
@@ -326,6 +346,11 @@ void __sanitizer_metadata_covered_add(uint32_t version, const char *start,
                                       const char *stop);
 void __sanitizer_metadata_covered_del(uint32_t version, const char *start,
                                       const char *stop);
+/* The AArch64 outline-atomic helpers a module links, in the order of
+ * include/pcmap/Format.h (null for those it does not); called by the object
+ * the drivers link into every AArch64 module. */
+void __pcmap_outline_atomics_add(const void *const *helpers, uint32_t count);
+void __pcmap_outline_atomics_del(const void *const *helpers, uint32_t count);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -232,6 +234,7 @@ struct Invocation {
   size_t OutputIndex = ~size_t(0); // of "-o" in Passthrough
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
   bool CompilesSource = false, Version = false;
+  std::string Target; // --target=, -target: empty for clang's default
   /// The inputs that are compiled: their index in Passthrough and the -x
   /// language in force for them ("none": from the file name).
   std::vector<std::pair<size_t, std::string>> Sources;
@@ -250,7 +253,9 @@ Invocation parseArguments(int Argc, char **Argv) {
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
     if (takesSeparateValue(Arg) && I + 1 < Argc) {
-      if (Arg == "-x") {
+      if (Arg == "-target") {
+        Inv.Target = Argv[I + 1];
+      } else if (Arg == "-x") {
         Language = Argv[I + 1];
         LanguageGiven = Language != "none";
       } else if (Arg == "-o") {
@@ -280,6 +285,8 @@ Invocation parseArguments(int Argc, char **Argv) {
       Inv.SharedRuntime = Arg == "-shared-libpcmap";
       continue;
     }
+    if (Arg.starts_with("--target="))
+      Inv.Target = Arg.drop_front(strlen("--target=")).str();
     if (Arg.starts_with("-fexperimental-sanitize-metadata="))
       Inv.UpstreamMetadata = true;
     else if (Arg.starts_with("-fno-experimental-sanitize-metadata="))
@@ -358,17 +365,49 @@ void addPluginArgs(const Invocation &Inv, const char *Argv0,
   }
 }
 
+/// The runtime's directory for the command line's target: lib/pcmap for the
+/// target pcmap runs on, lib/pcmap/<arch>-<os>-<environment> for one it was
+/// cross-built for (cmake/PCMapCrossRuntime.cmake), as clang keeps a
+/// directory of runtimes per target.
+std::string runtimeDir(const Invocation &Inv, const char *Argv0) {
+  std::string Dir = libraryDir(Argv0);
+  if (Inv.Target.empty())
+    return Dir;
+  Triple Target(Triple::normalize(Inv.Target));
+  Triple Native(sys::getProcessTriple());
+  if (Target.getArch() == Native.getArch() && Target.getOS() == Native.getOS())
+    return Dir;
+  std::string Name = (Triple::getArchTypeName(Target.getArch()) + "-" +
+                      Triple::getOSTypeName(Target.getOS()) + "-" +
+                      Triple::getEnvironmentTypeName(Target.getEnvironment()))
+                         .str();
+  return Dir + "/" + Name;
+}
+
 /// The runtime goes into executables, as -fsanitize=address puts ASan's:
 /// shared objects register with the executable's runtime, which exports its
 /// interface to them.
 std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   std::vector<std::string> Args;
   if (!(Inv.Features || Inv.UpstreamMetadata) || !Inv.Linking ||
-      !Inv.HasInput || Inv.SharedOutput || Inv.NoRuntime)
+      !Inv.HasInput || Inv.NoRuntime)
     return Args;
-  std::string Dir = libraryDir(Argv0);
+  std::string Dir = runtimeDir(Inv, Argv0);
+  // AArch64: every module, shared objects too, tells the runtime where its
+  // outline-atomic helpers are (rt/platform/aarch64_outline_helpers.cpp).
+  std::string Outline = Dir + "/libpcmap_rt_outline.a";
+  bool HasOutline = sys::fs::exists(Outline);
+  if (Inv.SharedOutput && !HasOutline)
+    return Args;
+  if (!sys::fs::is_directory(Dir))
+    fail("no pcmap runtime for target '" + Inv.Target + "' (looked in '" + Dir +
+         "'; docs/Runtime.md, \"AArch64\", says how to build one)");
   // The libraries are not sources, whatever -x the command line left in force.
   append(Args, {"-x", "none"});
+  if (HasOutline)
+    append(Args, {"-Wl,--whole-archive", Outline, "-Wl,--no-whole-archive"});
+  if (Inv.SharedOutput)
+    return Args;
   // A runtime built with sanitizers (PCMAP_SANITIZE) calls into theirs: the
   // program gets them too.
   if (*PCMAP_RT_SANITIZE)

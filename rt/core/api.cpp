@@ -13,10 +13,12 @@
 
 #include "core/log.h"
 #include "core/options.h"
+#include "core/outline.h"
 #include "core/registry.h"
 #include "core/table.h"
 #include "pcmap/Format.h"
 #include "pcmap/pcmap_testing.h"
+#include "platform/platform.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -166,6 +168,16 @@ __attribute__((noinline)) int searchLookupFunction(uintptr_t PC,
   });
 }
 
+/// The atomic of the outline-atomic helper holding PC, if any.
+__attribute__((noinline)) int lookupOutlineHelper(uintptr_t PC,
+                                                  pcmap_atomic &Out) {
+  OutlineHelper H;
+  if (!findOutlineHelper(PC, H))
+    return 0;
+  fillOutlineAtomic(H, Out);
+  return 1;
+}
+
 } // namespace
 
 unsigned pcmap::rt::moduleBuildId(uintptr_t PC, uint8_t *Out, unsigned Size) {
@@ -210,15 +222,19 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
       return int(Hit) - int(~Hit & ~Complete & 1);
     return kSearch;
   });
-  if (__builtin_expect(Answer != kSearch, 1))
-    return Answer;
-  return searchIsAtomic(PC);
+  if (__builtin_expect(Answer == kSearch, 0))
+    Answer = searchIsAtomic(PC);
+  // Outline-atomic helpers are in no module's table.
+  OutlineHelper H;
+  if (Answer == PCMAP_UNKNOWN && findOutlineHelper(PC, H))
+    return PCMAP_YES;
+  return Answer;
 }
 
 int pcmap_lookup_atomic(uintptr_t PC, struct pcmap_atomic *Out) {
   if (!Out)
     return 0;
-  return readConsistently([PC, Out](const IndexCopy &Copy) {
+  int Found = readConsistently([PC, Out](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
     if (!findModule(Copy, PC, V, Offset))
@@ -230,13 +246,23 @@ int pcmap_lookup_atomic(uintptr_t PC, struct pcmap_atomic *Out) {
     fillAtomic(V, E, uint64_t(A), uint32_t(Offset), *Out);
     return 1;
   });
+  return Found || lookupOutlineHelper(PC, *Out);
+}
+
+int pcmap_lookup_atomic_in_context(const void *Context,
+                                   struct pcmap_atomic *Out) {
+  if (!Context || !Out)
+    return 0;
+  uintptr_t PC = signalContextPC(Context);
+  return lookupOutlineCallSite(PC, signalContextReturnAddress(Context), *Out) ||
+         pcmap_lookup_atomic(PC, Out);
 }
 
 int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
                                struct pcmap_atomic *Out) {
   if (!Out || !MaxBytes || !PC)
     return 0;
-  return readConsistently([PC, MaxBytes, Out](const IndexCopy &Copy) {
+  int Found = readConsistently([PC, MaxBytes, Out](const IndexCopy &Copy) {
     // The instruction before PC ends at PC: look from PC - 1 backwards, in
     // the function that holds PC - 1.
     TableView V;
@@ -257,6 +283,8 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
     fillAtomic(V, loadStretch(V, At >> kStretchShift), uint64_t(A), At, *Out);
     return 1;
   });
+  // The instruction that ends at PC is inside a helper: the helper's atomic.
+  return Found || lookupOutlineHelper(PC - 1, *Out);
 }
 
 int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
@@ -276,9 +304,14 @@ int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
     fillFunction(V, R, *Out);
     return 1;
   });
-  if (__builtin_expect(Found != kSearch, 1))
-    return Found;
-  return searchLookupFunction(PC, *Out);
+  if (__builtin_expect(Found == kSearch, 0))
+    Found = searchLookupFunction(PC, *Out);
+  OutlineHelper H;
+  if (!Found && findOutlineHelper(PC, H)) {
+    fillOutlineFunction(H, *Out);
+    return 1;
+  }
+  return Found;
 }
 
 int pcmap_module_at(size_t Index, struct pcmap_module *Out) {

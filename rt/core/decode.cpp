@@ -186,6 +186,7 @@ template <unsigned Width> inline uint64_t stepLengths(const uint8_t *P) {
   return Steps;
 }
 
+#if defined(__SSE2__)
 /// The step of a run of 32-bit words, for each combination of the zero
 /// words among four (bits 0 to 3 of the index) and the continuation bits of
 /// the first and second byte after each (bits 4 to 7 and 8 to 11): the
@@ -212,6 +213,7 @@ constexpr StepTable makeNarrowSteps() {
   return T;
 }
 inline constexpr StepTable kNarrowSteps = makeNarrowSteps();
+#endif // __SSE2__
 
 /// Decoding an atomics section: keys (offset << 32 | record) in section
 /// order, and the descriptor of each record. Upstream entries have no

@@ -2,6 +2,7 @@
 
 #include "optional/describe.h"
 
+#include "core/outline.h"
 #include "platform/platform.h"
 
 #include "pcmap/Format.h"
@@ -56,6 +57,9 @@ void describeAtomic(const pcmap_atomic &A, Text &Out, bool WithOrigin) {
     Out << ", weak";
   if (A.flags & PCMAP_ATOMIC_VOLATILE)
     Out << ", volatile";
+  char Helper[48];
+  if (outlineHelperName(A, Helper, sizeof(Helper)))
+    Out << " (in outline helper " << Helper << ")";
 }
 
 bool moduleOf(uintptr_t PC, char *Path, size_t PathSize, uintptr_t &Bias) {

@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "core/options.h"
+#include "core/outline.h"
 #include "optional/describe.h"
 #include "optional/symbolizer.h"
 #include "optional/tracer.h"
@@ -124,13 +125,14 @@ void emitLine(const char *S) {
 }
 
 /// Writes the signal-safe part of the report.
-void reportFault(int Signal, siginfo_t *Info, uintptr_t PC, uintptr_t SP) {
+void reportFault(int Signal, siginfo_t *Info, uintptr_t PC,
+                 const void *Context) {
   char Line[900];
   {
     Text T(Line, sizeof(Line));
     T << "==" << uint64_t(currentProcessId()) << "== " << signalName(Signal)
       << " ("
-      << (isStackOverflow(Signal, Info, SP)
+      << (isStackOverflow(Signal, Info, signalContextSP(Context))
               ? "stack overflow"
               : codeMeaning(Signal, Info->si_code))
       << ")";
@@ -163,14 +165,28 @@ void reportFault(int Signal, siginfo_t *Info, uintptr_t PC, uintptr_t SP) {
   // A trap reports the PC after the instruction of interest.
   bool After = Signal == SIGTRAP;
   uintptr_t Inside = After ? PC - 1 : PC;
+  // Inside an outline-atomic helper whose caller is known, the report is
+  // about the call site: its function, and the order the source asked for.
+  pcmap_atomic Call, Helper;
+  bool Outline =
+      !After &&
+      lookupOutlineCallSite(PC, signalContextReturnAddress(Context), Call) &&
+      pcmap_lookup_atomic(PC, &Helper);
+  uintptr_t At = Outline ? Call.pc : PC;
   pcmap_function F;
-  bool HasFunction = pcmap_lookup_function(Inside, &F);
+  bool HasFunction = false;
+  if (Outline) {
+    F = Call.function;
+    HasFunction = Call.has_function == 1;
+  } else {
+    HasFunction = pcmap_lookup_function(Inside, &F);
+  }
   {
     Text T(Line, sizeof(Line));
     T << "  function: ";
     if (HasFunction) {
       T.hex(F.start) << "+";
-      T.hex(PC - F.start) << " (" << uint64_t(F.size) << " bytes, "
+      T.hex(At - F.start) << " (" << uint64_t(F.size) << " bytes, "
                           << uint64_t(F.num_atomics)
                           << (F.num_atomics == 1 ? " atomic" : " atomics");
       if (F.features & PCMAP_FEATURE_OPAQUE_ASM)
@@ -194,7 +210,14 @@ void reportFault(int Signal, siginfo_t *Info, uintptr_t PC, uintptr_t SP) {
       T << "  before pc: ";
     else
       T << "  atomic" << Origin << (*Origin ? ": " : ":   ");
-    if (Found) {
+    if (Outline) {
+      describeAtomic(Call, T, /*WithOrigin=*/false);
+      char Name[48];
+      bool Named = outlineHelperName(Helper, Name, sizeof(Name));
+      T << " (in " << (Named ? Name : "an outline-atomic helper")
+        << ", called at ";
+      T.hex(Call.pc) << ")";
+    } else if (Found) {
       if (After) {
         T << "atomic" << Origin << " at ";
         T.hex(A.pc) << ", ";
@@ -336,7 +359,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   }
   if (Report) {
     uintptr_t PC = signalContextPC(Context);
-    reportFault(Signal, Info, PC, signalContextSP(Context));
+    reportFault(Signal, Info, PC, Context);
     if (Flags.stack_depth > 0) {
       emitLine("stack:");
       Frames F;

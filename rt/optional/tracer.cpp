@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "core/options.h"
+#include "core/outline.h"
 #include "core/registry.h"
 #include "optional/describe.h"
 #include "optional/fault.h"
@@ -202,7 +203,7 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
     // The kernel checks CPU-time timers at its clock tick: at rates above
     // the tick, one signal stands for several periods (the overrun).
     int Overrun = Info->si_overrun;
-    record(signalContextPC(Context),
+    record(attributedPC(Context),
            1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0));
   } else if (Info->si_value.sival_int == kDiscoveryCookie)
     discoverThreads();
@@ -243,7 +244,6 @@ uint64_t RunId, ParentRunId;
 uint64_t Dumps;
 /// Set once the final report (exit or fatal signal) is written.
 bool Finished;
-
 
 template <class Slot, unsigned N, class Key>
 unsigned topSlots(Slot (&Table)[N], Key Weight, unsigned Want, unsigned *Out) {
@@ -347,8 +347,7 @@ void writeJSONHeader(ReportWriter &W, const Summary &Sum) {
   runIdText(W, RunId);
   W << "\", \"parent_run\": \"";
   runIdText(W, ParentRunId);
-  W << "\", \"dump\": " << Dumps << ", \"reason\": \""
-    << reasonName(Sum.Reason)
+  W << "\", \"dump\": " << Dumps << ", \"reason\": \"" << reasonName(Sum.Reason)
     << "\", \"final\": " << (isFinal(Sum.Reason) ? "true" : "false")
     << ", \"hz\": " << uint64_t(Flags.trace_hz)
     << ", \"threads\": " << Sum.S.Threads << ", \"cpu_ns\": " << Sum.S.CPUNanos
@@ -450,8 +449,8 @@ void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     W.hex(FnStart) << "," << FnOffset << ",";
     W.csv(At.Sy.Location) << "," << kindName(A.kind) << "," << Op << ","
                           << uint64_t(A.size) << "," << orderName(A.order)
-                          << "," << Failure << "," << N << "," << S.Exact
-                          << "," << S.Skid << ",,";
+                          << "," << Failure << "," << N << "," << S.Exact << ","
+                          << S.Skid << ",,";
     W.fixed(share(N, Sum.Total), 4) << "\n";
     return;
   case ReportFormat::JSON:
@@ -499,8 +498,8 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     percent(W, share(S.Samples, Sum.Total));
     W.pad("", 5);
     percent(W, share(S.AtomicSamples, S.Samples));
-    W.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?")
-                   << " (" << baseName(At.Module) << ")\n";
+    W.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?") << " ("
+                   << baseName(At.Module) << ")\n";
     return;
   case ReportFormat::CSV:
     W << "function,";
@@ -509,8 +508,8 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     W.hex(S.Start - At.Bias) << ",";
     W.csv(At.Sy.Function) << ",";
     W.hex(S.Start) << ",0,";
-    W.csv(At.Sy.Location) << ",,,,,," << S.Samples << ",,,"
-                          << S.AtomicSamples << ",";
+    W.csv(At.Sy.Location) << ",,,,,," << S.Samples << ",,," << S.AtomicSamples
+                          << ",";
     W.fixed(share(S.Samples, Sum.Total), 4) << "\n";
     return;
   case ReportFormat::JSON:
@@ -603,9 +602,8 @@ void handleDumpSignal(int) {
 /// seconds.
 void *dumpLoop(void *) {
   __atomic_store_n(&DumpThreadTid, currentThreadId(), __ATOMIC_RELEASE);
-  int IntervalMs = Flags.trace_dump_interval > 0
-                       ? Flags.trace_dump_interval * 1000
-                       : -1;
+  int IntervalMs =
+      Flags.trace_dump_interval > 0 ? Flags.trace_dump_interval * 1000 : -1;
   for (;;) {
     int R = waitReadable(DumpPipe[0], IntervalMs);
     if (R < 0)

@@ -19,6 +19,13 @@ uintptr_t signalContextSP(const void *Context) {
   return uintptr_t(UC->uc_mcontext.gregs[REG_RSP]);
 }
 
+// A call pushes its return address on the stack, and calls have several
+// lengths; x86-64 has no outline-atomic helpers (atomics are one
+// instruction).
+uintptr_t signalContextReturnAddress(const void *) { return 0; }
+uintptr_t callSiteOfReturnAddress(uintptr_t) { return 0; }
+size_t outlineHelperSize(uintptr_t) { return 0; }
+
 } // namespace rt
 } // namespace pcmap
 

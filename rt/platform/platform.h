@@ -147,6 +147,18 @@ int currentThreadId();
 /// an SA_SIGINFO handler).
 uintptr_t signalContextPC(const void *Context);
 
+/// The return address in a signal context where the CPU keeps it in a
+/// register (AArch64's link register: valid inside a leaf function, such as
+/// an outline-atomic helper); 0 where it is on the stack (x86-64).
+uintptr_t signalContextReturnAddress(const void *Context);
+/// The call instruction that a return address follows, where every call
+/// has one length (AArch64's BL and BLR: 4 bytes); 0 elsewhere.
+uintptr_t callSiteOfReturnAddress(uintptr_t ReturnAddress);
+/// For writers: the length of the outline-atomic helper (Format.h) at Entry,
+/// read from its code; 0 if the code there is not one, or the architecture
+/// has none.
+size_t outlineHelperSize(uintptr_t Entry);
+
 /// Sends Signal to the calling thread; it is delivered when the current
 /// handler returns.
 void raiseInThisThread(int Signal);

@@ -5,7 +5,7 @@
 #include "core/publication.h"
 #include "pcmap/StackMap.h"
 #include "pcmap/pcmap.h"
-#include "stackmaps/x86_call.h"
+#include "stackmaps/call_site.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -118,27 +118,9 @@ void findCallSite(const StackMapInput &In, SMRecord *Rs, size_t NumRecords,
     }
   if (Hi < R.PC)
     Hi = R.PC;
-  const auto *Code = reinterpret_cast<const uint8_t *>(R.PC);
-  size_t After = Hi - R.PC;
-  // A patchpoint with a target: mov $target, %scratch; call *%scratch.
-  if (unsigned Mov = x86MovImmLength(Code, After))
-    if (x86CallLength(Code + Mov, After - Mov)) {
-      R.CallKind = sm::CK_Patchpoint;
-      R.CallSize = x86PatchpointRegionSize(Code, After);
-      return;
-    }
-  // A call that returns to the record (statepoint, stack map after a call).
-  if (unsigned Call = x86CallEndingAt(reinterpret_cast<const uint8_t *>(Lo),
-                                      R.PC - Lo, Lo, RangeLo, RangeHi)) {
-    R.CallKind = sm::CK_Call;
-    R.CallSize = Call;
-    return;
-  }
-  // A patchpoint without a target: NOPs only.
-  if (x86NopLength(Code, After)) {
-    R.CallKind = sm::CK_Patchpoint;
-    R.CallSize = x86PatchpointRegionSize(Code, After);
-  }
+  CallSite C = callSiteAt(Lo, R.PC, Hi, RangeLo, RangeHi);
+  R.CallKind = C.Kind;
+  R.CallSize = C.Size;
 }
 
 struct Counts {

@@ -2,6 +2,10 @@
 
 #include "stackmaps/x86_call.h"
 
+#include "stackmaps/call_site.h"
+
+#include "pcmap/pcmap.h"
+
 namespace pcmap {
 namespace rt {
 
@@ -204,6 +208,26 @@ unsigned x86PatchpointRegionSize(const uint8_t *Code, size_t Avail) {
   }
   return Any ? unsigned(N) : 0;
 }
+
+#if defined(__x86_64__)
+CallSite callSiteAt(uintptr_t Lo, uintptr_t PC, uintptr_t Hi, uintptr_t CodeLo,
+                    uintptr_t CodeHi) {
+  const auto *Code = reinterpret_cast<const uint8_t *>(PC);
+  size_t After = Hi - PC;
+  // A patchpoint with a target: mov $target, %scratch; call *%scratch.
+  if (unsigned Mov = x86MovImmLength(Code, After))
+    if (x86CallLength(Code + Mov, After - Mov))
+      return {stackmap::CK_Patchpoint, x86PatchpointRegionSize(Code, After)};
+  // A call that returns to the record (statepoint, stack map after a call).
+  if (unsigned Call = x86CallEndingAt(reinterpret_cast<const uint8_t *>(Lo),
+                                      PC - Lo, Lo, CodeLo, CodeHi))
+    return {stackmap::CK_Call, Call};
+  // A patchpoint without a target: NOPs only.
+  if (x86NopLength(Code, After))
+    return {stackmap::CK_Patchpoint, x86PatchpointRegionSize(Code, After)};
+  return {stackmap::CK_None, 0};
+}
+#endif // __x86_64__
 
 } // namespace rt
 } // namespace pcmap

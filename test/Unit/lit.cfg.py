@@ -4,6 +4,7 @@ import os
 import lit.formats
 
 config.name = "pcmap-unit"
-config.test_format = lit.formats.GoogleTest(".", "Tests")
+config.test_format = lit.formats.GoogleTest(
+    ".", "Tests", run_under=config.pcmap_run.split())
 config.test_source_root = os.path.join(config.pcmap_obj_root, "test", "Unit")
 config.test_exec_root = config.test_source_root

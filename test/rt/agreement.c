@@ -27,7 +27,7 @@
 // DEFINE:   %{cc} %{cflags} -c %S/Inputs/mixed_atomics.c -o %{exe}-mixed.o && \
 // DEFINE:   %clang %{ldflags} %{exe}.o %{exe}-mixed.o %rt-static-lib -latomic \
 // DEFINE:     -o %{exe} && \
-// DEFINE:   %{exe} > %{exe}.walk && \
+// DEFINE:   %run %{exe} > %{exe}.walk && \
 // DEFINE:   FileCheck %s --check-prefix=WALK --input-file=%{exe}.walk && \
 // DEFINE:   %python %test-support/pcmap_elf.py dump --json %{exe} > %{exe}.json && \
 // DEFINE:   %python %S/Inputs/compare_walk.py %{exe}.walk %{exe}.json \

@@ -6,9 +6,11 @@
 // Not under TSan: its asynchronous signals never land in the program's loops.
 // UNSUPPORTED: sanitize-thread
 
+// x86-64 inline asm.
+// REQUIRES: target-x86_64
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all %S/Inputs/asm_runtime.c -o %t/prog
-// RUN: %python %S/Inputs/run.py %t/prog xchg | FileCheck %s --check-prefix=XCHG
+// RUN: %python %S/Inputs/run.py %run %t/prog xchg | FileCheck %s --check-prefix=XCHG
 // XCHG:      page [[PAGE:0x[0-9a-f]+]]
 // XCHG-NEXT: pcmap: =={{[0-9]+}}== SIGSEGV (permission denied) on address [[PAGE]] at pc [[PC:0x[0-9a-f]+]] in thread
 // XCHG-NEXT: pcmap:   module:   {{.*}}/prog+0x{{[0-9a-f]+}}
@@ -18,7 +20,7 @@
 // XCHG-NEXT: pcmap:   #0 [[PC]] in fault_xchgb {{.*}}asm_runtime.c:
 // XCHG:      status: killed by SIGSEGV
 
-// RUN: %python %S/Inputs/run.py %t/prog opaque | FileCheck %s --check-prefix=OPAQUE
+// RUN: %python %S/Inputs/run.py %run %t/prog opaque | FileCheck %s --check-prefix=OPAQUE
 // OPAQUE:      page [[PAGE:0x[0-9a-f]+]]
 // OPAQUE-NEXT: pcmap: =={{[0-9]+}}== SIGSEGV (permission denied) on address [[PAGE]] at pc [[PC:0x[0-9a-f]+]] in thread
 // OPAQUE-NEXT: pcmap:   module:   {{.*}}/prog+0x{{[0-9a-f]+}}
@@ -28,7 +30,7 @@
 // OPAQUE-NEXT: pcmap:   #0 [[PC]] in fault_opaque {{.*}}asm_runtime.c:
 // OPAQUE:      status: killed by SIGSEGV
 
-// RUN: env PCMAP_OPTIONS=trace_atomics=1 %t/prog spin 2>&1 | FileCheck %s --check-prefix=TRACE
+// RUN: env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog spin 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE:      pcmap: atomic tracer: [[#]] samples at 1000 Hz in 1 threads; [[#]] ({{[0-9.]+}}%) on atomics
 // TRACE-NEXT: pcmap: top [[#]] of [[#]] atomic sites by samples:
 // TRACE-NEXT: samples share atomic site
@@ -36,7 +38,7 @@
 // TRACE:      [[#]] {{[0-9.]+}}% {{[0-9.]+}}% 0x{{[0-9a-f]+}} spin_lock (prog)
 // TRACE:      spun yes
 
-// RUN: env PCMAP_OPTIONS=report_functions=1 %t/prog 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: env PCMAP_OPTIONS=report_functions=1 %run %t/prog 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: size atomics load store rmw cmpxchg fence unknown asm features start module: function
 // REPORT-DAG: {{^}} [[#]] 1 0 0 1 0 0 0 1 atomics,pcmap 0x{{[0-9a-f]+}} prog: spin_lock
 // REPORT-DAG: {{^}} [[#]] 1 0 0 1 0 0 0 1 atomics,pcmap 0x{{[0-9a-f]+}} prog: fault_xchgb

@@ -5,8 +5,8 @@
 // computed at run time.
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O1 -I%pcmap-include %s -o %t/prog %rt-static-lib
-// RUN: %t/prog 2>&1 | FileCheck %s --implicit-check-not=FAIL
-// RUN: env PCMAP_OPTIONS=verbosity=0 %t/prog 2>&1 \
+// RUN: %run %t/prog 2>&1 | FileCheck %s --implicit-check-not=FAIL
+// RUN: env PCMAP_OPTIONS=verbosity=0 %run %t/prog 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=QUIET --implicit-check-not=pcmap:
 
 // What it prints, in order (the checks are here, long lines and all):

@@ -4,7 +4,7 @@
 // metadata"; a short buffer is truncated and terminated.
 
 // RUN: %pcmap-clang -O1 -fsanitize-metadata=all -I%pcmap-include %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %run %t | FileCheck %s
 
 #include <pcmap/pcmap.h>
 #include <stdatomic.h>

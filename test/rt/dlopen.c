@@ -23,9 +23,9 @@
 // DEFINE: %{exe} = static-rt
 // DEFINE: %{lib} = libops-O2.so
 // DEFINE: %{check} = \
-// DEFINE:   %t/%{exe} %t/%{lib} > %t/%{exe}-%{lib}.out && \
+// DEFINE:   %run %t/%{exe} %t/%{lib} > %t/%{exe}-%{lib}.out && \
 // DEFINE:   FileCheck %s --input-file=%t/%{exe}-%{lib}.out && \
-// DEFINE:   FileCheck %S/Inputs/ops.c --check-prefix=OPS \
+// DEFINE:   FileCheck %S/Inputs/ops.c --check-prefixes=OPS,OPS-%target-arch \
 // DEFINE:     --input-file=%t/%{exe}-%{lib}.out
 
 // RUN: %{check}

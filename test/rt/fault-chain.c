@@ -10,7 +10,7 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -Wno-prio-ctor-dtor %s -o %t/prog
-// RUN: %python %S/Inputs/run.py %t/prog before | FileCheck %s --check-prefix=BEFORE
+// RUN: %python %S/Inputs/run.py %run %t/prog before | FileCheck %s --check-prefix=BEFORE
 // BEFORE:      pcmap: =={{[0-9]+}}== SIGSEGV (permission denied) on address [[PAGE:0x[0-9a-f]+]] at pc
 // BEFORE:      pcmap:   atomic:   rmw add, 4 bytes, seq_cst
 // BEFORE:      pcmap: =={{[0-9]+}}== the program's handler of SIGSEGV follows
@@ -18,20 +18,20 @@
 // BEFORE-NEXT: repaired: value 1
 // BEFORE-NEXT: status: exit 0
 
-// RUN: %python %S/Inputs/run.py %t/prog after | FileCheck %s --check-prefix=AFTER
+// RUN: %python %S/Inputs/run.py %run %t/prog after | FileCheck %s --check-prefix=AFTER
 // AFTER:      user handler: fault at [[PAGE:0x[0-9a-f]+]]
 // AFTER-NEXT: pcmap: =={{[0-9]+}}== SIGSEGV (permission denied) on address [[PAGE]] at pc
 // AFTER:      pcmap:   atomic:   rmw add, 4 bytes, seq_cst
 // AFTER:      pcmap: =={{[0-9]+}}== the default action of SIGSEGV follows
 // AFTER-NEXT: status: killed by SIGSEGV
 
-// RUN: %python %S/Inputs/run.py %t/prog after-nochain | FileCheck %s --check-prefix=NOCHAIN
+// RUN: %python %S/Inputs/run.py %run %t/prog after-nochain | FileCheck %s --check-prefix=NOCHAIN
 // NOCHAIN-NOT: pcmap:
 // NOCHAIN:     user handler: fault at
 // NOCHAIN-NEXT: repaired: value 1
 // NOCHAIN-NEXT: status: exit 0
 
-// RUN: %python %S/Inputs/run.py %t/prog kill | FileCheck %s --check-prefix=KILL
+// RUN: %python %S/Inputs/run.py %run %t/prog kill | FileCheck %s --check-prefix=KILL
 // KILL:      pcmap: =={{[0-9]+}}== SIGSEGV (sent by a process) at pc
 // KILL:      pcmap: =={{[0-9]+}}== the default action of SIGSEGV follows
 // KILL-NEXT: status: killed by SIGSEGV

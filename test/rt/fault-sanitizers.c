@@ -8,11 +8,13 @@
 // UBSan program gets ASan too, whose handler then reports instead of UBSan's.
 // UNSUPPORTED: sanitize-thread, sanitize-address
 
+// Debian has no compiler-rt sanitizers for cross targets.
+// UNSUPPORTED: target-aarch64
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O1 -fsanitize=address -fsanitize-metadata=all -I%S/Inputs %S/Inputs/fault_main.c %S/Inputs/ops.c -o %t/asan
-// RUN: %python %S/Inputs/run.py %t/asan fetch_add_seq_cst_4 | FileCheck %s --check-prefixes=CHECK,ASAN
+// RUN: %python %S/Inputs/run.py %run %t/asan fetch_add_seq_cst_4 | FileCheck %s --check-prefixes=CHECK,ASAN
 // RUN: %pcmap-clang -g -O1 -fsanitize=undefined -fsanitize-metadata=all -I%S/Inputs %S/Inputs/fault_main.c %S/Inputs/ops.c -o %t/ubsan
-// RUN: %python %S/Inputs/run.py %t/ubsan fetch_add_seq_cst_4 | FileCheck %s --check-prefixes=CHECK,UBSAN
+// RUN: %python %S/Inputs/run.py %run %t/ubsan fetch_add_seq_cst_4 | FileCheck %s --check-prefixes=CHECK,UBSAN
 
 // CHECK:      page [[PAGE:0x[0-9a-f]+]]
 // CHECK-NEXT: pcmap: =={{[0-9]+}}== SIGSEGV (permission denied) on address [[PAGE]] at pc [[PC:0x[0-9a-f]+]]

@@ -4,8 +4,10 @@
 // would without pcmap. Off by default.
 
 // REQUIRES: perf-watchpoints
+// qemu-user has no hardware watchpoints.
+// UNSUPPORTED: target-aarch64
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all %s -o %t
-// RUN: env PCMAP_OPTIONS=handle_sigtrap=1 %python %S/Inputs/run.py %t | FileCheck %s
+// RUN: env PCMAP_OPTIONS=handle_sigtrap=1 %python %S/Inputs/run.py %run %t | FileCheck %s
 // CHECK:      watching [[ADDR:0x[0-9a-f]+]]
 // CHECK-NEXT: pcmap: =={{[0-9]+}}== SIGTRAP (perf event: breakpoint or watchpoint) on address [[ADDR]] at pc [[PC:0x[0-9a-f]+]]
 // CHECK-NEXT: pcmap:   module:   {{.*}}+0x{{[0-9a-f]+}}
@@ -15,7 +17,7 @@
 // CHECK-NEXT: pcmap:   #0 [[PC]] in bump {{.*}}fault-sigtrap.c:[[#]]:[[#]]
 // CHECK:      pcmap: =={{[0-9]+}}== the default action of SIGTRAP follows
 // CHECK-NEXT: status: killed by SIGTRAP
-// RUN: %python %S/Inputs/run.py %t | FileCheck %s --check-prefix=OFF
+// RUN: %python %S/Inputs/run.py %run %t | FileCheck %s --check-prefix=OFF
 // OFF-NOT: pcmap:
 // OFF: status: killed by SIGTRAP
 

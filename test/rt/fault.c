@@ -20,9 +20,9 @@
 // DEFINE:   %pcmap-clang -fsanitize-metadata=all %{cflags} -I%S/Inputs \
 // DEFINE:     -c %S/Inputs/ops.c -o %{exe}-ops.o && \
 // DEFINE:   %clang %{ldflags} %{exe}.o %{exe}-ops.o %rt-static-lib -o %{exe} && \
-// DEFINE:   %{exe} > %{exe}.out && \
+// DEFINE:   %run %{exe} > %{exe}.out && \
 // DEFINE:   FileCheck %s --input-file=%{exe}.out && \
-// DEFINE:   FileCheck %S/Inputs/ops.c --check-prefix=OPS --input-file=%{exe}.out
+// DEFINE:   FileCheck %S/Inputs/ops.c --check-prefixes=OPS,OPS-%target-arch --input-file=%{exe}.out
 
 // REDEFINE: %{cflags} = -O0 -fPIE
 // REDEFINE: %{ldflags} = -pie

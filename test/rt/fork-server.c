@@ -7,6 +7,9 @@
 // Not under TSan: it delivers asynchronous signals only when the thread
 // next enters its runtime, never in the middle of uninstrumented loops.
 // UNSUPPORTED: sanitize-thread
+// Not under qemu-user: the server starts its client by exec, which
+// qemu-user does not follow.
+// UNSUPPORTED: target-aarch64
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -fsanitize-metadata=all %S/Inputs/fork_server.c -o %t/server

@@ -20,10 +20,10 @@
 
 // clang-format off
 // RUN: rm -rf %t && mkdir %t
-// RUN: llc -O2 -filetype=obj -relocation-model=pic \
-// RUN:   %S/Inputs/stackmaps.ll -o %t/sm.o
+// RUN: %llc -O2 -filetype=obj -relocation-model=pic \
+// RUN:   %stackmaps-ll -o %t/sm.o
 // RUN: %clang -shared -Wl,-Bsymbolic %t/sm.o -o %t/libsm.so
-// RUN: %python %S/Inputs/stackmap_expect.py %t/libsm.so 10=16,11=15 \
+// RUN: %python %S/Inputs/stackmap_expect.py %t/libsm.so %patchpoint-sizes \
 // RUN:   %t/libsm.expect
 // RUN: %python %S/Inputs/corrupt_stackmaps.py %t/libsm.so \
 // RUN:   %t/libsm-version.so version
@@ -38,9 +38,9 @@
 
 // DEFINE: %{exe} = static-rt
 // DEFINE: %{check} = \
-// DEFINE:   %t/%{exe} %t/libsm.expect %t/libsm.so %t/libsm-version.so \
+// DEFINE:   %run %t/%{exe} %t/libsm.expect %t/libsm.so %t/libsm-version.so \
 // DEFINE:     %t/libsm-records.so %t/libsm-kind.so > %t/%{exe}.out 2>&1 && \
-// DEFINE:   FileCheck %s --input-file=%t/%{exe}.out
+// DEFINE:   FileCheck %s -DLIVE_OUTS=%stackmap-live-outs --input-file=%t/%{exe}.out
 
 // A sanitizer's own dlopen/dlclose interceptors take precedence over the
 // runtime's when both are linked into the executable, as with the static
@@ -52,22 +52,22 @@
 
 // The same section in version 2 (LLVM 3.8 to 10): the same records.
 // RUN: %python %S/Inputs/corrupt_stackmaps.py %t/libsm.so %t/libsm-v2.so v2
-// RUN: %t/shared-rt %t/libsm.expect %t/libsm-v2.so > %t/v2.out 2>&1
-// RUN: FileCheck %s --check-prefix=V2 --input-file=%t/v2.out
+// RUN: %run %t/shared-rt %t/libsm.expect %t/libsm-v2.so > %t/v2.out 2>&1
+// RUN: FileCheck %s --check-prefix=V2 -DLIVE_OUTS=%stackmap-live-outs --input-file=%t/v2.out
 
-// V2: loaded: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2
+// V2: loaded: functions=4 records=7 locations=19 live-outs=[[LIVE_OUTS]] calls=4 patchpoints=2
 // V2: loaded: module path ok=1 version=2
 // V2: closed: modules=0 records=0 rejected=0
 // V2: stackmaps-dlopen: failures=0
 
 // CHECK: start: modules=0 records=0 rejected=0
-// CHECK-NEXT: loaded: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2 misses={{[1-9][0-9]*}}
+// CHECK-NEXT: loaded: functions=4 records=7 locations=19 live-outs=[[LIVE_OUTS]] calls=4 patchpoints=2 misses={{[1-9][0-9]*}}
 // CHECK-NEXT: loaded: modules=1 functions=4 records=7 rejected=0
 // CHECK-NEXT: loaded: module path ok=1 version=3
 // CHECK-NEXT: closed: functions=0 records=0 locations=0 live-outs=0 calls=0 patchpoints=0 misses={{[1-9][0-9]*}}
 // CHECK-NEXT: closed: modules=0 records=0 rejected=0
 // CHECK-NEXT: closed: saved record location=0 live-out=0
-// CHECK-NEXT: reopened: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2
+// CHECK-NEXT: reopened: functions=4 records=7 locations=19 live-outs=[[LIVE_OUTS]] calls=4 patchpoints=2
 // CHECK-NEXT: closed again: modules=0 records=0 rejected=0
 // CHECK-NEXT: pcmap: rejected section .llvm_stackmaps ({{[0-9]+}} bytes at 0x{{[0-9a-f]+}}) of {{.*}}libsm-version.so: unsupported stack map version (supported: 1, 2, 3) (blob at byte 0)
 // CHECK-NEXT: damaged libsm-version.so: loaded=1 records=0 rejected=1 found=0

@@ -8,8 +8,8 @@
 
 // clang-format off
 // RUN: rm -rf %t && mkdir %t
-// RUN: llc -O2 -filetype=obj -relocation-model=pic \
-// RUN:   %S/Inputs/stackmaps.ll -o %t/sm.o
+// RUN: %llc -O2 -filetype=obj -relocation-model=pic \
+// RUN:   %stackmaps-ll -o %t/sm.o
 // RUN: %clang -shared -Wl,-Bsymbolic %t/sm.o -o %t/libsm.so
 // RUN: %clang -O1 -I%pcmap-include -I%S/Inputs -c %s -o %t/main.o
 // With a sanitizer (PCMAP_SANITIZE), whose dlopen/dlclose interceptors take
@@ -19,7 +19,7 @@
 // RUN: %if sanitizer %{ %clang %t/main.o %t/sm.o -pie -Wl,-z,notext \
 // RUN:   %rt-shared-lib -Wl,-rpath,%rt-shared-dir -rdynamic -ldl -lpthread \
 // RUN:   -o %t/stress %}
-// RUN: %t/stress %t/libsm.so | FileCheck %s
+// RUN: %run %t/stress %t/libsm.so | FileCheck %s
 
 // CHECK: exe records=7
 // CHECK-NEXT: cycles=300 library found while loaded=300 after dlclose=0

@@ -15,22 +15,22 @@
 
 // clang-format off
 // RUN: rm -rf %t && mkdir %t
-// RUN: llc -O2 -filetype=obj -relocation-model=pic \
-// RUN:   %S/Inputs/stackmaps.ll -o %t/sm-pic.o
-// RUN: llc -O2 -filetype=obj -relocation-model=static \
-// RUN:   %S/Inputs/stackmaps.ll -o %t/sm-static.o
+// RUN: %llc -O2 -filetype=obj -relocation-model=pic \
+// RUN:   %stackmaps-ll -o %t/sm-pic.o
+// RUN: %llc -O2 -filetype=obj -relocation-model=static \
+// RUN:   %stackmaps-ll -o %t/sm-static.o
 // RUN: %clang -O1 -I%pcmap-include -I%S/Inputs -c %s -o %t/main-pie.o
 // RUN: %clang -O1 -fno-pie -I%pcmap-include -I%S/Inputs -c %s \
 // RUN:   -o %t/main-nopie.o
 
 // DEFINE: %{exe} = pie-static-rt
 // DEFINE: %{check} = \
-// DEFINE:   %python %S/Inputs/stackmap_expect.py %t/%{exe} 10=16,11=15 \
+// DEFINE:   %python %S/Inputs/stackmap_expect.py %t/%{exe} %patchpoint-sizes \
 // DEFINE:     %t/%{exe}.expect > %t/%{exe}.py.out && \
 // DEFINE:   FileCheck %s --check-prefix=EXPECT \
 // DEFINE:     --input-file=%t/%{exe}.py.out && \
-// DEFINE:   %t/%{exe} %t/%{exe}.expect > %t/%{exe}.out 2>&1 && \
-// DEFINE:   FileCheck %s --input-file=%t/%{exe}.out
+// DEFINE:   %run %t/%{exe} %t/%{exe}.expect > %t/%{exe}.out 2>&1 && \
+// DEFINE:   FileCheck %s -DLIVE_OUTS=%stackmap-live-outs --input-file=%t/%{exe}.out
 
 // RUN: %clang %t/main-pie.o %t/sm-pic.o -pie -Wl,-z,notext %rt-static-lib \
 // RUN:   -o %t/pie-static-rt
@@ -52,16 +52,16 @@
 
 // The stack map functions instrumented by pcmap (function table only).
 // RUN: %pcmap-clang -fsanitize-metadata=functions -O2 -fPIC -Wno-override-module \
-// RUN:   -c %S/Inputs/stackmaps.ll -o %t/sm-pcmap.o
+// RUN:   -c %stackmaps-ll -o %t/sm-pcmap.o
 // RUN: %clang %t/main-pie.o %t/sm-pcmap.o -pie -Wl,-z,notext %rt-static-lib \
 // RUN:   -o %t/pcmap-fns
-// RUN: %python %S/Inputs/stackmap_expect.py %t/pcmap-fns 10=16,11=15 \
+// RUN: %python %S/Inputs/stackmap_expect.py %t/pcmap-fns %patchpoint-sizes \
 // RUN:   %t/pcmap-fns.expect
-// RUN: %t/pcmap-fns %t/pcmap-fns.expect pcmap > %t/pcmap-fns.out 2>&1
-// RUN: FileCheck %s --input-file=%t/pcmap-fns.out
+// RUN: %run %t/pcmap-fns %t/pcmap-fns.expect pcmap > %t/pcmap-fns.out 2>&1
+// RUN: FileCheck %s -DLIVE_OUTS=%stackmap-live-outs --input-file=%t/pcmap-fns.out
 
 // EXPECT: expect: 4 functions, 7 records, 2 patchpoints
-// CHECK: exe: functions=4 records=7 locations=19 live-outs=12 calls=4 patchpoints=2 misses={{[1-9][0-9]*}}
+// CHECK: exe: functions=4 records=7 locations=19 live-outs=[[LIVE_OUTS]] calls=4 patchpoints=2 misses={{[1-9][0-9]*}}
 // CHECK-NEXT: stats: modules=1 functions=4 records=7 rejected=0
 // CHECK-NEXT: run: sm_calls=12 sm_gc=ok
 // CHECK-NEXT: stackmaps: failures=0

@@ -36,7 +36,7 @@
 // The figures stay in %t/stress-fork.out, which scripts/test.sh shows.
 // timeout: a second watchdog, from outside, for a hang inside a sanitizer's
 // runtime, which holds back the SIGALRM of the program's own.
-// RUN: timeout -s KILL 120 %t/stress-fork 5 %t > %t/stress-fork.out
+// RUN: timeout -s KILL 120 %run %t/stress-fork 5 %t > %t/stress-fork.out
 // RUN: FileCheck %s --implicit-check-not=FAIL --input-file=%t/stress-fork.out
 
 // Every child exited with 0:

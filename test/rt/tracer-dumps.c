@@ -10,7 +10,7 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all %S/Inputs/dump_prog.c -o %t/prog
 
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=10:report_format=json:report_path=%t/sig %python %S/Inputs/signal_dumps.py 2 %t/sig %t/prog forever > %t/driver.out
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=10:report_format=json:report_path=%t/sig %python %S/Inputs/signal_dumps.py 2 %t/sig %run %t/prog forever > %t/driver.out
 // RUN: FileCheck %s --check-prefix=SIG < %t/driver.out
 // SIG:      dump 1: written
 // SIG-NEXT: dump 2: written
@@ -20,12 +20,12 @@
 // SIGJSON-NEXT: dump 2 signal final=False top=spin
 // SIGJSON-NEXT: cumulative: True
 
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_interval=1 %t/prog quit 2>&1 | FileCheck %s --check-prefix=INTERVAL
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_interval=1 %run %t/prog quit 2>&1 | FileCheck %s --check-prefix=INTERVAL
 // INTERVAL:     pcmap: atomic tracer (dump 1, interval): [[#]] samples
 // INTERVAL:     pcmap: atomic tracer (dump 2, interval): [[#]] samples
 // INTERVAL-NOT: pcmap: atomic tracer:
 
-// RUN: env PCMAP_OPTIONS=trace_atomics=1 not --crash %t/prog crash 2>&1 | FileCheck %s --check-prefix=FATAL
+// RUN: env PCMAP_OPTIONS=trace_atomics=1 not --crash %run %t/prog crash 2>&1 | FileCheck %s --check-prefix=FATAL
 // FATAL:      SIGSEGV (address not mapped) on address 0x0
 // FATAL:      pcmap: atomic tracer (dump 1, fatal): [[#]] samples
 // FATAL-NEXT: pcmap: top 1 of 1 atomic sites by samples:
@@ -33,5 +33,5 @@
 // FATAL:      the default action of SIGSEGV follows
 
 // A signal the tracer cannot take as its dump signal.
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=27 not --crash %t/prog crash 2>&1 | FileCheck %s --check-prefix=BADSIG
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=27 not --crash %run %t/prog crash 2>&1 | FileCheck %s --check-prefix=BADSIG
 // BADSIG: pcmap: warning: trace_dump_signal=27 cannot be the dump signal (use SIGUSR1, 10, or SIGUSR2, 12); no dumps on a signal

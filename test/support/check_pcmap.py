@@ -3,10 +3,12 @@
 
   check_pcmap.py disasm BINARY [--objdump PATH]
       Compares the metadata of a linked executable or DSO with its
-      disassembly: every locked instruction (and xchg with memory) in a
-      function with an atomics-complete entry is an atomic PC; every atomic
-      PC starts an instruction of such a function; every function entry
-      matches its FUNC symbol.
+      disassembly: every atomic instruction in a function with an
+      atomics-complete entry is an atomic PC; every atomic PC starts an
+      instruction of such a function; every function entry matches its FUNC
+      symbol. Atomic instructions: on x86-64, locked instructions and xchg
+      with memory; on AArch64, exclusives, load-acquires and store-releases,
+      LSE atomics, barriers, and calls of outline-atomic helpers.
 
   check_pcmap.py upstream PCMAP_BINARY UPSTREAM_BINARY
       The same source built with pcmap (-fsanitize-metadata=all) and with
@@ -170,6 +172,36 @@ def is_locked(insn):
     return insn.mnemonic.startswith("xchg") and "(" in insn.operands
 
 
+EM_AARCH64 = 183
+
+# AArch64: exclusives (LDXR, LDAXR, STXR, STLXR and pairs), load-acquire and
+# store-release (LDAR, LDAPR, LDAPUR, STLR, STLUR), LSE (CAS, CASP, SWP,
+# LD<op>, ST<op>), and the barriers.
+_A64_ATOMIC_RE = re.compile(
+    r"^(ld(a)?x[rp][bh]?|st(l)?x[rp][bh]?|ldar[bh]?|ldapu?r(s?[bhw])?"
+    r"|stlu?r[bh]?|casp?(a|l|al)?[bh]?|swp(a|l|al)?[bh]?"
+    r"|ld(add|clr|eor|set|smax|smin|umax|umin)(a|l|al)?[bh]?"
+    r"|st(add|clr|eor|set|smax|smin|umax|umin)(l)?[bh]?|dmb|dsb)$")
+# A call of an outline-atomic helper (include/pcmap/Format.h) is the atomic's
+# call site.
+_A64_HELPER_RE = re.compile(r"<__aarch64_(cas|swp|ldadd|ldclr|ldeor|ldset)"
+                            r"(1|2|4|8|16)_(relax|acq|rel|acq_rel|sync)>")
+
+
+def is_aarch64_atomic(insn):
+    if insn.mnemonic in ("bl", "b"):
+        return bool(_A64_HELPER_RE.search(insn.operands))
+    return bool(_A64_ATOMIC_RE.match(insn.mnemonic))
+
+
+def atomic_instruction_test(elf):
+    """The predicate on instructions that must be atomic PCs, and what the
+    summary calls them, for the file's architecture."""
+    if elf.machine == EM_AARCH64:
+        return is_aarch64_atomic, "atomic instructions"
+    return is_locked, "lock/xchg instructions"
+
+
 class FunctionTable:
     """pcmap function entries, searchable by PC."""
 
@@ -195,6 +227,7 @@ def cmd_disasm(args):
     insns = disassemble(objdump, args.binary)
     starts = {i.addr: i for i in insns}
     table = FunctionTable(md.functions)
+    is_atomic, atomic_words = atomic_instruction_test(elf)
 
     if not md.functions:
         ck.fail("%s: no pcmap function entries" % args.binary)
@@ -255,7 +288,7 @@ def cmd_disasm(args):
                         "instruction" % (pc, elf.describe(pc),
                                          r.descriptor.text()))
             elif r.descriptor.from_asm and not (
-                    is_locked(starts[pc]) or
+                    is_atomic(starts[pc]) or
                     starts[pc].mnemonic in ASM_FENCES):
                 # Precision of the inline asm recogniser.
                 ck.fail("atomic PC %#x (%s, %s) from inline asm is not a "
@@ -268,7 +301,7 @@ def cmd_disasm(args):
     checked = 0
     covered = recorded = 0
     for i in insns:
-        if not is_locked(i):
+        if not is_atomic(i):
             continue
         e = table.find(i.addr)
         if e is None:
@@ -280,14 +313,17 @@ def cmd_disasm(args):
             continue
         checked += 1
         if i.addr not in pcs:
-            ck.fail("locked instruction at %#x (%s) is not in the atomics "
-                    "table: %s" % (i.addr, elf.describe(i.addr), i.text))
+            ck.fail("%s at %#x (%s) is not in the atomics table: %s"
+                    % ("locked instruction" if is_atomic is is_locked else
+                       "atomic instruction", i.addr, elf.describe(i.addr),
+                       i.text))
 
     return ck.finish("%d functions (%d without symbol), %d atomic PCs (%d "
-                     "repeated), %d lock/xchg instructions checked; recall "
-                     "%d/%d in covered functions"
+                     "repeated), %d %s checked; recall %d/%d in covered "
+                     "functions"
                      % (len(md.functions), without_symbol, len(pcs),
-                        duplicates, checked, recorded, covered))
+                        duplicates, checked, atomic_words, recorded,
+                        covered))
 
 
 # --------------------------------------------------------------------------
@@ -334,10 +370,11 @@ def corpus_stats(path, objdump, examples=5):
         return stats
     insns = disassemble(objdump, path)
     starts = set(i.addr for i in insns)
+    is_atomic, _ = atomic_instruction_test(elf)
     visible = recorded = wrong = 0
     wrong_examples = []
     for i in insns:
-        if not is_locked(i):
+        if not is_atomic(i):
             continue
         e = table.find(i.addr)
         if e is None:

@@ -105,7 +105,17 @@ static void fh_report(const char *name, uintptr_t pc, uintptr_t expect_fn,
 static void fh_handler(int sig, siginfo_t *si, void *ctx) {
   (void)sig;
   ucontext_t *uc = (ucontext_t *)ctx;
+#if defined(__aarch64__)
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.pc;
+#else
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#endif
+  // Inside an outline-atomic helper (AArch64): the call site, which has the
+  // op's own descriptor and function.
+  struct pcmap_atomic call;
+  if (pcmap_lookup_atomic_in_context(ctx, &call) &&
+      (call.flags & PCMAP_ATOMIC_OUTLINE_CALL))
+    pc = call.pc;
   fh_last_pc = pc;
   fh_report(fh_name, pc, fh_expect_fn,
             (uintptr_t)si->si_addr == fh_expect_addr);

@@ -33,7 +33,11 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "sigill")) {
     printf("trap\n");
     fflush(stdout);
+#if defined(__aarch64__)
+    __asm__ volatile("udf #0"); // __builtin_trap is BRK there: SIGTRAP
+#else
     __builtin_trap();
+#endif
   }
   void *page = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   for (int i = 0; i < rt_num_ops; ++i)

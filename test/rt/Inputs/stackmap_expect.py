@@ -7,7 +7,8 @@ own tools (independently of the runtime's decoder):
 
 Usage: stackmap_expect.py BINARY PATCHPOINT_IDS OUT
 PATCHPOINT_IDS lists the patchpoints as ID=BYTES (comma-separated): their
-call site is the patchable region (movabs+call, NOPs) that starts at the
+call site is the patchable region (movabs+call, or on AArch64 movz, movk
+and blr; NOPs) that starts at the
 record, whose size must be BYTES; every other record's call site is the
 call instruction that ends at the record, if there is one.
 
@@ -131,6 +132,13 @@ def main():
             region = [e for e in ends if pc <= e[0] < limit]
             if region and region[0][2].startswith("mov") and len(region) > 1 and region[1][2].startswith("call"):
                 i = 2
+            elif region and region[0][2] in ("mov", "movz"):
+                # AArch64: movz (often shown as mov), movk..., blr.
+                j = 1
+                while j < len(region) and region[j][2] == "movk":
+                    j += 1
+                if j < len(region) and region[j][2] == "blr":
+                    i = j + 1
             while i < len(region) and region[i][2].startswith("nop"):
                 i += 1
             size = (region[i - 1][1] - pc) if i else 0
@@ -138,7 +146,7 @@ def main():
                 sys.exit("patchpoint %d: %d bytes in the disassembly, %d asked for" % (r["id"], size, patchpoints[r["id"]]))
         else:
             before = [e for e in ends if e[1] == pc]
-            if before and before[0][2].startswith("call"):
+            if before and (before[0][2].startswith("call") or before[0][2] in ("bl", "blr")):
                 kind, size = CALL, before[0][1] - before[0][0]
         lines.append("R %s %d %d %d %d %d %d %d %d" % (
             name, r["offset"], r["id"], r["function"][1], r["function"][2], kind, size,
