@@ -13,7 +13,7 @@
 // RUN: %clang -std=c11 -Wall -Wextra -Werror -pedantic -I%pcmap-include \
 // RUN:   -c %s -o %t/c-api.o
 // RUN: %clang %t/c-api.o %rt-static-lib -o %t/c-api
-// RUN: env PCMAP_OPTIONS=verbosity=0 %t/c-api | FileCheck %s
+// RUN: env PCMAP_OPTIONS=verbosity=0 %run %t/c-api | FileCheck %s
 
 // CHECK:      before: unknown
 // CHECK-NEXT: registered: sections +2 functions +1 atomics +1 rejected +0

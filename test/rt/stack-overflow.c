@@ -13,7 +13,7 @@
 // RUN: not --crash %run %t/ov main 2>&1 | FileCheck %s --check-prefix=MAIN
 // MAIN: overflowing: main
 // MAIN-NEXT: pcmap: =={{[0-9]+}}== SIGSEGV (stack overflow) on address 0x{{[0-9a-f]+}} at pc 0x{{[0-9a-f]+}} in thread {{[0-9]+}} ({{.+}})
-// MAIN:      pcmap:   #0 0x{{[0-9a-f]+}} in recurse {{.*}}overflow.c:
+// MAIN:      pcmap:   #{{[0-9]+}} 0x{{[0-9a-f]+}} in recurse {{.*}}overflow.c:
 // MAIN:      the default action of SIGSEGV follows
 
 // RUN: not --crash %run %t/ov thread 2>&1 | FileCheck %s --check-prefix=THREAD
