@@ -49,7 +49,9 @@ cmake -S "$root" -B "$dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" >/dev/null
 ninja -C "$dir"
 if [ -n "$cross_target" ]; then
-  if ! ninja -C "$dir" -t targets all | grep -q "^$cross_target:"; then
+  # Not grep -q: it would stop reading at the first match, and ninja, still
+  # writing, would die of SIGPIPE, which pipefail reports as a failure.
+  if ! ninja -C "$dir" -t targets all | grep "^$cross_target:" >/dev/null; then
     echo "build.sh: no $cross_target in $dir: clang-$v cannot link for it" \
       "(scripts/install-deps.sh installs the cross libraries)" >&2
     exit 1
