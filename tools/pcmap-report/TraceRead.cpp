@@ -170,6 +170,14 @@ private:
   std::optional<TraceProcess> FirstRate; // the first dump: its hz and place
 };
 
+/// Whether Line (a part of Buf) is the file's last line and has no newline
+/// after it: the end of a dump whose writer did not finish.
+static bool isTornLastLine(const MemoryBuffer &Buf, StringRef Line) {
+  StringRef All = Buf.getBuffer();
+  return !All.ends_with("\n") && !All.rtrim().empty() &&
+         All.rtrim().ends_with(Line);
+}
+
 Error TraceReader::readFile(StringRef Path, size_t FileIndex,
                             uint64_t &DumpsRead) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
@@ -196,6 +204,21 @@ Error TraceReader::readFile(StringRef Path, size_t FileIndex,
       consumeError(V.takeError());
       return W.error(ExitCode::UnsupportedFile,
                      "not a pcmap trace (not JSON Lines)");
+    }
+    if (!V && isTornLastLine(**Buf, Text)) {
+      // A process that ended while it wrote a dump (killed, or a fatal
+      // signal during an interval dump) leaves its last line cut short: the
+      // dumps before it are whole.
+      consumeError(V.takeError());
+      if (!DumpsRead)
+        return W.error(ExitCode::NoMetadata,
+                       "the only dump is cut short (the process ended while "
+                       "writing it)");
+      WithColor::warning(errs(), "pcmap-report")
+          << Path << ":" << W.Line
+          << ": the last dump is cut short (the process ended while writing "
+             "it); using the dumps before it\n";
+      break;
     }
     if (!V)
       return W.error(ExitCode::MalformedMetadata,
