@@ -83,6 +83,10 @@ struct Options {
   unsigned reps = 7;
   size_t queries = 1000000;
   bool checkOnly = false;
+  /// All objects loaded at once (pcmap then finds each query's module among
+  /// all of theirs), instead of one after the other, each alone with its
+  /// dependencies, as in a program that uses only it.
+  bool together = false;
 };
 
 std::string format(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -228,6 +232,7 @@ struct Layout {
   double queriesDenseAtomics = 0, queriesManyStarts = 0;
   double queriesDescribed = -1; // -1: the hook is absent
   size_t fdeDisagree = 0, fdeChecked = 0;
+  size_t modules = 0; // pcmap modules registered while it was measured
 
   // Results (ns per query; ns per registration).
   std::map<std::string, Spread> timing;
@@ -262,22 +267,13 @@ struct Layout {
   }
 };
 
-/// Opens every object. One that needs another of the list (liburcu's
-/// flavours need liburcu-common, found by its soname once it is loaded) is
-/// tried again after the others, until no more load.
-void openAll(std::vector<Layout> &ls) {
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (Layout &l : ls) {
-      if (l.handle)
-        continue;
-      l.handle = dlopen(l.path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (l.handle)
-        progress = true;
-      else
-        l.error = format("dlopen: %s", dlerror());
-    }
-  }
+/// Opens the object (a library it needs is found as the program would find
+/// it: libtool's build trees, the corpus's liburcu, set a RUNPATH); its
+/// constructors register its tables.
+void openObject(Layout &l) {
+  l.handle = dlopen(l.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!l.handle)
+    l.error = format("dlopen: %s", dlerror());
 }
 
 bool loadObject(Layout &l) {
@@ -622,15 +618,15 @@ void printTimingTables(const std::vector<Layout> &ls, unsigned reps,
   printf("\n#### `pcmap_is_atomic_pc`, ns per query: median (min–max) of %u "
          "repetitions of %zu queries\n\n",
          reps, queries);
-  printf("| object | pcmap | `std::upper_bound` | two-level | upper_bound / "
-         "pcmap (≥ 2x) | two-level / pcmap (≥ 3x) |\n");
-  printf("| --- | --- | --- | --- | --- | --- |\n");
+  printf("| object | pcmap modules | pcmap | `std::upper_bound` | two-level | "
+         "upper_bound / pcmap (≥ 2x) | two-level / pcmap (≥ 3x) |\n");
+  printf("| --- | ---: | --- | --- | --- | --- | --- |\n");
   for (const Layout &l : ls) {
     if (!l.error.empty())
       continue;
     auto t = [&](const char *k) { return l.timing.at(k); };
     printf(
-        "| %s | %s | %s | %s | %s | %s |\n", l.label.c_str(),
+        "| %s | %zu | %s | %s | %s | %s | %s |\n", l.label.c_str(), l.modules,
         cell(t("is_atomic/pcmap")).c_str(),
         cell(t("is_atomic/upper_bound")).c_str(),
         cell(t("is_atomic/two_level")).c_str(),
@@ -678,15 +674,49 @@ void printTimingTables(const std::vector<Layout> &ls, unsigned reps,
   }
 }
 
+/// Checks and times one loaded object; returns the exit status it asks for
+/// (0, 1: a wrong answer, 2: an empty table).
+int measureObject(Layout &l, const Options &o, uint64_t seed) {
+  readTable(l);
+  if (l.functions.empty() && l.pcs.empty()) {
+    l.error = "an empty table";
+    return 2;
+  }
+  pcmap_stats stats;
+  pcmap_get_stats(&stats);
+  l.modules = stats.modules;
+  makeQueries(l, o.queries, seed);
+  measureLayout(l);
+  bool ok = checkAnswers(l, "after dlopen");
+  if (ok) {
+    // Registration once more (the real callbacks, the object's own
+    // sections), then the same checks: a table rebuilt must answer alike.
+    timeRegistration(l, o.checkOnly ? 1 : o.reps);
+    ok = checkAnswers(l, "after re-registration");
+  }
+  if (!ok)
+    return 1;
+  checkUnwinder(l);
+  fprintf(stderr,
+          "pcmap_layout_bench: %s: %zu functions, %zu atomics, %zu "
+          "queries: answers checked\n",
+          l.label.c_str(), l.functions.size(), l.pcs.size(), l.queries.size());
+  if (!o.checkOnly)
+    timeQueries(l, o.reps);
+  return 0;
+}
+
 [[noreturn]] void usage(int status) {
   fprintf(status ? stderr : stdout,
           "usage: pcmap_layout_bench [--reps N] [--queries N] [--check-only] "
-          "[LABEL=]OBJECT...\n"
+          "[--together] [LABEL=]OBJECT...\n"
           "  Each OBJECT (an instrumented shared object) is dlopened; its "
           "table's\n"
           "  answers are checked, then timed (bench/README.md).\n"
           "  --check-only: check the answers (and a re-registration), time "
           "nothing.\n"
+          "  --together: load all objects first (default: each alone, "
+          "unloaded after).\n"
           "Exit status: 0; 1 if pcmap gave a wrong answer; 2 if an object "
           "could not be used.\n");
   exit(status);
@@ -710,6 +740,8 @@ int main(int argc, char **argv) {
       o.queries = size_t(std::max(2l, strtol(value(), nullptr, 10)));
     else if (a == "--check-only")
       o.checkOnly = true;
+    else if (a == "--together")
+      o.together = true;
     else if (a == "-h" || a == "--help")
       usage(0);
     else if (a.size() > 1 && a[0] == '-')
@@ -726,55 +758,42 @@ int main(int argc, char **argv) {
   if (layouts.empty())
     usage(2);
 
-  openAll(layouts);
   int status = 0;
+  if (o.together)
+    for (Layout &l : layouts)
+      openObject(l);
+  uint64_t seed = kSeed;
   for (Layout &l : layouts) {
+    if (!o.together)
+      openObject(l);
     if (!loadObject(l)) {
       fprintf(stderr, "pcmap_layout_bench: %s (%s): %s\n", l.label.c_str(),
               l.path.c_str(), l.error.c_str());
-      status = 2;
-    }
-  }
-
-  uint64_t seed = kSeed;
-  for (Layout &l : layouts) {
-    if (!l.error.empty())
-      continue;
-    readTable(l);
-    if (l.functions.empty() && l.pcs.empty()) {
-      l.error = "an empty table";
-      status = 2;
+      status = std::max(status, 2);
+      if (l.handle && !o.together)
+        dlclose(l.handle);
       continue;
     }
-    makeQueries(l, o.queries, seed++);
-    measureLayout(l);
-    bool ok = checkAnswers(l, "after dlopen");
-    if (ok) {
-      // Registration once more (the real callbacks, the object's own
-      // sections), then the same checks: a table rebuilt must answer alike.
-      timeRegistration(l, o.checkOnly ? 1 : o.reps);
-      ok = checkAnswers(l, "after re-registration");
+    int s = measureObject(l, o, seed++);
+    status = s == 1 ? 1 : std::max(status, s);
+    if (!o.together) {
+      l.queries = {};
+      l.expected = {};
+      l.expectedFunction = {};
+      dlclose(l.handle); // its destructors unregister its tables
+      l.handle = nullptr;
     }
-    if (!ok) {
-      status = 1;
-      continue;
-    }
-    checkUnwinder(l);
-    fprintf(stderr,
-            "pcmap_layout_bench: %s: %zu functions, %zu atomics, %zu "
-            "queries: answers checked\n",
-            l.label.c_str(), l.functions.size(), l.pcs.size(),
-            l.queries.size());
-    if (!o.checkOnly)
-      timeQueries(l, o.reps);
   }
 
   if (!o.checkOnly) {
     double load[3] = {0, 0, 0};
     getloadavg(load, 3);
     printf("### pcmap on real layouts (bench/pcmap_layout_bench)\n\n"
-           "Load average at the end of the run: %.2f, %.2f, %.2f. CPU time "
-           "of the querying thread.\n",
+           "%s. Load average at the end of the run: %.2f, %.2f, %.2f. CPU "
+           "time of the querying thread.\n",
+           o.together ? "All objects loaded together"
+                      : "Each object loaded alone (with the libraries it "
+                        "needs), measured, unloaded",
            load[0], load[1], load[2]);
     printLayoutTable(layouts);
     printTimingTables(layouts, o.reps, o.queries);

@@ -8,7 +8,8 @@
 # against the targets, and registration per atomic and per function.
 #
 # Usage: bench/run_layout_bench.sh [--build DIR] [--corpus DIR] [--reps N]
-#            [--queries N] [--no-generated] [--no-synthetic] [--generate-only]
+#            [--queries N] [--together] [--no-generated] [--no-synthetic]
+#            [--generate-only]
 #
 #   --build DIR    a pcmap build with benchmarks (default build-19, else build)
 #   --corpus DIR   the corpus's work directory (python3 test/corpus/corpus.py
@@ -17,14 +18,18 @@
 #                  exists, else no corpus
 #   --reps N       repetitions (default 7); --queries N per repetition
 #                  (default 1000000)
+#   --together     load all objects at once (pcmap finds each query's module
+#                  among all of theirs); default: each object alone, with
+#                  the libraries it needs, unloaded before the next
 #   --no-generated / --no-synthetic  leave out the generated objects, or
 #                  pcmap_rt_bench's synthetic tables
 #   --generate-only  build the generated objects and stop
 #
 # The generated objects (bench/gen_layout_program.py: dense, small, mixed)
-# go to BUILD/bench/layouts; the first run compiles them, which takes a few
-# minutes on 2 cores (100,000 functions). The exit status is non-zero if
-# pcmap gave a wrong answer (1) or an object could not be measured (2).
+# go to BUILD/bench/layouts; the first run compiles them, which takes about
+# 8 minutes on 2 cores (mixed: 6, small: 1, dense: 0.5). A run then takes
+# about 4 minutes. The exit status is non-zero if pcmap gave a wrong answer
+# (1) or an object could not be measured (2).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +40,7 @@ queries=1000000
 generated=1
 synthetic=1
 generate_only=0
+together=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -44,7 +50,8 @@ while [ $# -gt 0 ]; do
     --no-generated) generated=0; shift ;;
     --no-synthetic) synthetic=0; shift ;;
     --generate-only) generate_only=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --together) together=(--together); shift ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "run_layout_bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -99,8 +106,9 @@ status=0
 # jemalloc's initial-exec TLS does not fit in the static TLS that glibc
 # keeps for dlopen by default.
 export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_static_tls=65536"
-echo "+ $bin --reps $reps --queries $queries ${objects[*]}" >&2
-"$bin" --reps "$reps" --queries "$queries" "${objects[@]}" || status=$?
+cmd=("$bin" --reps "$reps" --queries "$queries" "${together[@]}" "${objects[@]}")
+echo "+ ${cmd[*]}" >&2
+"${cmd[@]}" || status=$?
 
 if [ "$synthetic" = 1 ]; then
   rt="$build/bench/pcmap_rt_bench"
