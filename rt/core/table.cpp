@@ -28,7 +28,8 @@ uint64_t indexBytes(uint64_t NumStretches) {
 /// reader's garbage out of other blocks' pages.
 constexpr uint64_t kBytesSlack = 2 * kWindow;
 
-ScratchBuffer CountScratch, BoundaryScratch;
+ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch,
+    StartCountScratch;
 
 /// Offsets counted at once by countBelow (one cache line of them).
 constexpr unsigned kCountWindow = 16;
@@ -62,26 +63,37 @@ inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
 #endif
 }
 
-/// The atomics before each stretch, from the sorted offsets: entry S + 1
-/// has those up to the last one in stretch S, and a stretch with none as
-/// many as the one before. NumEntries + 1 entries (in the scratch
-/// buffer), or null when out of memory.
+/// Makes C[S] (S <= NumEntries) the number of items before stretch S, from
+/// C[S + 1] = one past the last item in stretch S, set for the stretches
+/// that have items (and 0 elsewhere): a running maximum.
+void runningMaximum(uint32_t *C, uint64_t NumEntries) {
+  // The maximum is kept in a register, not reloaded from the entry just
+  // stored.
+  for (uint32_t I = 1, Max = 0; I <= NumEntries; ++I) {
+    uint32_t V = C[I];
+    Max = V > Max ? V : Max;
+    C[I] = Max;
+  }
+}
+
+/// Room for NumEntries + 1 counts, zeroed, or null when out of memory.
+uint32_t *zeroedCounts(ScratchBuffer &Scratch, uint64_t NumEntries) {
+  auto *C = reinterpret_cast<uint32_t *>(Scratch.get((NumEntries + 1) / 2 + 1));
+  if (C)
+    memset(C, 0, (NumEntries + 1) * sizeof(uint32_t));
+  return C;
+}
+
+/// The atomics before each stretch, from the sorted offsets (NumEntries + 1
+/// counts, in the scratch buffer), or null when out of memory.
 uint32_t *countAtomicsBefore(const uint32_t *Atomics, uint64_t NumAtomics,
                              uint64_t NumEntries) {
-  auto *Before =
-      reinterpret_cast<uint32_t *>(CountScratch.get((NumEntries + 1) / 2 + 1));
+  uint32_t *Before = zeroedCounts(AtomicCountScratch, NumEntries);
   if (!Before)
     return nullptr;
-  memset(Before, 0, (NumEntries + 1) * sizeof(uint32_t));
   for (uint64_t A = 0; A < NumAtomics; ++A)
     Before[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
-  // The running maximum is kept in a register, not reloaded from the entry
-  // just stored.
-  for (uint32_t I = 1, Max = 0; I <= NumEntries; ++I) {
-    uint32_t V = Before[I];
-    Max = V > Max ? V : Max;
-    Before[I] = Max;
-  }
+  runningMaximum(Before, NumEntries);
   return Before;
 }
 
@@ -112,43 +124,61 @@ inline uint64_t boundary(uint64_t Offset, uint64_t Class, bool Starts) {
   return Offset << 32 | (Starts ? kBoundaryStarts : 0) | Class;
 }
 
-/// Writes the index and the stretches' bytes (table.h) in one sweep over
-/// the stretches, from the sorted atomics (with the counts per stretch,
-/// Before) and the boundaries.
+/// Writes the index and the stretches' bytes (table.h), from the sorted
+/// atomics and boundaries, in passes without a branch on the data (a loop
+/// per stretch over its atomics and boundaries mispredicts the end of each):
+/// with the atomics (AtomicsBefore) and boundaries (BoundsBefore) before
+/// each stretch S, its bytes begin at
+///
+///   Pos(S) = AtomicsBefore[S] + 2 * BoundsBefore[S] + S
+///
+/// (an atomic's low byte, a boundary's low byte and class, and a class for
+/// the start of each stretch), so that every item's place is known.
 class IndexWriter {
 public:
-  IndexWriter(uint64_t *Index, unsigned char *Bytes)
-      : Index(Index), Bytes(Bytes) {}
+  IndexWriter(uint64_t *Index, unsigned char *Bytes, const uint32_t *Before,
+              const uint32_t *BoundsBefore, uint32_t *StartsBefore)
+      : Index(Index), Bytes(Bytes), AtomicsBefore(Before),
+        BoundsBefore(BoundsBefore), StartsBefore(StartsBefore) {}
 
-  void write(const uint32_t *Atomics, const uint32_t *Before,
+  static uint64_t bytesNeeded(uint64_t NumAtomics, uint64_t NumBounds,
+                              uint64_t NumEntries) {
+    return NumAtomics + 2 * NumBounds + NumEntries;
+  }
+
+  /// Bounds[-1] must be readable, with a class of 0.
+  void write(const uint32_t *Atomics, uint64_t NumAtomics,
              const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries) {
-    uint64_t B = 0, Pos = 0, FunctionsBefore = 0;
-    uint8_t Current = 0; // the class the sweep is in
+    for (uint64_t I = 0; I < NumAtomics; ++I) {
+      uint64_t S = Atomics[I] >> kStretchShift;
+      put(I + 2 * BoundsBefore[S] + S, uint8_t(Atomics[I]));
+    }
+    // The functions starting in the stretch up to each boundary, and in all
+    // before it (for the running maximum).
+    uint64_t Previous = ~uint64_t(0), InStretch = 0, Starts = 0;
+    for (uint64_t K = 0; K < NumBounds; ++K) {
+      uint64_t Bound = Bounds[K], S = Bound >> (32 + kStretchShift);
+      uint64_t Starting = (Bound & kBoundaryStarts) != 0;
+      InStretch = (S == Previous ? InStretch : 0) + Starting;
+      Previous = S;
+      Starts += Starting;
+      StartsBefore[S + 1] = uint32_t(Starts);
+      put(AtomicsBefore[S + 1] + BoundsBefore[S] + S + K, uint8_t(Bound >> 32));
+      uint64_t Count =
+          InStretch < kMaxClassStarts ? InStretch : kMaxClassStarts;
+      put(AtomicsBefore[S + 1] + BoundsBefore[S + 1] + S + 1 + K,
+          uint8_t((Bound & 0xff) | Count << kClassStartsShift));
+    }
+    runningMaximum(StartsBefore, NumEntries);
     for (uint64_t S = 0; S < NumEntries; ++S) {
-      uint64_t End = (S + 1) << kStretchShift;
-      uint64_t B0 = B;
-      while (B < NumBounds && (Bounds[B] >> 32) < End)
-        ++B;
-      uint64_t A0 = Before[S], NA = Before[S + 1] - A0, NB = B - B0;
-      storeRelaxed(&Index[2 * S], A0 | FunctionsBefore << 32);
+      uint64_t A0 = AtomicsBefore[S], NA = AtomicsBefore[S + 1] - A0;
+      uint64_t B0 = BoundsBefore[S], NB = BoundsBefore[S + 1] - B0;
+      uint64_t Pos = A0 + 2 * B0 + S;
+      // The class at the stretch's start: that of the boundary before it.
+      put(Pos + NA + NB, uint8_t(Bounds[int64_t(B0) - 1]));
+      storeRelaxed(&Index[2 * S], A0 | uint64_t(StartsBefore[S]) << 32);
       storeRelaxed(&Index[2 * S + 1], Pos | (NA < 255 ? NA : 255) << 32 |
                                           (NB < 255 ? NB : 255) << 40);
-      for (uint64_t I = 0; I < NA; ++I)
-        put(Pos + I, uint8_t(Atomics[A0 + I]));
-      Pos += NA;
-      for (uint64_t I = 0; I < NB; ++I)
-        put(Pos + I, uint8_t(Bounds[B0 + I] >> 32));
-      Pos += NB;
-      put(Pos++, Current);
-      uint64_t Starts = 0;
-      for (uint64_t I = 0; I < NB; ++I) {
-        uint64_t Bound = Bounds[B0 + I];
-        Starts += (Bound & kBoundaryStarts) != 0;
-        Current = uint8_t(Bound);
-        uint64_t Count = Starts < kMaxClassStarts ? Starts : kMaxClassStarts;
-        put(Pos++, uint8_t(Current | Count << kClassStartsShift));
-      }
-      FunctionsBefore += Starts;
     }
   }
 
@@ -157,6 +187,8 @@ private:
 
   uint64_t *Index;
   unsigned char *Bytes;
+  const uint32_t *AtomicsBefore, *BoundsBefore;
+  uint32_t *StartsBefore;
 };
 
 /// The features of R that the runtime relies on, given that it holds the
@@ -192,9 +224,13 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   const uint64_t NumEntries = T.NumStretches + 2;
   const uint64_t CodeEnd = T.NumStretches << kStretchShift;
   const uint32_t *Before = countAtomicsBefore(Atomics, NumAtomics, NumEntries);
-  uint64_t *Bounds = BoundaryScratch.get(2 * NumFunctions + 1);
-  if (!Before || !Bounds)
+  // The boundaries, after one of class 0 (IndexWriter).
+  uint64_t *Bounds = BoundaryScratch.get(2 * NumFunctions + 2);
+  uint32_t *BoundsBefore = zeroedCounts(BoundaryCountScratch, NumEntries);
+  uint32_t *StartsBefore = zeroedCounts(StartCountScratch, NumEntries);
+  if (!Before || !Bounds || !BoundsBefore || !StartsBefore)
     return false;
+  *Bounds++ = 0;
   const AtomicsByStretch ByStretch = {Atomics, NumAtomics, Before};
 
   uint64_t Below = 0, PreviousEnd = 0, NumBounds = 0;
@@ -234,14 +270,20 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
       Bounds[NumBounds++] = boundary(End, 0, false);
   }
 
-  T.StretchBytesSize = NumAtomics + 2 * NumBounds + NumEntries + kBytesSlack;
+  for (uint64_t K = 0; K < NumBounds; ++K)
+    BoundsBefore[(Bounds[K] >> (32 + kStretchShift)) + 1] = uint32_t(K + 1);
+  runningMaximum(BoundsBefore, NumEntries);
+
+  T.StretchBytesSize =
+      IndexWriter::bytesNeeded(NumAtomics, NumBounds, NumEntries) + kBytesSlack;
   T.Index = arenaAllocate(indexBytes(T.NumStretches));
   T.StretchBytes = T.Index ? arenaAllocate(T.StretchBytesSize) : 0;
   if (!T.StretchBytes)
     return false;
   IndexWriter W(static_cast<uint64_t *>(arenaWritable(T.Index)),
-                static_cast<unsigned char *>(arenaWritable(T.StretchBytes)));
-  W.write(Atomics, Before, Bounds, NumBounds, NumEntries);
+                static_cast<unsigned char *>(arenaWritable(T.StretchBytes)),
+                Before, BoundsBefore, StartsBefore);
+  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries);
   return true;
 }
 
