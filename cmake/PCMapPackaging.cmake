@@ -39,14 +39,26 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 # (dpkg-dev).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "clang-${LLVM_VERSION_MAJOR}, llvm-${LLVM_VERSION_MAJOR}, lld-${LLVM_VERSION_MAJOR}")
+# dpkg-shlibdeps cannot be used when the package holds a cross-built
+# runtime (lib/pcmap/<triple>/, cmake/PCMapCrossRuntime.cmake): it would
+# resolve that runtime's libc to the foreign architecture's package
+# (libc6:arm64), which an amd64 package cannot depend on. The cross
+# runtimes' libraries are then suggested, as the packages that let clang
+# link programs for the target.
 find_program(PCMAP_DPKG_SHLIBDEPS dpkg-shlibdeps)
-if(PCMAP_DPKG_SHLIBDEPS)
+if(PCMAP_DPKG_SHLIBDEPS AND NOT PCMAP_CROSS_RUNTIME_TARGETS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
-  message(STATUS "pcmap: no dpkg-shlibdeps (dpkg-dev): the package's Depends "
-                 "will not list the shared libraries")
+  if(NOT PCMAP_DPKG_SHLIBDEPS)
+    message(STATUS "pcmap: no dpkg-shlibdeps (dpkg-dev): the package's "
+                   "Depends lists the usual shared libraries by name")
+  endif()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "${CPACK_DEBIAN_PACKAGE_DEPENDS}, libc6, libstdc++6, libgcc-s1")
+endif()
+if(PCMAP_CROSS_RUNTIME_TARGETS)
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+    "libc6-dev-arm64-cross, libgcc-12-dev-arm64-cross, libstdc++-12-dev-arm64-cross, qemu-user")
 endif()
 # The usual way for packages that replace each other: each provides and
 # conflicts with the virtual package "pcmap" (never with itself).

@@ -30,9 +30,10 @@ void __pcmap_testing_remove_fake_module(const void *section_start);
  * sections, 2: every registration), as the verbosity option sets it. */
 void __pcmap_testing_set_verbosity(int level);
 
-/* Whether the index entry of the stretch of code that holds pc describes
- * the stretch's layout (1), or leaves its queries to a search (0); -1 if no
- * module's code holds pc. Async-signal-safe. */
+/* Whether the queries at pc are answered from its stretch's index entry
+ * and windows (1: the stretch has at most a window of atomics and of
+ * function boundaries), or searched (0); -1 if no module's code holds pc.
+ * Async-signal-safe. */
 int __pcmap_testing_stretch_described(uintptr_t pc);
 
 #ifdef __cplusplus

@@ -5,7 +5,7 @@
 // readConsistently (registry.h). Each query has a fast path for what a
 // stretch's index entry describes, written so that it compiles to few
 // instructions and no branch on loaded data, and calls out of line for the
-// rest (a stretch with more atomics than a window, or not described).
+// rest (a stretch with more atomics or boundaries than a window).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,15 +38,14 @@ __attribute__((noinline)) int64_t searchAtomic(TableView V, uint32_t Offset) {
 /// The atomic at exactly Offset, or -1.
 __attribute__((always_inline)) inline int64_t
 atomicAt(TableView V, const Stretch &E, uint32_t Offset) {
-  uint32_t N = E.numAtomics();
-  if (__builtin_expect(N > kWindow, 0))
+  if (__builtin_expect(!E.atomicsInWindow(), 0))
     return searchAtomic(V, Offset);
-  uint32_t Lanes = matchWindow(V, E.firstAtomic(), Offset) & windowLanes(N);
+  uint32_t Lanes = E.atomicLanes(uint8_t(Offset));
   return Lanes ? int64_t(E.firstAtomic()) + __builtin_ctz(Lanes) : -1;
 }
 
-/// The function holding Offset, if any, searched for: the stretch's entry
-/// does not describe it.
+/// The function holding Offset, if any, searched for: the stretch has more
+/// boundaries than a window.
 __attribute__((noinline)) int64_t searchFunction(TableView V, uint32_t Offset,
                                                  FunctionRecord &R) {
   int64_t F = lastFunctionAtOrBefore(V, Offset);
@@ -56,18 +55,18 @@ __attribute__((noinline)) int64_t searchFunction(TableView V, uint32_t Offset,
   return Offset - R.Start < R.Size ? F : -1;
 }
 
-/// The function holding Offset, if any, where the stretch's entry describes
-/// it; R is its record. For a consistent table, the segment's function is
-/// the one that holds Offset; a reader that raced with an update reads a
-/// record somewhere in the arena (arenaPointer), and its answer is thrown
-/// away by the generation check.
+/// The function holding Offset, if any, where the stretch's boundaries fit
+/// a window; R is its record. For a consistent table, the segment's
+/// function is the one that holds Offset; a reader that raced with an
+/// update reads a record somewhere in the arena (arenaPointer), and its
+/// answer is thrown away by the generation check.
 __attribute__((always_inline)) inline int64_t
 describedFunctionAt(TableView V, const Stretch &E, uint32_t Offset,
                     FunctionRecord &R) {
-  unsigned Seg = E.segment(uint8_t(Offset));
-  if (!E.inFunction(Seg))
+  uint8_t C = E.classAt(uint8_t(Offset));
+  if (!(C & kClassInFunction))
     return -1;
-  uint64_t F = E.functionOf(Seg);
+  uint64_t F = E.functionOf(C);
   R = loadFunction(V, F);
   return int64_t(F);
 }
@@ -75,7 +74,7 @@ describedFunctionAt(TableView V, const Stretch &E, uint32_t Offset,
 /// The function holding Offset, if any; R is its record.
 int64_t functionAt(TableView V, const Stretch &E, uint32_t Offset,
                    FunctionRecord &R) {
-  if (!E.described())
+  if (!E.boundariesInWindow())
     return searchFunction(V, Offset, R);
   return describedFunctionAt(V, E, Offset, R);
 }
@@ -207,18 +206,18 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     if (!findModule(Copy, PC, V, Offset))
       return PCMAP_UNKNOWN;
     Stretch E = loadStretch(V, Offset >> kStretchShift);
-    // The window holds the stretch's atomics, and the entry its layout:
+    // One window holds the stretch's atomics, the other its boundaries:
     // whether the offset is an atomic and, if not, whether its segment lies
     // in a function complete for atomics, which makes the answer NO rather
     // than UNKNOWN. Computed without a branch on the answer (see table.h),
-    // only on whether the entry had it all.
+    // only on whether the windows had it all.
     static_assert(PCMAP_YES == 1 && PCMAP_NO == 0 && PCMAP_UNKNOWN == -1,
                   "the answer is Hit - (!Hit & !Complete)");
-    uint32_t N = E.numAtomics();
-    unsigned Hit = unsigned((matchWindow(V, E.firstAtomic(), uint32_t(Offset)) &
-                             windowLanes(N)) != 0);
-    unsigned Complete = E.inCompleteFunction(E.segment(uint8_t(Offset)));
-    if (__builtin_expect(unsigned(N <= kWindow) & (Hit | E.described()), 1))
+    uint8_t Low = uint8_t(Offset);
+    unsigned Hit = unsigned(E.atomicLanes(Low) != 0);
+    unsigned Complete = unsigned(E.classAt(Low) / kClassComplete) & 1;
+    if (__builtin_expect(
+            unsigned(E.atomicsInWindow()) & (Hit | E.boundariesInWindow()), 1))
       return int(Hit) - int(~Hit & ~Complete & 1);
     return kSearch;
   });
@@ -296,7 +295,7 @@ int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
     if (!findModule(Copy, PC, V, Offset))
       return 0;
     Stretch E = loadStretch(V, Offset >> kStretchShift);
-    if (__builtin_expect(!E.described(), 0))
+    if (__builtin_expect(!E.boundariesInWindow(), 0))
       return kSearch;
     FunctionRecord R;
     if (describedFunctionAt(V, E, uint32_t(Offset), R) < 0)

@@ -134,7 +134,7 @@ void publish() {
     ModuleView V;
     V.TextSize = T->TextHi - T->TextLo;
     V.Index = T->Index;
-    V.AtomicOffsets = T->AtomicOffsets;
+    V.StretchBytes = T->StretchBytes;
     V.Functions = T->Functions;
     V.NumFunctions = T->NumFunctions;
     V.Table = M->Table;

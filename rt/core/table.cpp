@@ -17,28 +17,32 @@ using format::kKnownFeatures;
 
 namespace {
 
-/// Stretches wholly in one segment that the index build fills without a
-/// loop (see IndexSweep), and so the entries past the index that it
-/// may write.
-constexpr unsigned kWholeRun = 8;
-
 /// Entries NumStretches and NumStretches + 1 end the index: a query reads
-/// the entry after its own, and the slow paths the one after that. The
-/// build writes up to kWholeRun entries past them.
+/// the entry of its stretch, and the slow paths the one after it.
 uint64_t indexBytes(uint64_t NumStretches) {
-  return (NumStretches + 2 + kWholeRun) * sizeof(IndexEntry);
+  return (NumStretches + 2) * sizeof(IndexEntry);
 }
 
-ScratchBuffer CountScratch;
+/// The stretch bytes past the last stretch's that a window may read: the
+/// region is mapped past any block, but a block of its own keeps a stale
+/// reader's garbage out of other blocks' pages.
+constexpr uint64_t kBytesSlack = 2 * kWindow;
 
-/// The number of the first N (<= kWindow) sorted offsets at P below X,
-/// without a branch. Reads kWindow offsets: P is in the arena, which is
-/// mapped past any array's end. Sorted, the offsets below X are the first
-/// lanes: their number is that of the trailing ones (a bit scan, where a
-/// population count would cost a dozen instructions without POPCNT).
+ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch,
+    StartCountScratch;
+
+/// Offsets counted at once by countBelow (one cache line of them).
+constexpr unsigned kCountWindow = 16;
+
+/// The number of the first N (<= kCountWindow) sorted offsets at P below
+/// X, without a branch. Reads kCountWindow offsets: P is in the arena,
+/// which is mapped past any array's end. Sorted, the offsets below X are
+/// the first lanes: their number is that of the trailing ones (a bit scan,
+/// where a population count would cost a dozen instructions without
+/// POPCNT).
 inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
 #if defined(__SSE2__)
-  static_assert(kWindow == 16, "four vectors of four offsets");
+  static_assert(kCountWindow == 16, "four vectors of four offsets");
   // Unsigned compares, as signed ones of the values with the top bit
   // flipped.
   const __m128i Flip = _mm_set1_epi32(int(0x80000000u));
@@ -47,7 +51,9 @@ inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 4 * I));
     return _mm_cmplt_epi32(_mm_xor_si128(V, Flip), K);
   };
-  uint32_t Lanes = windowBits(Below(0), Below(1), Below(2), Below(3));
+  __m128i AB = _mm_packs_epi32(Below(0), Below(1));
+  __m128i CD = _mm_packs_epi32(Below(2), Below(3));
+  uint32_t Lanes = uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
   return uint32_t(__builtin_ctz(~Lanes | (1u << N)));
 #else
   uint32_t Count = 0;
@@ -57,26 +63,37 @@ inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
 #endif
 }
 
-/// The atomics before each stretch, from the sorted offsets: entry S + 1
-/// has those up to the last one in stretch S, and a stretch with none as
-/// many as the one before. NumEntries + kWholeRun entries (the scratch
-/// buffer's), or null when out of memory.
+/// Makes C[S] (S <= NumEntries) the number of items before stretch S, from
+/// C[S + 1] = one past the last item in stretch S, set for the stretches
+/// that have items (and 0 elsewhere): a running maximum.
+void runningMaximum(uint32_t *C, uint64_t NumEntries) {
+  // The maximum is kept in a register, not reloaded from the entry just
+  // stored.
+  for (uint32_t I = 1, Max = 0; I <= NumEntries; ++I) {
+    uint32_t V = C[I];
+    Max = V > Max ? V : Max;
+    C[I] = Max;
+  }
+}
+
+/// Room for NumEntries + 1 counts, zeroed, or null when out of memory.
+uint32_t *zeroedCounts(ScratchBuffer &Scratch, uint64_t NumEntries) {
+  auto *C = reinterpret_cast<uint32_t *>(Scratch.get((NumEntries + 1) / 2 + 1));
+  if (C)
+    memset(C, 0, (NumEntries + 1) * sizeof(uint32_t));
+  return C;
+}
+
+/// The atomics before each stretch, from the sorted offsets (NumEntries + 1
+/// counts, in the scratch buffer), or null when out of memory.
 uint32_t *countAtomicsBefore(const uint32_t *Atomics, uint64_t NumAtomics,
                              uint64_t NumEntries) {
-  auto *Before = reinterpret_cast<uint32_t *>(
-      CountScratch.get((NumEntries + kWholeRun) / 2 + 1));
+  uint32_t *Before = zeroedCounts(AtomicCountScratch, NumEntries);
   if (!Before)
     return nullptr;
-  memset(Before, 0, (NumEntries + kWholeRun) * sizeof(uint32_t));
   for (uint64_t A = 0; A < NumAtomics; ++A)
     Before[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
-  // The running maximum is kept in a register, not reloaded from the entry
-  // just stored.
-  for (uint32_t I = 1, Max = 0; I < NumEntries; ++I) {
-    uint32_t V = Before[I];
-    Max = V > Max ? V : Max;
-    Before[I] = Max;
-  }
+  runningMaximum(Before, NumEntries);
   return Before;
 }
 
@@ -90,7 +107,7 @@ struct AtomicsByStretch {
   __attribute__((always_inline)) uint64_t below(uint64_t X) const {
     uint64_t S = X >> kStretchShift;
     uint64_t First = Before[S], N = Before[S + 1] - First;
-    if (__builtin_expect(N > kWindow, 0)) {
+    if (__builtin_expect(N > kCountWindow, 0)) {
       while (First < NumAtomics && Atomics[First] < X)
         ++First;
       return First;
@@ -99,93 +116,79 @@ struct AtomicsByStretch {
   }
 };
 
-/// Writes the index in one sweep over the code (see table.h): segment()
-/// is called at every offset where a function starts or ends, in
-/// increasing order; an entry is written when the sweep leaves its
-/// stretch, and the stretches a segment covers whole get the same entry in
-/// a tight loop.
-class IndexSweep {
-public:
-  IndexSweep(uint64_t *Index, const uint32_t *AtomicsBefore)
-      : Index(Index), AtomicsBefore(AtomicsBefore) {}
+/// A boundary of the index, as the build collects them in order: its
+/// offset (high word), whether a function starts there (bit 8) and the
+/// class of the segment it begins (low byte, without a count).
+constexpr uint64_t kBoundaryStarts = uint64_t(1) << 8;
+inline uint64_t boundary(uint64_t Offset, uint64_t Class, bool Starts) {
+  return Offset << 32 | (Starts ? kBoundaryStarts : 0) | Class;
+}
 
-  /// The segment from offset P on has Bits (as segment 0 of a layout) and,
-  /// when it starts a stretch, that stretch's FirstFunction is
-  /// FirstIfStart. P never decreases; a segment of no bytes (the same P
-  /// twice) is a function of no bytes.
-  __attribute__((always_inline)) void segment(uint64_t P, uint64_t Bits,
-                                              uint64_t FirstIfStart) {
-    uint64_t T = P >> kStretchShift;
-    if (T != S)
-      enterStretch(T);
-    unsigned Low = unsigned(P & ((1u << kStretchShift) - 1));
-    if (!Low) {
-      // The segment starts the stretch: it is segment 0 (once; a second
-      // one here leaves a segment of no bytes at the start).
-      Described &= !StartTaken;
-      StartTaken = true;
-      Layout = kUnusedBoundaries | Bits;
-      First = FirstIfStart;
-    } else if (NumSegments > kBoundaries) {
-      Described = false;
-    } else {
-      unsigned Shift = 8 * (NumSegments - 1);
-      Layout = (Layout & ~(uint64_t(0xff) << Shift)) |
-               (uint64_t(Low - 1) << Shift) | (Bits << NumSegments);
-      ++NumSegments;
-    }
-    CurrentBits = Bits;
-    CurrentFirst = FirstIfStart;
+/// Writes the index and the stretches' bytes (table.h), from the sorted
+/// atomics and boundaries, in passes without a branch on the data (a loop
+/// per stretch over its atomics and boundaries mispredicts the end of each):
+/// with the atomics (AtomicsBefore) and boundaries (BoundsBefore) before
+/// each stretch S, its bytes begin at
+///
+///   Pos(S) = AtomicsBefore[S] + 2 * BoundsBefore[S] + S
+///
+/// (an atomic's low byte, a boundary's low byte and class, and a class for
+/// the start of each stretch), so that every item's place is known.
+class IndexWriter {
+public:
+  IndexWriter(uint64_t *Index, unsigned char *Bytes, const uint32_t *Before,
+              const uint32_t *BoundsBefore, uint32_t *StartsBefore)
+      : Index(Index), Bytes(Bytes), AtomicsBefore(Before),
+        BoundsBefore(BoundsBefore), StartsBefore(StartsBefore) {}
+
+  static uint64_t bytesNeeded(uint64_t NumAtomics, uint64_t NumBounds,
+                              uint64_t NumEntries) {
+    return NumAtomics + 2 * NumBounds + NumEntries;
   }
 
-  /// Writes the last stretch the sweep is in and those after it, up to
-  /// NumEntries.
-  void finish(uint64_t NumEntries) {
-    store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
-    for (uint64_t I = S + 1; I < NumEntries; ++I)
-      store(I, CurrentFirst, kUnusedBoundaries | CurrentBits | kDescribed);
+  /// Bounds[-1] must be readable, with a class of 0.
+  void write(const uint32_t *Atomics, uint64_t NumAtomics,
+             const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries) {
+    for (uint64_t I = 0; I < NumAtomics; ++I) {
+      uint64_t S = Atomics[I] >> kStretchShift;
+      put(I + 2 * BoundsBefore[S] + S, uint8_t(Atomics[I]));
+    }
+    // The functions starting in the stretch up to each boundary, and in all
+    // before it (for the running maximum).
+    uint64_t Previous = ~uint64_t(0), InStretch = 0, Starts = 0;
+    for (uint64_t K = 0; K < NumBounds; ++K) {
+      uint64_t Bound = Bounds[K], S = Bound >> (32 + kStretchShift);
+      uint64_t Starting = (Bound & kBoundaryStarts) != 0;
+      InStretch = (S == Previous ? InStretch : 0) + Starting;
+      Previous = S;
+      Starts += Starting;
+      StartsBefore[S + 1] = uint32_t(Starts);
+      put(AtomicsBefore[S + 1] + BoundsBefore[S] + S + K, uint8_t(Bound >> 32));
+      uint64_t Count =
+          InStretch < kMaxClassStarts ? InStretch : kMaxClassStarts;
+      put(AtomicsBefore[S + 1] + BoundsBefore[S + 1] + S + 1 + K,
+          uint8_t((Bound & 0xff) | Count << kClassStartsShift));
+    }
+    runningMaximum(StartsBefore, NumEntries);
+    for (uint64_t S = 0; S < NumEntries; ++S) {
+      uint64_t A0 = AtomicsBefore[S], NA = AtomicsBefore[S + 1] - A0;
+      uint64_t B0 = BoundsBefore[S], NB = BoundsBefore[S + 1] - B0;
+      uint64_t Pos = A0 + 2 * B0 + S;
+      // The class at the stretch's start: that of the boundary before it.
+      put(Pos + NA + NB, uint8_t(Bounds[int64_t(B0) - 1]));
+      storeRelaxed(&Index[2 * S], A0 | uint64_t(StartsBefore[S]) << 32);
+      storeRelaxed(&Index[2 * S + 1], Pos | (NA < 255 ? NA : 255) << 32 |
+                                          (NB < 255 ? NB : 255) << 40);
+    }
   }
 
 private:
-  __attribute__((always_inline)) void store(uint64_t I, uint64_t FirstFunction,
-                                            uint64_t EntryLayout) {
-    storeRelaxed(&Index[2 * I],
-                 uint64_t(AtomicsBefore[I]) | (FirstFunction << 32));
-    storeRelaxed(&Index[2 * I + 1], EntryLayout);
-  }
-
-  /// Leaves stretch S for stretch T > S.
-  __attribute__((always_inline)) void enterStretch(uint64_t T) {
-    store(S, First, Described ? Layout | kDescribed : kUnusedBoundaries);
-    // The stretches up to T wholly in the current segment: a fixed run of
-    // them, as a loop whose length varies from one function to the next
-    // would be mispredicted at its end nearly every time. The entries of
-    // the run from T on are written again later.
-    uint64_t Whole = kUnusedBoundaries | CurrentBits | kDescribed;
-    if (__builtin_expect(T - S <= kWholeRun + 1, 1)) {
-      for (unsigned K = 1; K <= kWholeRun; ++K)
-        store(S + K, CurrentFirst, Whole);
-    } else {
-      for (uint64_t I = S + 1; I < T; ++I)
-        store(I, CurrentFirst, Whole);
-    }
-    S = T;
-    Layout = kUnusedBoundaries | CurrentBits;
-    First = CurrentFirst;
-    NumSegments = 1;
-    Described = true;
-    StartTaken = false;
-  }
+  void put(uint64_t At, uint8_t V) { storeRelaxed(&Bytes[At], V); }
 
   uint64_t *Index;
-  const uint32_t *AtomicsBefore;
-  // The segment the sweep is in: its bits as segment 0 of a layout, and
-  // the FirstFunction of a stretch that starts in it.
-  uint64_t CurrentBits = 0, CurrentFirst = 0;
-  // The stretch the sweep is in, and its layout so far.
-  uint64_t S = 0, Layout = kUnusedBoundaries, First = 0;
-  unsigned NumSegments = 1;
-  bool Described = true, StartTaken = false;
+  unsigned char *Bytes;
+  const uint32_t *AtomicsBefore, *BoundsBefore;
+  uint32_t *StartsBefore;
 };
 
 /// The features of R that the runtime relies on, given that it holds the
@@ -209,24 +212,28 @@ uint32_t reliedFeatures(const FunctionRecord &R, uint64_t A, uint64_t B,
 
 /// Finishes the functions (sorted by start, with unique starts): sets each
 /// one's atomics, the range of the sorted Atomics inside it, and the
-/// features the runtime relies on. Builds the index over [0, TextSize)
-/// meanwhile (IndexSweep). A function holds the bytes from its start to
+/// features the runtime relies on; and builds the index over [0, TextSize)
+/// with the stretches' bytes. A function holds the bytes from its start to
 /// its end or to the next function's start, whichever comes first: the
 /// function that the searches (table.h) find.
 bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
                     const uint32_t *Atomics, uint64_t NumAtomics,
                     const ModuleAtomicsState &State, uint64_t TextSize,
-                    ArenaOffset &IndexOut, uint64_t &NumStretches) {
-  NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
-  const uint64_t NumEntries = NumStretches + 2;
+                    ModuleTable &T) {
+  T.NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
+  const uint64_t NumEntries = T.NumStretches + 2;
+  const uint64_t CodeEnd = T.NumStretches << kStretchShift;
   const uint32_t *Before = countAtomicsBefore(Atomics, NumAtomics, NumEntries);
-  IndexOut = Before ? arenaAllocate(indexBytes(NumStretches)) : 0;
-  if (!IndexOut)
+  // The boundaries, after one of class 0 (IndexWriter).
+  uint64_t *Bounds = BoundaryScratch.get(2 * NumFunctions + 2);
+  uint32_t *BoundsBefore = zeroedCounts(BoundaryCountScratch, NumEntries);
+  uint32_t *StartsBefore = zeroedCounts(StartCountScratch, NumEntries);
+  if (!Before || !Bounds || !BoundsBefore || !StartsBefore)
     return false;
+  *Bounds++ = 0;
   const AtomicsByStretch ByStretch = {Atomics, NumAtomics, Before};
-  IndexSweep Sweep(static_cast<uint64_t *>(arenaWritable(IndexOut)), Before);
 
-  uint64_t Below = 0, PreviousEnd = 0;
+  uint64_t Below = 0, PreviousEnd = 0, NumBounds = 0;
   for (uint64_t I = 0; I < NumFunctions; ++I) {
     FunctionRecord &R = F[I];
     uint64_t Start = R.Start, End = Start + R.Size;
@@ -236,12 +243,14 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
     uint64_t A = Below;
     if (__builtin_expect(
             Start < PreviousEnd || (A < NumAtomics && Atomics[A] < Start), 0))
-      A = ByStretch.below(Start);
+      A = ByStretch.below(Start < CodeEnd ? Start : CodeEnd);
     uint64_t Left = NumAtomics - A;
     uint32_t InWindow = countBelow(
-        Atomics + A, uint32_t(Left < kWindow ? Left : kWindow), uint32_t(End));
-    uint64_t B = __builtin_expect(InWindow < kWindow, 1) ? A + InWindow
-                                                         : ByStretch.below(End);
+        Atomics + A, uint32_t(Left < kCountWindow ? Left : kCountWindow),
+        uint32_t(End < CodeEnd ? End : CodeEnd));
+    uint64_t B = __builtin_expect(InWindow < kCountWindow, 1)
+                     ? A + InWindow
+                     : ByStretch.below(End < CodeEnd ? End : CodeEnd);
     Below = B;
     PreviousEnd = End;
     uint32_t Features = reliedFeatures(R, A, B, State);
@@ -249,16 +258,32 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
     storeRelaxed(&R.NumAtomics, uint32_t(B - A));
     storeRelaxed(&R.FirstAtomic, uint32_t(A));
 
-    Sweep.segment(
-        Start,
-        (uint64_t(1) << kInFunctionShift) |
-            (uint64_t((Features & kFeatureAtomics) != 0) << kCompleteShift),
-        I);
+    // Boundaries past the code describe no byte a query can ask about.
+    if (Start < CodeEnd)
+      Bounds[NumBounds++] =
+          boundary(Start,
+                   kClassInFunction |
+                       ((Features & kFeatureAtomics) ? kClassComplete : 0),
+                   true);
     uint64_t Next = I + 1 < NumFunctions ? F[I + 1].Start : ~uint64_t(0);
-    if (End < Next)
-      Sweep.segment(End, 0, I + 1);
+    if (End < Next && End < CodeEnd)
+      Bounds[NumBounds++] = boundary(End, 0, false);
   }
-  Sweep.finish(NumEntries);
+
+  for (uint64_t K = 0; K < NumBounds; ++K)
+    BoundsBefore[(Bounds[K] >> (32 + kStretchShift)) + 1] = uint32_t(K + 1);
+  runningMaximum(BoundsBefore, NumEntries);
+
+  T.StretchBytesSize =
+      IndexWriter::bytesNeeded(NumAtomics, NumBounds, NumEntries) + kBytesSlack;
+  T.Index = arenaAllocate(indexBytes(T.NumStretches));
+  T.StretchBytes = T.Index ? arenaAllocate(T.StretchBytesSize) : 0;
+  if (!T.StretchBytes)
+    return false;
+  IndexWriter W(static_cast<uint64_t *>(arenaWritable(T.Index)),
+                static_cast<unsigned char *>(arenaWritable(T.StretchBytes)),
+                Before, BoundsBefore, StartsBefore);
+  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries);
   return true;
 }
 
@@ -409,7 +434,7 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
     const auto *Offsets =
         static_cast<const uint32_t *>(arenaWritable(T.AtomicOffsets));
     if (!finishAndIndex(F, T.NumFunctions, Offsets, T.NumAtomics, State,
-                        TextSize, T.Index, T.NumStretches))
+                        TextSize, T))
       goto Fail;
   }
 
@@ -425,7 +450,7 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
 
   T.Bytes = sizeof(ModuleTable) + T.PathBytes +
             T.NumFunctions * sizeof(FunctionRecord) + T.NumAtomics * 8 +
-            indexBytes(T.NumStretches);
+            indexBytes(T.NumStretches) + T.StretchBytesSize;
   arenaStore(arenaWritable(TableOff), &T, sizeof(T));
   return TableOff;
 
@@ -449,6 +474,8 @@ void freeModuleTable(ArenaOffset TableOff) {
   }
   if (T.Index)
     arenaFree(T.Index, indexBytes(T.NumStretches));
+  if (T.StretchBytes)
+    arenaFree(T.StretchBytes, T.StretchBytesSize);
   arenaFree(TableOff, sizeof(ModuleTable));
 }
 

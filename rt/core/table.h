@@ -1,35 +1,45 @@
 //===- table.h - A module's tables and their index --------------*- C++ -*-===//
 //
 // A module's functions and atomics as sorted arrays of 32-bit offsets from
-// the start of its code (TextLo), and one index over the code: a 16-byte
-// entry per 256-byte stretch, in the style of Go's findfunctab, extended so
-// that nearly every query needs nothing else but the atomics it may hit.
+// the start of its code (TextLo), and one index over the code, in the style
+// of Go's findfunctab: a 16-byte entry per 256-byte stretch, and per stretch
+// a few bytes that describe it (its "bytes", in one array for the module),
+// so that nearly every query reads the entry and one or two cache lines of
+// bytes and nothing else.
 //
-// An entry holds where the stretch's atomics and functions begin in the
-// arrays, and the stretch's layout: its bytes cut into up to seven segments
-// at up to six boundaries, each segment either in no function, in a
-// function, or in a function complete for atomics. Functions follow one
-// another, so the function of the Nth segment that is in a function is the
-// (N-1)th after the entry's FirstFunction. A stretch with more segments
-// (more than two functions wholly inside it, each with padding around it)
-// is not described by its entry; 256 bytes of code rarely are.
+// A stretch's bytes are, in this order: the low byte of each of its NA
+// atomics' offsets; the low byte of each of its NB boundaries, ascending (a
+// boundary is where a function starts, or where one ends before the next
+// starts); and the NB + 1 classes of its segments, the first for the bytes
+// before its first boundary. A class says whether the segment lies in a
+// function, whether that function is complete for atomics, and how many
+// functions start in the stretch up to the segment (so which function it
+// is). Within a stretch the low byte of an offset is the offset, so:
 //
-// A query at offset X reads entry X / 256, the next entry's first word (the
-// stretch's number of atomics is the difference), and the kWindow atomic
-// offsets from FirstAtomic on (one cache line), and compares all of those
-// at once: X is an atomic or not; the segment of X says whether "not" is NO
-// or UNKNOWN, and which function holds X. All of it without a branch on the
-// data. What limits a query is not the cache misses, which overlap with
-// those of the queries around it, but its instruction count, which bounds
-// how many queries the processor keeps in flight (and a mispredicted branch
-// on loaded data throws the others away): every instruction counts here.
-// A stretch with more than kWindow atomics, or not described, is searched
-// (binary search over at most 256 distinct offsets). Every lookup is O(1)
-// in the size of the table. The index costs 16 bytes per 256 bytes of code
-// (6 %); an atomic costs 8 bytes (offset, descriptor).
+//   - an offset X is an atomic when one of the NA low bytes equals X's;
+//   - the segment of X is the number of boundaries at or below X's low byte
+//     (they are sorted: the lanes at or below are the first ones), and its
+//     class says YES-or-NO vs UNKNOWN, and which function holds X.
+//
+// A query compares kWindow (32) bytes at once for each, without a branch
+// on the data; what limits a query is not its cache misses, which overlap
+// with those of the queries around it, but its instruction count, which
+// bounds how many queries the processor keeps in flight (and a mispredicted
+// branch on loaded data throws the others away). A stretch with more than
+// kWindow atomics or boundaries (one atomic every 8 bytes, or more than 16
+// functions, over 256 bytes of code) is searched (binary search over the
+// 32-bit arrays). Dense lock-free code and many small functions (accessors,
+// wrappers, template instances) stay on the fast path: earlier versions
+// held 16 atomic offsets and 6 boundaries in the entry itself, and fell back
+// to a search on both.
+//
+// Memory: the index costs 16 bytes per 256 bytes of code; the stretch bytes
+// one per stretch, one per atomic and two per boundary (at most two per
+// function); an atomic costs 8 bytes besides (offset, descriptor), a
+// function its 40-byte record.
 //
 // Tables are immutable once published. Readers reach them by arena offset
-// (arena.h) and read every field with relaxed loads (or, for the window,
+// (arena.h) and read every field with relaxed loads (or, for the windows,
 // loads the compiler cannot see), so that a reader that raced with an
 // update reads garbage, never faults, and is then told to retry by the
 // registry's generation check.
@@ -46,34 +56,37 @@
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 namespace pcmap {
 namespace rt {
 
 constexpr unsigned kStretchShift = 8; // 256 bytes of code per index entry
-/// Atomics a query compares at once (one cache line of offsets).
-constexpr unsigned kWindow = 16;
-/// Segment boundaries an entry holds; a stretch has one segment more.
-constexpr unsigned kBoundaries = 6;
-/// IndexEntry::Layout: bytes 0 to 5, the boundaries (where segments 1 to 6
-/// start) minus one, ascending, 0xff when unused; bits 48 to 54, which of
-/// segments 0 to 6 lie in a function; bits 55 to 61, which lie in a
-/// function complete for atomics; bit 62, whether the layout describes the
-/// stretch.
-constexpr unsigned kInFunctionShift = 48;
-constexpr unsigned kCompleteShift = 55;
-constexpr uint64_t kUnusedBoundaries = 0xffffffffffffull;
-constexpr uint64_t kDescribed = uint64_t(1) << 62;
+constexpr uint32_t kStretchMask = (1u << kStretchShift) - 1;
+/// Atomics, and boundaries, a query compares at once (32 bytes each).
+constexpr unsigned kWindow = 32;
+/// A segment's class (one byte): bit 0, it lies in a function; bit 1, in a
+/// function complete for atomics; bits 2 to 7, the functions that start in
+/// the stretch at or before it (saturated: only stretches of at most
+/// kWindow boundaries are read from their classes).
+constexpr uint8_t kClassInFunction = 1;
+constexpr uint8_t kClassComplete = 2;
+constexpr unsigned kClassStartsShift = 2;
+constexpr unsigned kMaxClassStarts = 63;
 
 struct IndexEntry {
   /// The atomics before the stretch (the index of its first atomic).
   uint32_t FirstAtomic;
-  /// The function of the stretch's first segment in a function: the number
-  /// of functions starting before the stretch, less one if the last of them
-  /// reaches into it.
+  /// The functions that start before the stretch.
   uint32_t FirstFunction;
-  uint64_t Layout;
+  /// Where the stretch's bytes begin in the module's StretchBytes.
+  uint32_t Bytes;
+  /// The stretch's atomics and boundaries, 255 for 255 or more (the
+  /// stretch is then searched).
+  uint8_t NumAtomics, NumBoundaries;
+  uint16_t Reserved;
 };
 static_assert(sizeof(IndexEntry) == 16, "an entry is 16 bytes");
 
@@ -81,7 +94,7 @@ static_assert(sizeof(IndexEntry) == 16, "an entry is 16 bytes");
 /// first, in one cache line.
 struct ModuleTable {
   uint64_t TextLo, TextHi;
-  ArenaOffset Index; // IndexEntry[NumStretches + 1]
+  ArenaOffset Index; // IndexEntry[NumStretches + 2]
   uint64_t NumStretches;
   ArenaOffset Functions;                        // FunctionRecord[NumFunctions]
   ArenaOffset AtomicOffsets, AtomicDescriptors; // uint32_t[NumAtomics]
@@ -93,6 +106,9 @@ struct ModuleTable {
   /// Whether Functions is this table's (FunctionsCapacity records), or the
   /// one decoded functions section's.
   uint64_t OwnsFunctions, FunctionsCapacity;
+  /// The stretches' bytes (see above), StretchBytesSize of them.
+  ArenaOffset StretchBytes;
+  uint64_t StretchBytesSize;
   uint64_t Bytes; // memory of this table, for the stats
   /// The object's GNU build ID (BuildIdSize bytes; 0: none), for reports
   /// that are merged offline (the tracer's JSON).
@@ -139,7 +155,7 @@ inline uint64_t headerField(ArenaOffset Table, size_t Offset) {
 /// header. TextLo is published beside it.
 struct ModuleView {
   uint64_t TextSize;
-  ArenaOffset Index, AtomicOffsets, Functions;
+  ArenaOffset Index, StretchBytes, Functions;
   uint64_t NumFunctions;
   ArenaOffset Table;
   uint64_t Bias;
@@ -156,12 +172,15 @@ struct TableView {
 
   uint64_t textSize() const { return loadRelaxed(&M->TextSize); }
   ArenaOffset index() const { return loadRelaxed(&M->Index); }
-  ArenaOffset atomicOffsets() const { return loadRelaxed(&M->AtomicOffsets); }
+  ArenaOffset stretchBytes() const { return loadRelaxed(&M->StretchBytes); }
   ArenaOffset functions() const { return loadRelaxed(&M->Functions); }
   uint64_t numFunctions() const { return loadRelaxed(&M->NumFunctions); }
   ArenaOffset table() const { return loadRelaxed(&M->Table); }
   uint64_t bias() const { return loadRelaxed(&M->Bias); }
   const char *path() const { return loadRelaxed(&M->Path); }
+  ArenaOffset atomicOffsets() const {
+    return headerField(table(), offsetof(ModuleTable, AtomicOffsets));
+  }
   ArenaOffset atomicDescriptors() const {
     return headerField(table(), offsetof(ModuleTable, AtomicDescriptors));
   }
@@ -173,63 +192,137 @@ struct TableView {
   }
 };
 
-/// The number of bits set in each 6-bit value.
-struct BitCounts {
-  uint8_t N[64];
+//===----------------------------------------------------------------------===//
+// 32-byte windows
+//===----------------------------------------------------------------------===//
+
+/// Bit I set for each of the 32 bytes from P on that equals X (Match), or
+/// that is at most X (AtMost). P may be anywhere in the arena: the bytes
+/// past its arrays are other memory of the region, mapped, with a guard at
+/// its end. The loads are in assembly: they may race with a writer reusing
+/// the block (the generation check then discards the answer), and the
+/// compiler must neither see a data race nor assume the memory unchanged.
+struct Bytes16 {
+  unsigned char B[16];
 };
-constexpr BitCounts makeBitCounts() {
-  BitCounts B{};
-  for (unsigned I = 0; I < 64; ++I)
-    B.N[I] = uint8_t((I & 1) + (I >> 1 & 1) + (I >> 2 & 1) + (I >> 3 & 1) +
-                     (I >> 4 & 1) + (I >> 5 & 1));
-  return B;
+#if defined(__SSE2__)
+inline __m128i loadWindowHalf(const unsigned char *P) {
+  __m128i V;
+  asm("movdqu %1, %0" : "=x"(V) : "m"(*reinterpret_cast<const Bytes16 *>(P)));
+  return V;
 }
-inline constexpr BitCounts kBitCounts = makeBitCounts();
+inline __m128i broadcastByte(uint8_t X) {
+  // movd and a multiply put X in every byte of the low word; pshufd the
+  // rest (three instructions, where SSE2's byte broadcast takes four).
+  return _mm_shuffle_epi32(_mm_cvtsi32_si128(int(0x01010101u * X)), 0);
+}
+inline uint32_t windowMatch(const unsigned char *P, uint8_t X) {
+  __m128i K = broadcastByte(X);
+  unsigned Lo =
+      unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(loadWindowHalf(P), K)));
+  unsigned Hi =
+      unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(loadWindowHalf(P + 16), K)));
+  return Lo | Hi << 16;
+}
+inline uint32_t windowAtMost(const unsigned char *P, uint8_t X) {
+  // B <= X exactly when max(B, X) == X (unsigned).
+  __m128i K = broadcastByte(X);
+  __m128i A = loadWindowHalf(P), B = loadWindowHalf(P + 16);
+  unsigned Lo =
+      unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(A, K), K)));
+  unsigned Hi =
+      unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(B, K), K)));
+  return Lo | Hi << 16;
+}
+#elif defined(__aarch64__)
+inline uint8x16_t loadWindowHalf(const unsigned char *P) {
+  uint8x16_t V;
+  asm("ldr %q0, %1" : "=w"(V) : "m"(*reinterpret_cast<const Bytes16 *>(P)));
+  return V;
+}
+/// One bit per lane of a vector of all-ones or all-zeros bytes.
+inline uint32_t laneBits(uint8x16_t Lanes) {
+  const uint8x16_t Weights = {1, 2, 4, 8, 16, 32, 64, 128,
+                              1, 2, 4, 8, 16, 32, 64, 128};
+  uint8x16_t W = vandq_u8(Lanes, Weights);
+  return uint32_t(vaddv_u8(vget_low_u8(W))) |
+         uint32_t(vaddv_u8(vget_high_u8(W))) << 8;
+}
+inline uint32_t windowMatch(const unsigned char *P, uint8_t X) {
+  uint8x16_t K = vdupq_n_u8(X);
+  return laneBits(vceqq_u8(loadWindowHalf(P), K)) |
+         laneBits(vceqq_u8(loadWindowHalf(P + 16), K)) << 16;
+}
+inline uint32_t windowAtMost(const unsigned char *P, uint8_t X) {
+  uint8x16_t K = vdupq_n_u8(X);
+  return laneBits(vcleq_u8(loadWindowHalf(P), K)) |
+         laneBits(vcleq_u8(loadWindowHalf(P + 16), K)) << 16;
+}
+#else
+inline uint32_t windowMatch(const unsigned char *P, uint8_t X) {
+  uint32_t Lanes = 0;
+  for (unsigned I = 0; I < kWindow; ++I)
+    Lanes |= uint32_t(loadRelaxed(P + I) == X) << I;
+  return Lanes;
+}
+inline uint32_t windowAtMost(const unsigned char *P, uint8_t X) {
+  uint32_t Lanes = 0;
+  for (unsigned I = 0; I < kWindow; ++I)
+    Lanes |= uint32_t(loadRelaxed(P + I) <= X) << I;
+  return Lanes;
+}
+#endif
+
+/// The lanes of a window that hold N values (all of them from kWindow on;
+/// callers check N <= kWindow).
+inline uint32_t windowLanes(uint32_t N) {
+  return uint32_t((uint64_t(1) << (N & 63)) - 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Stretches
+//===----------------------------------------------------------------------===//
 
 /// The index entry of an offset's stretch, as a reader loads it, and what a
 /// query makes of it. Everything is computed without branches.
 struct Stretch {
-  uint64_t Word0, Layout;
-  const uint32_t *Next; // the next entry's FirstAtomic
+  const uint64_t *Entry; // its first word is loaded where it is used
+  uint64_t Word1;
+  const unsigned char *Bytes; // the stretch's bytes
 
-  uint32_t firstAtomic() const { return uint32_t(Word0); }
-  uint32_t firstFunction() const { return uint32_t(Word0 >> 32); }
-  /// The stretch's atomics (garbage tolerated: callers compare it with
-  /// kWindow).
-  uint32_t numAtomics() const { return loadRelaxed(Next) - firstAtomic(); }
-  bool described() const { return Layout & kDescribed; }
+  uint32_t firstAtomic() const { return uint32_t(loadRelaxed(&Entry[0])); }
+  uint32_t firstFunction() const {
+    return uint32_t(loadRelaxed(&Entry[0]) >> 32);
+  }
+  uint32_t numAtomics() const { return uint32_t(Word1 >> 32) & 0xff; }
+  uint32_t numBoundaries() const { return uint32_t(Word1 >> 40) & 0xff; }
+  /// Whether the windows hold all of the stretch's atomics; boundaries.
+  bool atomicsInWindow() const { return numAtomics() <= kWindow; }
+  bool boundariesInWindow() const { return numBoundaries() <= kWindow; }
+  /// Whether the windows describe the whole stretch.
+  bool described() const {
+    return unsigned(atomicsInWindow()) & unsigned(boundariesInWindow());
+  }
 
-  /// The segment of byte Low of the stretch: how many boundaries are at or
-  /// before it.
-  unsigned segment(uint8_t Low) const {
-#if defined(__SSE2__)
-    // Stored boundaries are one less: a boundary B is at or before Low when
-    // B - 1 < Low, and the lanes with B - 1 >= Low (unused ones included)
-    // are the upper ones.
-    __m128i B = _mm_cvtsi64_si128(int64_t(Layout));
-    __m128i L = _mm_cvtsi64_si128(int64_t(0x0101010101010101ull * Low));
-    unsigned AtOrAfter =
-        unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(B, L), B)));
-    return unsigned(__builtin_ctz((AtOrAfter & 0x3f) | 0x40));
-#else
-    unsigned N = 0;
-    for (unsigned I = 0; I < kBoundaries; ++I)
-      N += unsigned(((Layout >> (8 * I)) & 0xff) < Low);
-    return N;
-#endif
+  /// The stretch's atomics whose offset has low byte Low: at most one bit,
+  /// for atomic firstAtomic() + its lane. Valid when atomicsInWindow().
+  uint32_t atomicLanes(uint8_t Low) const {
+    return windowMatch(Bytes, Low) & windowLanes(numAtomics());
   }
-  /// Whether segment Seg lies in a function; in one complete for atomics.
-  unsigned inFunction(unsigned Seg) const {
-    return unsigned(Layout >> (kInFunctionShift + Seg)) & 1;
+  /// The class of the segment of byte Low of the stretch: the class after
+  /// the last boundary at or before it. Valid when boundariesInWindow().
+  uint8_t classAt(uint8_t Low) const {
+    uint32_t NA = numAtomics(), NB = numBoundaries();
+    // The boundaries at or before Low are the first lanes (ascending).
+    uint64_t AtMost = windowAtMost(Bytes + NA, Low);
+    unsigned Before =
+        unsigned(__builtin_ctzll(~AtMost | (uint64_t(1) << (NB & 63))));
+    return loadRelaxed(Bytes + NA + NB + Before);
   }
-  unsigned inCompleteFunction(unsigned Seg) const {
-    return unsigned(Layout >> (kCompleteShift + Seg)) & 1;
-  }
-  /// The function of segment Seg (when it is in one): FirstFunction plus
-  /// the number of segments before it that are in a function.
-  uint64_t functionOf(unsigned Seg) const {
-    unsigned Before = unsigned(Layout >> kInFunctionShift) & ((1u << Seg) - 1);
-    return uint64_t(firstFunction()) + kBitCounts.N[Before & 63];
+  /// The function of a segment of class C (in a function): the last one
+  /// starting at or before it.
+  uint64_t functionOf(uint8_t C) const {
+    return uint64_t(firstFunction()) + (C >> kClassStartsShift) - 1;
   }
 };
 
@@ -238,60 +331,14 @@ inline bool pastIndex(const TableView &V, uint32_t Offset) {
   return (Offset >> kStretchShift) >= V.numStretches();
 }
 
-/// Entry I of the index (I <= NumStretches), with the next entry's first
-/// atomic.
+/// Entry I of the index (I <= NumStretches + 1).
 inline Stretch loadStretch(const TableView &V, uint64_t I) {
   const auto *W = static_cast<const uint64_t *>(
       arenaPointer(V.index() + I * sizeof(IndexEntry)));
-  // The next entry follows (past the region's end, in its guard).
-  const auto *Next = reinterpret_cast<const uint32_t *>(W + 2);
-  return {loadRelaxed(&W[0]), loadRelaxed(&W[1]), Next};
-}
-
-/// The window's lanes that hold a stretch's N atomics (N <= kWindow).
-inline uint32_t windowLanes(uint32_t N) { return (1u << (N & 31)) - 1; }
-
-#if defined(__SSE2__)
-/// The 16 lanes of four vectors of 32-bit compare results, as bits.
-inline uint32_t windowBits(__m128i A, __m128i B, __m128i C, __m128i D) {
-  __m128i AB = _mm_packs_epi32(A, B), CD = _mm_packs_epi32(C, D);
-  return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
-}
-#endif
-
-/// The lanes of the window of atomic offsets from atomic First on that equal
-/// Offset: bit I for atomic First + I. The lanes past the array read other
-/// memory of the arena (mapped, with a guard at its end); the caller masks
-/// them with Stretch::windowLanes().
-inline uint32_t matchWindow(const TableView &V, uint64_t First,
-                            uint32_t Offset) {
-  static_assert(kWindow == 16, "four vectors of four offsets");
-  const char *P = static_cast<const char *>(
-      arenaPointer(V.atomicOffsets() + First * sizeof(uint32_t)));
-#if defined(__SSE2__)
-  // The loads are in assembly: they may race with a writer reusing the
-  // block (the generation check then discards the answer), and the
-  // compiler must neither see a data race nor assume the memory unchanged.
-  struct Bytes16 {
-    char B[16];
-  };
-  const auto *Q = reinterpret_cast<const Bytes16 *>(P);
-  __m128i A, B, C, D;
-  asm("movdqu %1, %0" : "=x"(A) : "m"(Q[0]));
-  asm("movdqu %1, %0" : "=x"(B) : "m"(Q[1]));
-  asm("movdqu %1, %0" : "=x"(C) : "m"(Q[2]));
-  asm("movdqu %1, %0" : "=x"(D) : "m"(Q[3]));
-  __m128i K = _mm_set1_epi32(int(Offset));
-  return windowBits(_mm_cmpeq_epi32(A, K), _mm_cmpeq_epi32(B, K),
-                    _mm_cmpeq_epi32(C, K), _mm_cmpeq_epi32(D, K));
-#else
-  uint32_t Lanes = 0;
-  for (unsigned I = 0; I < kWindow; ++I)
-    Lanes |= uint32_t(loadRelaxed(reinterpret_cast<const uint32_t *>(P) + I) ==
-                      Offset)
-             << I;
-  return Lanes;
-#endif
+  uint64_t W1 = loadRelaxed(&W[1]);
+  const auto *Bytes = static_cast<const unsigned char *>(
+      arenaPointer(V.stretchBytes() + uint32_t(W1)));
+  return {W, W1, Bytes};
 }
 
 /// The number of keys <= X in a sorted array of uint32_t keys Stride bytes
@@ -319,10 +366,13 @@ inline uint64_t upperBound(ArenaOffset Keys, uint64_t Stride, uint64_t Lo,
 inline int64_t lastAtomicAtOrBefore(const TableView &V, uint32_t Offset) {
   if (pastIndex(V, Offset))
     return int64_t(V.numAtomics()) - 1;
-  Stretch E = loadStretch(V, Offset >> kStretchShift);
+  uint64_t S = Offset >> kStretchShift;
+  // The atomics before stretch S's FirstAtomic lie before it; those from
+  // stretch S + 1's on, after it.
   return int64_t(upperBound(V.atomicOffsets(), sizeof(uint32_t),
-                            E.firstAtomic(), loadRelaxed(E.Next),
-                            V.numAtomics(), Offset)) -
+                            loadStretch(V, S).firstAtomic(),
+                            loadStretch(V, S + 1).firstAtomic(), V.numAtomics(),
+                            Offset)) -
          1;
 }
 /// Index of the last function starting at or before Offset, or -1.
@@ -332,10 +382,10 @@ inline int64_t lastFunctionAtOrBefore(const TableView &V, uint32_t Offset) {
   uint64_t S = Offset >> kStretchShift;
   static_assert(offsetof(FunctionRecord, Start) == 0, "Start first");
   // The functions before stretch S's FirstFunction start before it; those
-  // after stretch S + 1's start after stretch S.
+  // from stretch S + 1's on, after it.
   return int64_t(upperBound(V.functions(), sizeof(FunctionRecord),
                             loadStretch(V, S).firstFunction(),
-                            uint64_t(loadStretch(V, S + 1).firstFunction()) + 1,
+                            loadStretch(V, S + 1).firstFunction(),
                             V.numFunctions(), Offset)) -
          1;
 }

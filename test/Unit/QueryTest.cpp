@@ -311,25 +311,84 @@ TEST_F(QueryTest, IndexBoundaries) {
   EXPECT_EQ(pcmap_is_atomic_pc(M.pc(Size)), PCMAP_UNKNOWN);
 }
 
+/// A function of a layout that every byte is checked against.
+struct ModelFunction {
+  uint64_t Start, Size;
+  bool Complete;
+};
+
+/// Registers functions Fns (sorted by start) and atomics at the sorted,
+/// unique offsets Atomics in a module of Size bytes, and checks every
+/// query at every byte against a plain model: the last function starting
+/// at or before an offset holds it if it reaches it. Described: 1 if every
+/// stretch must be on the fast path (its windows hold all its atomics and
+/// boundaries), -1 if it need not. Counts in *Searched the bytes whose
+/// stretch is not described (searched), if asked.
+void expectEveryByteAgrees(const std::vector<ModelFunction> &Fns,
+                           const std::vector<uint64_t> &Atomics, uint64_t Size,
+                           int Described, const std::string &What,
+                           uint64_t *Searched = nullptr) {
+  FakeModule M(Size);
+  auto F = M.section(MK_Functions);
+  for (const ModelFunction &X : Fns)
+    F.function(M.pc(X.Start), X.Size, X.Complete ? kFeatureAtomics : 0);
+  F.add();
+  auto A = M.section(MK_Atomics);
+  const uint64_t Desc = desc(AK_Store, 2, AO_Release);
+  for (uint64_t O : Atomics)
+    A.record({M.pc(O)}, Desc);
+  A.add();
+
+  size_t NextFn = 0;
+  for (uint64_t O = 0; O < Size; ++O) {
+    while (NextFn < Fns.size() && Fns[NextFn].Start <= O)
+      ++NextFn;
+    const ModelFunction *Holder = nullptr;
+    if (NextFn && O < Fns[NextFn - 1].Start + Fns[NextFn - 1].Size)
+      Holder = &Fns[NextFn - 1];
+    bool IsAtomic = std::binary_search(Atomics.begin(), Atomics.end(), O);
+    int Want = IsAtomic                     ? PCMAP_YES
+               : Holder && Holder->Complete ? PCMAP_NO
+                                            : PCMAP_UNKNOWN;
+    ASSERT_EQ(pcmap_is_atomic_pc(M.pc(O)), Want) << What << " offset " << O;
+    int InWindows = __pcmap_testing_stretch_described(M.pc(O));
+    ASSERT_NE(InWindows, -1) << What << " offset " << O;
+    if (Described > 0)
+      ASSERT_EQ(InWindows, 1) << What << " offset " << O;
+    if (Searched)
+      *Searched += InWindows == 0;
+    pcmap_function Fn;
+    ASSERT_EQ(pcmap_lookup_function(M.pc(O), &Fn), Holder ? 1 : 0)
+        << What << " offset " << O;
+    if (Holder) {
+      ASSERT_EQ(Fn.start, M.pc(Holder->Start)) << What << " offset " << O;
+      ASSERT_EQ(Fn.size, Holder->Size) << What << " offset " << O;
+    }
+    pcmap_atomic At;
+    ASSERT_EQ(pcmap_lookup_atomic(M.pc(O), &At), IsAtomic ? 1 : 0)
+        << What << " offset " << O;
+    if (IsAtomic) {
+      ASSERT_EQ(At.pc, M.pc(O));
+      ASSERT_EQ(At.has_function, Holder ? 1 : 0) << What << " offset " << O;
+    }
+  }
+}
+
 TEST_F(QueryTest, EveryByteAgreesWithAModelOfTheLayout) {
   // Short functions (several to a 256-byte stretch, some of no bytes, some
   // not complete for atomics, a few starting inside the one before),
   // padding and gaps between them, atomics dense
   // enough that some stretches hold more than a window of them, and some
   // outside any function: every query at every byte must agree with a
-  // plain model, whether the stretch's index entry describes it or the
-  // query has to search.
-  struct Fn {
-    uint64_t Start, Size;
-    bool Complete;
-  };
+  // plain model, whether the stretch's windows describe it or the query
+  // has to search.
   for (unsigned Seed = 1; Seed <= 4; ++Seed) {
     std::mt19937 Rng(Seed);
     auto Uniform = [&](uint64_t Lo, uint64_t Hi) {
       return std::uniform_int_distribution<uint64_t>(Lo, Hi)(Rng);
     };
     const uint64_t Size = 1 << 15;
-    std::vector<Fn> Fns;
+    std::vector<ModelFunction> Fns;
     std::vector<uint64_t> Atomics;
     for (uint64_t Cursor = Uniform(0, 40); Cursor + 1000 < Size;) {
       if (Uniform(0, 15) == 0) { // a function of no bytes
@@ -341,7 +400,7 @@ TEST_F(QueryTest, EveryByteAgreesWithAModelOfTheLayout) {
         // Inside the function before (a malformed section, or symbols
         // that overlap): of no bytes, or reaching beyond its end. From its
         // start on, it is the function a PC is in, if any.
-        const Fn &Before = Fns.back();
+        const ModelFunction &Before = Fns.back();
         uint64_t Start = Before.Start + Uniform(1, Before.Size - 1);
         uint64_t FSize = Uniform(0, 1) ? 0 : Uniform(1, 300);
         Fns.push_back({Start, FSize, Uniform(0, 1) != 0});
@@ -362,49 +421,91 @@ TEST_F(QueryTest, EveryByteAgreesWithAModelOfTheLayout) {
     }
     std::sort(Atomics.begin(), Atomics.end());
     Atomics.erase(std::unique(Atomics.begin(), Atomics.end()), Atomics.end());
-
-    FakeModule M(Size);
-    auto F = M.section(MK_Functions);
-    for (const Fn &X : Fns)
-      F.function(M.pc(X.Start), X.Size, X.Complete ? kFeatureAtomics : 0);
-    F.add();
-    auto A = M.section(MK_Atomics);
-    const uint64_t Desc = desc(AK_Store, 2, AO_Release);
-    for (uint64_t O : Atomics)
-      A.record({M.pc(O)}, Desc);
-    A.add();
-
-    size_t NextFn = 0;
-    for (uint64_t O = 0; O < Size; ++O) {
-      while (NextFn < Fns.size() && Fns[NextFn].Start <= O)
-        ++NextFn;
-      // The last function starting at or before O holds it, if it
-      // reaches it.
-      const Fn *Holder = nullptr;
-      if (NextFn && O < Fns[NextFn - 1].Start + Fns[NextFn - 1].Size)
-        Holder = &Fns[NextFn - 1];
-      bool IsAtomic = std::binary_search(Atomics.begin(), Atomics.end(), O);
-      int Want = IsAtomic                     ? PCMAP_YES
-                 : Holder && Holder->Complete ? PCMAP_NO
-                                              : PCMAP_UNKNOWN;
-      ASSERT_EQ(pcmap_is_atomic_pc(M.pc(O)), Want)
-          << "seed " << Seed << " offset " << O;
-      pcmap_function Fn;
-      ASSERT_EQ(pcmap_lookup_function(M.pc(O), &Fn), Holder ? 1 : 0)
-          << "seed " << Seed << " offset " << O;
-      if (Holder) {
-        ASSERT_EQ(Fn.start, M.pc(Holder->Start)) << "offset " << O;
-        ASSERT_EQ(Fn.size, Holder->Size) << "offset " << O;
-      }
-      pcmap_atomic At;
-      ASSERT_EQ(pcmap_lookup_atomic(M.pc(O), &At), IsAtomic ? 1 : 0)
-          << "seed " << Seed << " offset " << O;
-      if (IsAtomic) {
-        ASSERT_EQ(At.pc, M.pc(O));
-        ASSERT_EQ(At.has_function, Holder ? 1 : 0) << "offset " << O;
-      }
-    }
+    expectEveryByteAgrees(Fns, Atomics, Size, -1,
+                          "seed " + std::to_string(Seed));
   }
+}
+
+TEST_F(QueryTest, DenseAtomicsStayOnTheFastPath) {
+  // Lock-free code: functions of every size, back to back at 16-byte
+  // alignment, with an atomic every 8 to 20 bytes (up to 32 in a 256-byte
+  // stretch, one window); some functions not complete. Every stretch is
+  // described by its windows, and every byte answers as the model does.
+  for (unsigned Seed = 1; Seed <= 3; ++Seed) {
+    std::mt19937 Rng(Seed);
+    auto Uniform = [&](uint64_t Lo, uint64_t Hi) {
+      return std::uniform_int_distribution<uint64_t>(Lo, Hi)(Rng);
+    };
+    const uint64_t Size = 1 << 15;
+    std::vector<ModelFunction> Fns;
+    std::vector<uint64_t> Atomics;
+    uint64_t NextAtomic = Uniform(0, 8);
+    for (uint64_t Cursor = 0; Cursor + 2100 < Size;) {
+      uint64_t FSize = Uniform(0, 3) ? Uniform(24, 300) : Uniform(300, 2000);
+      Fns.push_back({Cursor, FSize, Uniform(0, 5) != 0});
+      for (; NextAtomic < Cursor + FSize; NextAtomic += Uniform(8, 20))
+        if (NextAtomic >= Cursor)
+          Atomics.push_back(NextAtomic);
+      Cursor = (Cursor + FSize + 15) & ~uint64_t(15);
+    }
+    expectEveryByteAgrees(Fns, Atomics, Size, 1,
+                          "dense, seed " + std::to_string(Seed));
+  }
+}
+
+TEST_F(QueryTest, ManySmallFunctionsStayOnTheFastPath) {
+  // Accessors, wrappers and template instances: functions of 1 to 16 bytes
+  // at 16-byte alignment (up to 16 starts and 16 ends in a stretch, one
+  // window of boundaries), some of no bytes, with none to two atomics each,
+  // some not complete, and now and then a larger one. Every stretch is
+  // described by its windows.
+  for (unsigned Seed = 1; Seed <= 3; ++Seed) {
+    std::mt19937 Rng(Seed);
+    auto Uniform = [&](uint64_t Lo, uint64_t Hi) {
+      return std::uniform_int_distribution<uint64_t>(Lo, Hi)(Rng);
+    };
+    const uint64_t Size = 1 << 15;
+    std::vector<ModelFunction> Fns;
+    std::vector<uint64_t> Atomics;
+    for (uint64_t Cursor = 0; Cursor + 700 < Size;) {
+      uint64_t FSize = Uniform(0, 19) ? Uniform(0, 16) : Uniform(17, 600);
+      Fns.push_back({Cursor, FSize, Uniform(0, 4) != 0});
+      for (uint64_t K = Uniform(0, 2); K && FSize; --K)
+        Atomics.push_back(Cursor + Uniform(0, FSize - 1));
+      Cursor = (Cursor + std::max<uint64_t>(FSize, 1) + 15) & ~uint64_t(15);
+    }
+    std::sort(Atomics.begin(), Atomics.end());
+    Atomics.erase(std::unique(Atomics.begin(), Atomics.end()), Atomics.end());
+    expectEveryByteAgrees(Fns, Atomics, Size, 1,
+                          "small, seed " + std::to_string(Seed));
+  }
+}
+
+TEST_F(QueryTest, StretchesBeyondTheWindowsAreSearched) {
+  // Beyond the fast path: functions of 1 to 7 bytes every 8 bytes (up to
+  // 64 boundaries in a stretch) and stretches with an atomic every 2 to 7
+  // bytes. Every byte still answers as the model does, and the stretches
+  // that cannot be described say so.
+  const uint64_t Size = 1 << 14;
+  std::mt19937 Rng(7);
+  auto Uniform = [&](uint64_t Lo, uint64_t Hi) {
+    return std::uniform_int_distribution<uint64_t>(Lo, Hi)(Rng);
+  };
+  std::vector<ModelFunction> Fns;
+  std::vector<uint64_t> Atomics;
+  for (uint64_t Cursor = 0; Cursor + 8 < Size / 2; Cursor += 8) {
+    Fns.push_back({Cursor, Uniform(1, 7), Uniform(0, 3) != 0});
+    if (Uniform(0, 1))
+      Atomics.push_back(Cursor);
+  }
+  Fns.push_back({Size / 2, Size / 2 - 64, true});
+  for (uint64_t O = Size / 2; O < Size - 64; O += Uniform(2, 7))
+    Atomics.push_back(O);
+  uint64_t Searched = 0;
+  expectEveryByteAgrees(Fns, Atomics, Size, -1, "beyond the windows",
+                        &Searched);
+  // Nearly every stretch of both halves.
+  EXPECT_GT(Searched, Size * 3 / 4);
 }
 
 TEST_F(QueryTest, AtomicBeforeAtFunctionEdges) {
