@@ -1,8 +1,10 @@
 //===- bench/pcmap_layout_bench.cpp - Queries on real layouts -----------===//
 //
 // The runtime's queries on the tables of real programs (issue 20; see
-// bench/README.md): each object named on the command line is dlopened, so
-// that its constructors register its tables through the real path, and its
+// bench/README.md): each object named on the command line is dlopened
+// (alone, and unloaded after it is measured; with --together all of them
+// first), so that its constructors register its tables through the real
+// path, and its
 // table is then read back through the public API (pcmap_module_at,
 // pcmap_function_at, pcmap_atomic_at). From it come the layout (atomics and
 // function starts per 256-byte stretch of code), the queries (half at atomic
@@ -10,9 +12,9 @@
 // and the baselines' arrays. Every answer is checked before anything is
 // timed; a wrong answer is reported and the exit status is 1.
 //
-// Timed, per object, on the same queries, best-of nothing: the median and
-// the range of --reps repetitions, the methods interleaved within each
-// repetition so that a change of the machine's load hits them alike:
+// Timed, per object, on the same queries: the median and the range of
+// --reps repetitions, each repetition running every method in turn so that
+// a change of the machine's load hits them alike:
 //   is_atomic:   pcmap_is_atomic_pc, std::upper_bound over the sorted atomic
 //                PCs, and a GWPSan-style two-level search (the covering
 //                function, then its atomics);
