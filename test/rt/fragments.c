@@ -14,6 +14,11 @@
 // RUN:   -I%pcmap-include -c %s -o %t/all.o
 // RUN: %clang %t/all.o %rt-static-lib -o %t/all
 // RUN: %run %t/all | FileCheck %s --check-prefixes=CHECK,SPLIT
+// The function report has one row for work(), its size that of all its
+// fragments.
+// RUN: env PCMAP_OPTIONS=report_functions=1:report_format=csv:report_path=%t/r \
+// RUN:   %run %t/all > %t/all.out
+// RUN: cat %t/all.out %t/r.* | FileCheck %s --check-prefix=REPORT
 // RUN: %python %test-support/check_pcmap.py disasm %t/all \
 // RUN:   --objdump llvm-objdump | FileCheck %s --check-prefix=DISASM
 
@@ -50,6 +55,14 @@
 // STRIPPED: atomics of work: 3, all YES
 // STRIPPED-NEXT: unsure: no NO at an atomic, UNKNOWN outside the first fragment
 // STRIPPED-NEXT: work(3) = {{-?[0-9]+}}
+// clang-format on
+
+// clang-format off
+// REPORT: size of work: [[SIZE:[0-9]+]] bytes
+// REPORT: module,function,start,size,atomics,load,store,rmw,cmpxchg,fence,unknown,asm,features
+// REPORT-NOT: ,work.__part.
+// REPORT: ,work,0x{{[0-9a-f]+}},[[SIZE]],3,1,1,1,0,0,0,0,"atomics,fragmented,pcmap"
+// REPORT-NOT: ,work.__part.
 // clang-format on
 
 // DISASM: OK:
