@@ -16,9 +16,11 @@
 // RUN: %run %t/all | FileCheck %s --check-prefixes=CHECK,SPLIT
 // The function report has one row for work(), its size that of all its
 // fragments.
+// clang-format off
 // RUN: env PCMAP_OPTIONS=report_functions=1:report_format=csv:report_path=%t/r \
 // RUN:   %run %t/all > %t/all.out
 // RUN: cat %t/all.out %t/r.* | FileCheck %s --check-prefix=REPORT
+// clang-format on
 // RUN: %python %test-support/check_pcmap.py disasm %t/all \
 // RUN:   --objdump llvm-objdump | FileCheck %s --check-prefix=DISASM
 
