@@ -236,23 +236,21 @@ void readFromFile(int Fd, const char *Path, uintptr_t Bias,
   }
 }
 
-/// Whether one of Atomics lies in [Start, End).
-bool holdsAtomic(const DecodedAtomics *Atomics, unsigned N, uint64_t Start,
-                 uint64_t End) {
-  for (unsigned J = 0; J < N; ++J) {
-    uint64_t Lo = 0, Hi = Atomics[J].Count;
-    while (Lo < Hi) {
-      uint64_t Mid = Lo + (Hi - Lo) / 2;
-      if (arenaLoad<uint32_t>(Atomics[J].Offsets, Mid) < Start)
-        Lo = Mid + 1;
-      else
-        Hi = Mid;
-    }
-    if (Lo < Atomics[J].Count &&
-        arenaLoad<uint32_t>(Atomics[J].Offsets, Lo) < End)
-      return true;
+/// Marks (NumAtomics = 1) the records of Records, in the order Order sorts
+/// them (by start), that hold one of the sorted Atomics: one merge pass.
+void markHolders(FunctionRecord *Records, const uint64_t *Order, uint64_t N,
+                 const DecodedAtomics &Atomics) {
+  // Writers read their own arrays directly.
+  const auto *Offsets =
+      static_cast<const uint32_t *>(arenaPointer(Atomics.Offsets));
+  uint64_t A = 0;
+  for (uint64_t I = 0; I < N && A < Atomics.Count; ++I) {
+    FunctionRecord &R = Records[Order[I] & 0xffffffffu];
+    while (A < Atomics.Count && Offsets[A] < R.Start)
+      ++A;
+    if (A < Atomics.Count && Offsets[A] - R.Start < R.Size)
+      R.NumAtomics = 1;
   }
-  return false;
 }
 
 /// The fragments of the function whose entry is at Entry: [First, Last).
@@ -335,40 +333,43 @@ bool addFragments(const DecodedFunctions &Section, const ModuleFragments &MF,
     return false;
   uint64_t N = 0;
   for (uint32_t I = 0; I < Section.Count; ++I) {
-    FunctionRecord R = In[I];
-    uint32_t First = 0, Last = 0;
-    if (R.Declared & kFeatureFragmented)
-      fragmentsOf(Frags, MF.Count, R.Start, First, Last);
-    bool Declares = (R.Declared & kFeatureHasAtomics) && First != Last;
-    bool Any = Declares && (holdsAtomic(Atomics, NumAtomicSections, R.Start,
-                                        uint64_t(R.Start) + R.Size));
-    for (uint32_t J = First; Declares && !Any && J < Last; ++J)
-      Any = holdsAtomic(Atomics, NumAtomicSections, Frags[J].Start,
-                        uint64_t(Frags[J].Start) + Frags[J].Size);
-    uint32_t Declared = R.Declared;
-    // A piece without atomics of a function that has some is complete.
-    auto PieceDeclares = [&](uint32_t Start, uint32_t Size) {
-      return Any && !holdsAtomic(Atomics, NumAtomicSections, Start,
-                                 uint64_t(Start) + Size)
-                 ? Declared & ~uint32_t(kFeatureHasAtomics)
-                 : Declared;
+    auto Append = [&](const FunctionRecord &R) {
+      Order[N] = uint64_t(R.Start) << 32 | N;
+      Unsorted[N] = R;
+      Unsorted[N++].NumAtomics = 0; // scratch: whether it holds an atomic
     };
-    R.Declared = PieceDeclares(R.Start, R.Size);
-    Order[N] = uint64_t(R.Start) << 32 | N;
-    Unsorted[N++] = R;
-    for (uint32_t J = First; J < Last; ++J) {
+    Append(In[I]);
+    uint32_t From = 0, To = 0;
+    if (In[I].Declared & kFeatureFragmented)
+      fragmentsOf(Frags, MF.Count, In[I].Start, From, To);
+    for (uint32_t J = From; J < To; ++J) {
       FunctionRecord P{};
       P.Start = Frags[J].Start;
       P.Size = Frags[J].Size;
-      P.Entry = R.Start;
+      P.Entry = In[I].Start;
       P.Source = PCMAP_SOURCE_PCMAP | PCMAP_SOURCE_FRAGMENT;
-      P.Declared = PieceDeclares(P.Start, P.Size);
-      Order[N] = uint64_t(P.Start) << 32 | N;
-      Unsorted[N++] = P;
+      P.Declared = In[I].Declared;
+      Append(P);
     }
   }
   if (!sortItems(Order, N))
     return false;
+  for (unsigned J = 0; J < NumAtomicSections; ++J)
+    markHolders(Unsorted, Order, N, Atomics[J]);
+  // A function that declares atomics has them if one of its pieces (which
+  // follow one another in Unsorted) holds one; then its pieces without
+  // atomics are complete as they are.
+  for (uint64_t First = 0, End; First < N; First = End) {
+    bool Any = Unsorted[First].NumAtomics;
+    for (End = First + 1;
+         End < N && (Unsorted[End].Source & PCMAP_SOURCE_FRAGMENT); ++End)
+      Any |= Unsorted[End].NumAtomics;
+    for (uint64_t K = First; K < End; ++K) {
+      if (Any && End - First > 1 && !Unsorted[K].NumAtomics)
+        Unsorted[K].Declared &= ~uint32_t(kFeatureHasAtomics);
+      Unsorted[K].NumAtomics = 0;
+    }
+  }
   ArenaOffset Records = arenaAllocate(N * sizeof(FunctionRecord));
   if (!Records)
     return false;
