@@ -60,11 +60,23 @@ cl::opt<bool> ClLTOPreLink(
     cl::desc("pcmap: this compilation produces (Thin)LTO bitcode; mark the "
              "functions to instrument and leave the work to the link"),
     cl::init(false));
+cl::opt<bool> ClFragmented(
+    "pcmap-fragmented",
+    cl::desc("pcmap: the code generator splits functions into fragments "
+             "(-fbasic-block-sections=all|list=, -fsplit-machine-functions); "
+             "mark every function so that readers look for its fragments"),
+    cl::init(false));
 
 /// Function attribute recording, before an LTO link, what to record for the
 /// function at link time. The value is a RequestBits set in decimal.
 constexpr char kRequestAttr[] = "pcmap-features";
-enum RequestBits : unsigned { RequestAtomics = 1, RequestFunctions = 2 };
+enum RequestBits : unsigned {
+  RequestAtomics = 1,
+  RequestFunctions = 2,
+  /// The function may be split into fragments (kFeatureFragmented): set by
+  /// -pcmap-fragmented at the compile or at the link.
+  RequestFragmented = 4
+};
 
 constexpr char kSectionPrefix[] = "pcmap_";
 
@@ -117,8 +129,9 @@ std::string asmSymbolOperand(StringRef Name) {
 }
 
 unsigned requestOf(const PCMapOptions &Options) {
-  return (Options.Atomics ? RequestAtomics : 0) |
-         (Options.Functions ? RequestFunctions : 0);
+  unsigned Request = (Options.Atomics ? RequestAtomics : 0) |
+                     (Options.Functions ? RequestFunctions : 0);
+  return Request && ClFragmented ? Request | RequestFragmented : Request;
 }
 
 bool isPCMapSectionName(const MDOperand &Op) {
@@ -164,9 +177,12 @@ std::optional<unsigned> existingRequest(const Function &F) {
       if (const auto *Aux = dyn_cast<MDNode>(MD->getOperand(I + 1)))
         if (Aux->getNumOperands() == 1)
           if (const auto *C =
-                  mdconst::dyn_extract<ConstantInt>(Aux->getOperand(0)))
+                  mdconst::dyn_extract<ConstantInt>(Aux->getOperand(0))) {
             if (C->getZExtValue() & kFeatureAtomics)
               Request |= RequestAtomics;
+            if (C->getZExtValue() & kFeatureFragmented)
+              Request |= RequestFragmented;
+          }
     return Request;
   }
   return std::nullopt;
@@ -268,7 +284,7 @@ unsigned ModuleInstrumenter::requestFor(const Function &F,
                                             .getValueAsString()
                                             .getAsInteger(10, Request))
     return 0;
-  return Request & (RequestAtomics | RequestFunctions);
+  return Request & (RequestAtomics | RequestFunctions | RequestFragmented);
 }
 
 MDNode *ModuleInstrumenter::atomicNode(uint64_t Descriptor) {
@@ -329,6 +345,8 @@ void ModuleInstrumenter::instrumentFunction(Function &F, unsigned Request) {
     // the function says so, so that readers can tell users why.
     Features |= Complete ? kFeatureAtomics : kFeatureOpaqueAsm;
   }
+  if ((Request & RequestFragmented) || ClFragmented)
+    Features |= kFeatureFragmented;
   Type *Int64 = Type::getInt64Ty(Ctx);
   Metadata *Aux = MDNode::get(
       Ctx, {ConstantAsMetadata::get(ConstantInt::get(Int64, Features))});

@@ -107,6 +107,34 @@ if shutil.which("dpkg-deb") and shutil.which("cpack"):
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 
+
+# Profile-guided builds (-fprofile-instr-generate/-use, for
+# -fsplit-machine-functions): llvm-profdata and clang's profile runtime.
+def _profile_runtime():
+    clang = os.path.join(config.llvm_tools_dir, "clang")
+    profdata = os.path.join(config.llvm_tools_dir, "llvm-profdata")
+    if not os.path.exists(profdata):
+        return False
+    import subprocess
+    try:
+        # The builtins' path names the directory and the file name pattern
+        # of clang's runtimes, in either layout (per target or per OS).
+        out = subprocess.run([clang, "--rtlib=compiler-rt",
+                              "--print-libgcc-file-name"] +
+                             (["--target=%s" % target] if target else []),
+                             capture_output=True, text=True, timeout=60)
+        builtins = out.stdout.strip()
+        return "builtins" in os.path.basename(builtins) and os.path.exists(
+            os.path.join(os.path.dirname(builtins),
+                         os.path.basename(builtins).replace("builtins",
+                                                            "profile")))
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if _profile_runtime():
+    config.available_features.add("profile-runtime")
+
 # The libFuzzer harnesses (fuzz/), each run for a bounded time by test/fuzz.
 if config.pcmap_fuzz_bin_dir:
     config.available_features.add("fuzzers")

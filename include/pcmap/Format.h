@@ -309,8 +309,49 @@ constexpr uint64_t kFeatureHasAtomics = 1u << 1;
 /// table, so kFeatureAtomics is absent. Readers say why where they say that a
 /// function's atomics are not recorded. Added compatibly in version 1.
 constexpr uint64_t kFeatureOpaqueAsm = 1u << 2;
-constexpr uint64_t kKnownFeatures =
-    kFeatureAtomics | kFeatureHasAtomics | kFeatureOpaqueAsm;
+/// The code generator may have split the function into fragments
+/// (-fbasic-block-sections=all|list=, -fsplit-machine-functions): the entry
+/// covers its first fragment only, and the others are local symbols
+/// "<function>.__part.<N>", "<function>.cold" and "<function>.eh" of the
+/// object's symbol table, which readers join to the function
+/// (docs/FORMAT.md, "Fragments"). Added compatibly in version 1: a reader
+/// that does not know it sees the first fragment as the whole function.
+constexpr uint64_t kFeatureFragmented = 1u << 3;
+constexpr uint64_t kKnownFeatures = kFeatureAtomics | kFeatureHasAtomics |
+                                    kFeatureOpaqueAsm | kFeatureFragmented;
+/// The suffixes of the symbols of a function's fragments after the first
+/// (LLVM's MachineBasicBlock::getSymbol): "<function><suffix>", where
+/// kFragmentPartSuffix is followed by a decimal number.
+constexpr const char kFragmentPartSuffix[] = ".__part.";
+constexpr const char kFragmentColdSuffix[] = ".cold";
+constexpr const char kFragmentEHSuffix[] = ".eh";
+
+/// The length of the function name in Symbol if Symbol names a fragment of
+/// a function (see kFeatureFragmented), else 0.
+constexpr size_t fragmentBaseLength(const char *Symbol, size_t Length) {
+  auto EndsWith = [](const char *S, size_t N, const char *Suffix) {
+    size_t K = 0;
+    while (Suffix[K])
+      ++K;
+    if (N <= K)
+      return false;
+    for (size_t I = 0; I < K; ++I)
+      if (S[N - K + I] != Suffix[I])
+        return false;
+    return true;
+  };
+  if (EndsWith(Symbol, Length, kFragmentColdSuffix))
+    return Length - (sizeof(kFragmentColdSuffix) - 1);
+  if (EndsWith(Symbol, Length, kFragmentEHSuffix))
+    return Length - (sizeof(kFragmentEHSuffix) - 1);
+  size_t Digits = 0;
+  while (Digits < Length && Symbol[Length - 1 - Digits] >= '0' &&
+         Symbol[Length - 1 - Digits] <= '9')
+    ++Digits;
+  if (!Digits || !EndsWith(Symbol, Length - Digits, kFragmentPartSuffix))
+    return 0;
+  return Length - Digits - (sizeof(kFragmentPartSuffix) - 1);
+}
 
 //===----------------------------------------------------------------------===//
 // Upstream SanitizerBinaryMetadata sections (clang

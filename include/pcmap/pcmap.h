@@ -86,8 +86,8 @@ enum pcmap_rmw_op {
 
 /* pcmap_atomic.flags */
 #define PCMAP_ATOMIC_VOLATILE 0x1u
-#define PCMAP_ATOMIC_WEAK 0x2u     /* cmpxchg */
-#define PCMAP_ATOMIC_UPSTREAM 0x4u /* from sanmd_atomics: PC only */
+#define PCMAP_ATOMIC_WEAK 0x2u       /* cmpxchg */
+#define PCMAP_ATOMIC_UPSTREAM 0x4u   /* from sanmd_atomics: PC only */
 #define PCMAP_ATOMIC_INLINE_ASM 0x8u /* an instruction of an inline asm */
 /* AArch64 outline atomics (docs/Runtime.md): pc is the first byte of an
  * outline-atomic helper (__aarch64_ldadd8_acq_rel, ...), and the atomic is
@@ -99,14 +99,21 @@ enum pcmap_rmw_op {
 
 /* pcmap_function.features */
 #define PCMAP_FEATURE_ATOMICS 0x1u /* the atomics table is complete */
-#define PCMAP_FEATURE_OPAQUE_ASM 0x4u /* not complete: the function holds \
-                                         inline asm pcmap cannot analyse */
+#define PCMAP_FEATURE_OPAQUE_ASM                                               \
+  0x4u /* not complete: the function holds                                     \
+          inline asm pcmap cannot analyse */
+/* the code generator may have split the function into fragments
+ * (-fbasic-block-sections, -fsplit-machine-functions): see entry */
+#define PCMAP_FEATURE_FRAGMENTED 0x8u
 
 /* pcmap_function.source */
 #define PCMAP_SOURCE_PCMAP 0x1u    /* a pcmap_functions entry */
 #define PCMAP_SOURCE_UPSTREAM 0x2u /* a sanmd_covered entry */
 /* an AArch64 outline-atomic helper */
 #define PCMAP_SOURCE_OUTLINE_HELPER 0x4u
+/* a fragment of a function after its first (found in the module's symbol
+ * table): start and size are the fragment's, entry its function's */
+#define PCMAP_SOURCE_FRAGMENT 0x8u
 
 struct pcmap_function {
   uintptr_t start;              /* first byte */
@@ -119,6 +126,11 @@ struct pcmap_function {
   const char *module_path;      /* valid until the module is unloaded */
   uintptr_t module_bias;        /* load bias of the module */
   uint32_t first_atomic; /* index of its first atomic (pcmap_atomic_at) */
+  /* The function's entry, the start of its first fragment: start, unless
+   * source has PCMAP_SOURCE_FRAGMENT. The fragments of a function are the
+   * records with the same entry; features and num_atomics are per fragment
+   * (docs/Runtime.md, "Fragments"). */
+  uintptr_t entry;
 };
 
 struct pcmap_atomic {

@@ -234,6 +234,9 @@ struct Invocation {
   size_t OutputIndex = ~size_t(0); // of "-o" in Passthrough
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
   bool CompilesSource = false, Version = false;
+  /// Whether the code generator splits functions into fragments
+  /// (-fbasic-block-sections=all|list=, -fsplit-machine-functions).
+  bool BBSections = false, SplitMachineFunctions = false;
   std::string Target; // --target=, -target: empty for clang's default
   /// The inputs that are compiled: their index in Passthrough and the -x
   /// language in force for them ("none": from the file name).
@@ -297,6 +300,13 @@ Invocation parseArguments(int Argc, char **Argv) {
       Inv.NoRuntime = true;
     else if (Arg == "--version")
       Inv.Version = true;
+    if (Arg.starts_with("-fbasic-block-sections="))
+      Inv.BBSections = Arg == "-fbasic-block-sections=all" ||
+                       Arg.starts_with("-fbasic-block-sections=list=");
+    else if (Arg == "-fsplit-machine-functions")
+      Inv.SplitMachineFunctions = true;
+    else if (Arg == "-fno-split-machine-functions")
+      Inv.SplitMachineFunctions = false;
     if (Arg == "-flto" || Arg.starts_with("-flto="))
       Inv.LTO = true;
     else if (Arg == "-fno-lto")
@@ -353,6 +363,11 @@ void addPluginArgs(const Invocation &Inv, const char *Argv0,
            (Inv.Features & Functions ? "1" : "0"));
     for (const std::string &File : Inv.Ignorelists)
       Option("-pcmap-ignorelist=" + File);
+    // The pass cannot see the code generator's options; the entries say
+    // that the runtime and the tools must look for the fragments. With
+    // LTO, the mark goes with the functions to the link.
+    if (Inv.BBSections || Inv.SplitMachineFunctions)
+      Option("-pcmap-fragmented");
     // With LTO, compile steps only mark the functions; the link instruments
     // them after the link-time optimisations (docs/Instrumentation.md).
     if (Inv.LTO)

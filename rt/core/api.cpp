@@ -99,6 +99,7 @@ fillFunction(TableView V, const FunctionRecord &R, pcmap_function &Out) {
   Out.module_path = V.path();
   Out.module_bias = uintptr_t(V.bias());
   Out.first_atomic = R.FirstAtomic;
+  Out.entry = uintptr_t(V.TextLo + R.Entry);
 }
 
 /// Fills Out with atomic I (at Offset) and its function.

@@ -579,6 +579,8 @@ bool decodeFunctionRecords(Cursor &C, uint32_t VersionBase,
     if (Upstream && upstreamHasStackArgs(VersionBase, Features) &&
         !Read(StackArgs))
       return Fail("truncated stack-arguments size");
+    if (StackArgs > 0xffffffffu)
+      return Fail("stack-arguments size over 4 GiB");
     // Feature bits 32 and up are reserved: ignored like the other bits
     // this reader does not know (FunctionRecord keeps 32 of them).
     uint64_t Offset = codeOffset(Code, Hull, PC, Size);
@@ -590,13 +592,14 @@ bool decodeFunctionRecords(Cursor &C, uint32_t VersionBase,
     PrevStart = Offset;
     FunctionRecord R{};
     R.Start = uint32_t(Offset);
+    R.Entry = uint32_t(Offset);
     R.Size = uint32_t(Size);
     if (Upstream) {
       // pcmap features are derived when the module's table is built, from
       // UpstreamFeatures and what else the module registered.
       R.Source = PCMAP_SOURCE_UPSTREAM;
       R.UpstreamFeatures = uint32_t(Features);
-      R.UpstreamStackArgs = StackArgs;
+      R.UpstreamStackArgs = uint32_t(StackArgs);
     } else {
       R.Source = PCMAP_SOURCE_PCMAP;
       R.Declared = uint32_t(Features);

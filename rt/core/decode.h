@@ -58,7 +58,12 @@ struct FunctionRecord {
   uint32_t NumAtomics;       // module tables: the atomics in the function
   uint32_t Source;           // PCMAP_SOURCE_* bits
   uint32_t UpstreamFeatures; // sanmd feature bits
-  uint64_t UpstreamStackArgs;
+  /// sanmd UAR stack-arguments size (a larger one rejects the section).
+  uint32_t UpstreamStackArgs;
+  /// The offset of the function's entry: Start, or for a fragment
+  /// (Source has PCMAP_SOURCE_FRAGMENT) that of its function's first
+  /// fragment (core/fragments.h).
+  uint32_t Entry;
   uint32_t FirstAtomic; // module tables: the index of its first atomic
   /// The pcmap features the section declares, from which module tables
   /// derive Features.

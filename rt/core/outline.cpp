@@ -115,6 +115,7 @@ void fillOutlineFunction(const OutlineHelper &H, pcmap_function &Out) {
   Out.upstream_features = 0;
   Out.upstream_stack_args = 0;
   Out.first_atomic = 0;
+  Out.entry = H.Start;
   // The module that linked the helper, when its tables cover it.
   struct Module {
     const char *Path;

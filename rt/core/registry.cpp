@@ -2,6 +2,7 @@
 
 #include "core/registry.h"
 
+#include "core/fragments.h"
 #include "core/log.h"
 #include "core/options.h"
 #include "core/table.h"
@@ -31,6 +32,10 @@ struct SectionRecord {
   bool Rejected;
   DecodedAtomics Atomics;
   DecodedFunctions Functions;
+  /// Functions with the records of their fragments (fragments.h), when the
+  /// section has functions that may be split; made anew by each rebuild.
+  DecodedFunctions WithFragments;
+  bool HasFragmented; // an entry declares kFeatureFragmented
 };
 
 /// A module as the writers know it (never read by readers).
@@ -44,6 +49,7 @@ struct ModuleRecord {
   SectionRecord Sections[kMaxSectionsPerModule];
   unsigned NumSections;
   ArenaOffset Table;
+  ModuleFragments Fragments; // read when a section has split functions
 };
 
 ModuleRecord *Modules[kMaxModules];
@@ -195,6 +201,26 @@ void rebuild(ModuleRecord *M) {
     else
       Functions[NF++] = &S.Functions;
   }
+  // The fragments of split functions: read from the module's file once,
+  // then joined to the functions at every rebuild, since whether a
+  // function has its atomics depends on the atomics registered so far.
+  DecodedFunctions Replaced[kMaxSectionsPerModule];
+  unsigned NumReplaced = 0;
+  for (unsigned I = 0, F = 0; I < M->NumSections; ++I) {
+    SectionRecord &S = M->Sections[I];
+    if (S.Rejected || S.Kind == MK_Atomics || S.Kind == MK_UpstreamAtomics)
+      continue;
+    unsigned Slot = F++;
+    Replaced[NumReplaced] = S.WithFragments;
+    NumReplaced += S.WithFragments.Records != 0;
+    S.WithFragments = DecodedFunctions();
+    if (!S.HasFragmented)
+      continue;
+    if (!M->Fragments.Read)
+      readFragments(M->Path, M->Bias, M->Code, M->Fragments);
+    if (addFragments(S.Functions, M->Fragments, Atomics, NA, S.WithFragments))
+      Functions[Slot] = &S.WithFragments;
+  }
   ArenaOffset Old = M->Table;
   bool HasEntries = NA || NF;
   M->Table = HasEntries ? buildModuleTable(M->Code, M->Bias, M->Path, Atomics,
@@ -213,6 +239,8 @@ void rebuild(ModuleRecord *M) {
   }
   publish();
   freeModuleTable(Old);
+  for (unsigned I = 0; I < NumReplaced; ++I)
+    freeDecoded(Replaced[I]);
   updateStats();
 }
 
@@ -262,6 +290,7 @@ void destroyRecord(ModuleRecord *M) {
     Modules[I] = Modules[--NumModules];
     break;
   }
+  freeFragments(M->Fragments);
   arenaFree(uint64_t(reinterpret_cast<char *>(M) - Arena.Base),
             sizeof(ModuleRecord));
 }
@@ -357,6 +386,8 @@ ModuleRecord *recordSection(const SectionRef &R) {
     bump(Stats.EntriesRejected, E.EntriesSeen);
     S.Rejected = true;
   }
+  S.HasFragmented = !S.Rejected && Kind == MK_Functions &&
+                    hasFragmentedFunctions(S.Functions);
   M->Sections[M->NumSections++] = S;
   if (Verbosity >= 2 && !S.Rejected) {
     Message Msg;
@@ -447,6 +478,7 @@ void removeSections(const SectionRef *Sections, unsigned N) {
   for (unsigned I = 0; I < NumRemoved; ++I) {
     freeDecoded(Removed[I].Atomics);
     freeDecoded(Removed[I].Functions);
+    freeDecoded(Removed[I].WithFragments);
   }
   for (unsigned I = 0; I < NumChanged; ++I)
     if (!Changed[I]->NumSections)

@@ -85,19 +85,59 @@ int bySizeDescending(const void *A, const void *B) {
   return X.F.start < Y.F.start ? -1 : X.F.start > Y.F.start;
 }
 
-/// The names of F's features ("atomics", "opaque-asm") and sources
-/// ("pcmap", "upstream"), in that order; returns how many.
-unsigned featureNames(const pcmap_function &F, const char *(&Names)[4]) {
+/// The names of F's features ("atomics", "opaque-asm", "fragmented") and
+/// sources ("pcmap", "upstream"), in that order; returns how many.
+unsigned featureNames(const pcmap_function &F, const char *(&Names)[5]) {
   unsigned N = 0;
   if (F.features & PCMAP_FEATURE_ATOMICS)
     Names[N++] = "atomics";
   if (F.features & PCMAP_FEATURE_OPAQUE_ASM)
     Names[N++] = "opaque-asm";
+  if (F.features & PCMAP_FEATURE_FRAGMENTED)
+    Names[N++] = "fragmented";
   if (F.source & PCMAP_SOURCE_PCMAP)
     Names[N++] = "pcmap";
   if (F.source & PCMAP_SOURCE_UPSTREAM)
     Names[N++] = "upstream";
   return N;
+}
+
+/// Adds the rows of fragments (PCMAP_SOURCE_FRAGMENT) to those of their
+/// functions, which start at the fragments' entries: a split function is
+/// one row, its size and atomics those of all its fragments. Rows are in
+/// module order, and by start within a module. Returns the rows left.
+size_t foldFragments(FunctionRow *Rows, size_t N) {
+  size_t Kept = 0;
+  for (size_t Begin = 0, End; Begin < N; Begin = End) {
+    for (End = Begin; End < N && Rows[End].Module == Rows[Begin].Module;)
+      ++End;
+    for (size_t I = Begin; I < End; ++I) {
+      FunctionRow &R = Rows[I];
+      if (!(R.F.source & PCMAP_SOURCE_FRAGMENT))
+        continue;
+      size_t Lo = Begin, Hi = End;
+      while (Lo < Hi) {
+        size_t Mid = Lo + (Hi - Lo) / 2;
+        if (Rows[Mid].F.start < R.F.entry)
+          Lo = Mid + 1;
+        else
+          Hi = Mid;
+      }
+      if (Lo == End || Rows[Lo].F.start != R.F.entry)
+        continue; // no row for its function: the fragment stays a row
+      FunctionRow &To = Rows[Lo];
+      To.F.size += R.F.size;
+      To.F.num_atomics += R.F.num_atomics;
+      for (unsigned K = 0; K < 6; ++K)
+        To.ByKind[K] += R.ByKind[K];
+      To.FromAsm += R.FromAsm;
+      R.F.size = 0; // folded (a fragment has bytes)
+    }
+    for (size_t I = Begin; I < End; ++I)
+      if (!(Rows[I].F.source & PCMAP_SOURCE_FRAGMENT) || Rows[I].F.size)
+        Rows[Kept++] = Rows[I];
+  }
+  return Kept;
 }
 
 /// Fills Rows (room for Capacity) with the functions of every module and
@@ -122,7 +162,7 @@ size_t collectRows(FunctionRow *Rows, size_t Capacity, size_t NumModules) {
       ++N;
     }
   }
-  return N;
+  return foldFragments(Rows, N);
 }
 
 struct Totals {
@@ -166,7 +206,7 @@ void writeRow(ReportWriter &W, ReportFormat Fmt, Symbolizer &Sym,
     T.hex(R.F.start);
   }
   const char *Name = S.Function[0] ? S.Function : Unnamed;
-  const char *Features[4];
+  const char *Features[5];
   unsigned NumFeatures = featureNames(R.F, Features);
   char Joined[64];
   Text J(Joined, sizeof(Joined));

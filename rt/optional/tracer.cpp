@@ -102,7 +102,8 @@ void record(uintptr_t PC, uint64_t Weight) {
     return;
   }
   add(Counts.Covered, Weight);
-  if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.start)) {
+  // A fragment's samples are its function's (F.entry: the first fragment).
+  if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.entry)) {
     add(S->Samples, Weight);
     if (Hit)
       add(S->AtomicSamples, Weight);

@@ -16,6 +16,7 @@
 #include "stackmaps/stackmap.h"
 
 #include "core/arena.h"
+#include "core/elf_file.h"
 #include "core/log.h"
 #include "core/options.h"
 #include "core/publication.h"
@@ -42,61 +43,49 @@ unsigned NumObjects;
 bool Initialized;
 bool TooManyReported;
 
-struct Scratch {
-  ArenaOffset Off = 0;
-  uint64_t Bytes = 0;
-  void *get(uint64_t N) {
-    if (Off)
-      arenaFree(Off, Bytes);
-    Bytes = N ? N : 8;
-    Off = arenaAllocate(Bytes);
-    return Off ? arenaWritable(Off) : nullptr;
-  }
-  ~Scratch() {
-    if (Off)
-      arenaFree(Off, Bytes);
-  }
-};
-
 struct SymbolContext {
   int Fd;
-  uint64_t Offset, Size; // of the symbol table in the file
+  ElfW(Shdr) Table; // the symbol table in the file
   uintptr_t Bias;
+  SMFunction *Fs;
+  size_t N;
 };
+
+bool symbolizeChunk(uint64_t, const ElfW(Sym) * Chunk, size_t K, void *C) {
+  const auto &Ctx = *static_cast<const SymbolContext *>(C);
+  SMFunction *Fs = Ctx.Fs;
+  size_t N = Ctx.N;
+  for (size_t I = 0; I < K; ++I) {
+    const ElfW(Sym) &S = Chunk[I];
+    if (ELF64_ST_TYPE(S.st_info) != STT_FUNC || S.st_shndx == SHN_UNDEF ||
+        !S.st_size)
+      continue;
+    uintptr_t Start = Ctx.Bias + S.st_value;
+    uintptr_t End = Start + S.st_size;
+    // The first function whose address is at or after Start.
+    size_t Lo = 0, Hi = N;
+    while (Lo < Hi) {
+      size_t Mid = Lo + (Hi - Lo) / 2;
+      if (Fs[Mid].Address < Start)
+        Lo = Mid + 1;
+      else
+        Hi = Mid;
+    }
+    for (; Lo < N && Fs[Lo].Address < End; ++Lo)
+      if (!Fs[Lo].Size) {
+        Fs[Lo].Start = Start;
+        Fs[Lo].Size = S.st_size;
+      }
+  }
+  return true;
+}
 
 /// SymbolizeFunctions over an ELF symbol table read in chunks.
 void symbolize(void *C, SMFunction *Fs, size_t N) {
-  const auto &Ctx = *static_cast<const SymbolContext *>(C);
-  ElfW(Sym) Chunk[128];
-  uint64_t Count = Ctx.Size / sizeof(ElfW(Sym));
-  for (uint64_t Base = 0; Base < Count; Base += 128) {
-    uint64_t K = Count - Base < 128 ? Count - Base : 128;
-    if (!readFileAt(Ctx.Fd, Chunk, K * sizeof(ElfW(Sym)),
-                    Ctx.Offset + Base * sizeof(ElfW(Sym))))
-      return;
-    for (uint64_t I = 0; I < K; ++I) {
-      const ElfW(Sym) &S = Chunk[I];
-      if (ELF64_ST_TYPE(S.st_info) != STT_FUNC || S.st_shndx == SHN_UNDEF ||
-          !S.st_size)
-        continue;
-      uintptr_t Start = Ctx.Bias + S.st_value;
-      uintptr_t End = Start + S.st_size;
-      // The first function whose address is at or after Start.
-      size_t Lo = 0, Hi = N;
-      while (Lo < Hi) {
-        size_t Mid = Lo + (Hi - Lo) / 2;
-        if (Fs[Mid].Address < Start)
-          Lo = Mid + 1;
-        else
-          Hi = Mid;
-      }
-      for (; Lo < N && Fs[Lo].Address < End; ++Lo)
-        if (!Fs[Lo].Size) {
-          Fs[Lo].Start = Start;
-          Fs[Lo].Size = S.st_size;
-        }
-    }
-  }
+  auto &Ctx = *static_cast<SymbolContext *>(C);
+  Ctx.Fs = Fs;
+  Ctx.N = N;
+  forEachSymbolChunk(Ctx.Fd, Ctx.Table, symbolizeChunk, &Ctx);
 }
 
 void reportRejected(const char *Path, uintptr_t Start, uint64_t Size,
@@ -110,52 +99,6 @@ void reportRejected(const char *Path, uintptr_t Start, uint64_t Size,
   M.hex(Start) << ") of " << Path << ": " << What << " (blob at byte " << Offset
                << ")";
   M.emit();
-}
-
-/// Reads the stack maps of the object H describes; 0 if it has none.
-/// The sections of an object's file that discovery reads.
-struct FileSections {
-  ElfW(Shdr) StackMaps; // sh_size 0: none
-  ElfW(Shdr) Symbols;   // .symtab, else .dynsym; sh_size 0: neither
-};
-
-/// Reads the section headers of the ELF file Fd and finds its (allocated)
-/// .llvm_stackmaps and symbol table. False if the file is not a 64-bit ELF
-/// file whose headers can be read.
-bool findSections(int Fd, FileSections &Out) {
-  memset(&Out, 0, sizeof(Out));
-  ElfW(Ehdr) E;
-  if (!readFileAt(Fd, &E, sizeof(E), 0) || memcmp(E.e_ident, ELFMAG, SELFMAG) ||
-      E.e_ident[EI_CLASS] != ELFCLASS64 ||
-      E.e_shentsize != sizeof(ElfW(Shdr)) || !E.e_shnum ||
-      E.e_shstrndx >= E.e_shnum)
-    return false;
-  Scratch ShdrBuf, NameBuf;
-  auto *Sh = static_cast<ElfW(Shdr) *>(
-      ShdrBuf.get(uint64_t(E.e_shnum) * sizeof(ElfW(Shdr))));
-  if (!Sh || !readFileAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
-    return false;
-  const ElfW(Shdr) &StrSh = Sh[E.e_shstrndx];
-  if (StrSh.sh_size > (1u << 24))
-    return false;
-  auto *Names = static_cast<char *>(NameBuf.get(StrSh.sh_size + 1));
-  if (!Names || !readFileAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
-    return false;
-  Names[StrSh.sh_size] = '\0';
-  const ElfW(Shdr) *Sym = nullptr, *DynSym = nullptr;
-  for (unsigned I = 0; I < E.e_shnum; ++I) {
-    if (Sh[I].sh_type == SHT_SYMTAB)
-      Sym = &Sh[I];
-    if (Sh[I].sh_type == SHT_DYNSYM)
-      DynSym = &Sh[I];
-    if (Sh[I].sh_name < StrSh.sh_size &&
-        !strcmp(Names + Sh[I].sh_name, ".llvm_stackmaps") &&
-        (Sh[I].sh_flags & SHF_ALLOC) && Sh[I].sh_type != SHT_NOBITS)
-      Out.StackMaps = Sh[I];
-  }
-  if (Sym || DynSym)
-    Out.Symbols = Sym ? *Sym : *DynSym;
-  return true;
 }
 
 /// Fills In's code ranges from the object's executable segments; true if
@@ -183,8 +126,8 @@ bool mapSection(const ObjectHeaders &H, uintptr_t Start, uint64_t Size,
 /// The stack-map table of the object whose file is open as Fd, or 0 if it
 /// has none or its section is rejected (reported).
 ArenaOffset loadFromFile(const ObjectHeaders &H, int Fd, const char *Path) {
-  FileSections Found;
-  if (!findSections(Fd, Found) || !Found.StackMaps.sh_size)
+  ElfFileSections Found;
+  if (!readElfSections(Fd, Found) || !Found.StackMaps.sh_size)
     return 0;
   uintptr_t Start = H.Bias + Found.StackMaps.sh_addr;
   uint64_t Size = Found.StackMaps.sh_size;
@@ -199,8 +142,11 @@ ArenaOffset loadFromFile(const ObjectHeaders &H, int Fd, const char *Path) {
   In.Size = size_t(Size);
   In.Bias = H.Bias;
   In.Path = Path;
-  bool HaveSymbols = Found.Symbols.sh_size != 0;
-  SymbolContext Ctx{Fd, Found.Symbols.sh_offset, Found.Symbols.sh_size, H.Bias};
+  // Function sizes from .symtab, else .dynsym.
+  const ElfW(Shdr) &Symbols =
+      Found.SymTab.sh_size ? Found.SymTab : Found.DynSym;
+  bool HaveSymbols = Symbols.sh_size != 0;
+  SymbolContext Ctx{Fd, Symbols, H.Bias, nullptr, 0};
   const char *Error;
   uint64_t ErrorOffset;
   ArenaOffset Table = buildStackMapTable(In, HaveSymbols ? symbolize : nullptr,

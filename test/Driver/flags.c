@@ -56,3 +56,16 @@
 // NOCLANG: pcmap-clang: error: cannot run '{{.*}}noclang': No such file or directory
 
 int main(void) { return 0; }
+
+// Split functions: -fbasic-block-sections=all|list= and
+// -fsplit-machine-functions make the plugin mark every function
+// (-pcmap-fragmented); =labels, a later =none, and
+// -fno-split-machine-functions do not.
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -fbasic-block-sections=all -c %s 2>&1 | FileCheck %s --check-prefix=FRAG
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -fbasic-block-sections=list=%s -c %s 2>&1 | FileCheck %s --check-prefix=FRAG
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -fsplit-machine-functions -c %s 2>&1 | FileCheck %s --check-prefix=FRAG
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -fbasic-block-sections=labels -c %s 2>&1 | FileCheck %s --check-prefix=NOFRAG
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -fbasic-block-sections=all -fbasic-block-sections=none -c %s 2>&1 | FileCheck %s --check-prefix=NOFRAG
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -fsplit-machine-functions -fno-split-machine-functions -c %s 2>&1 | FileCheck %s --check-prefix=NOFRAG
+// FRAG: "-mllvm" "-pcmap-fragmented"
+// NOFRAG-NOT: pcmap-fragmented

@@ -279,4 +279,23 @@ TEST(FormatTest, SectionNames) {
   EXPECT_FALSE(parseMetadataSectionName("pcmap_atomics1", 5, M));
 }
 
+/// The symbols of fragments (docs/FORMAT.md, "Fragments") and the length
+/// of their function's name; other names are 0.
+TEST(FormatTest, FragmentSymbols) {
+  auto Base = [](const char *S) { return fragmentBaseLength(S, strlen(S)); };
+  EXPECT_EQ(Base("work.__part.1"), 4u);
+  EXPECT_EQ(Base("work.__part.12"), 4u);
+  EXPECT_EQ(Base("work.cold"), 4u);
+  EXPECT_EQ(Base("work.eh"), 4u);
+  EXPECT_EQ(Base("_ZN1a4workEv.__part.3"), strlen("_ZN1a4workEv"));
+  EXPECT_EQ(Base("work"), 0u);
+  EXPECT_EQ(Base("work.__part."), 0u);  // no number
+  EXPECT_EQ(Base("work.__part.x"), 0u); // not a number
+  EXPECT_EQ(Base(".cold"), 0u);         // no function name
+  EXPECT_EQ(Base(".__part.1"), 0u);
+  EXPECT_EQ(Base("work.cold.1"), 0u);
+  EXPECT_EQ(Base("work.colder"), 0u);
+  static_assert(fragmentBaseLength("f.cold", 6) == 1, "usable in constants");
+}
+
 } // namespace

@@ -226,7 +226,10 @@ def cmd_disasm(args):
     objdump = args.objdump or shutil.which("llvm-objdump") or "objdump"
     insns = disassemble(objdump, args.binary)
     starts = {i.addr: i for i in insns}
-    table = FunctionTable(md.functions)
+    # The fragments of split functions belong to their function: its
+    # features hold in them.
+    fragments = pcmap_elf.find_fragments(elf, md.functions)
+    table = FunctionTable(list(md.functions) + fragments)
     is_atomic, atomic_words = atomic_instruction_test(elf)
 
     if not md.functions:
@@ -239,6 +242,11 @@ def cmd_disasm(args):
                     % (a.pc, a.size, a.name, b.pc, b.name))
     without_symbol = 0
     for e in table.entries:
+        if isinstance(e, pcmap_elf.Fragment):
+            if e.pc not in starts:
+                ck.fail("fragment %s at %#x is not an instruction start"
+                        % (e.name, e.pc))
+            continue
         syms = elf.symbols_at(e.pc)
         if not syms:
             without_symbol += 1
@@ -318,10 +326,12 @@ def cmd_disasm(args):
                        "atomic instruction", i.addr, elf.describe(i.addr),
                        i.text))
 
-    return ck.finish("%d functions (%d without symbol), %d atomic PCs (%d "
+    fragment_text = " and %d fragments" % len(fragments) if fragments else ""
+    return ck.finish("%d functions%s (%d without symbol), %d atomic PCs (%d "
                      "repeated), %d %s checked; recall %d/%d in covered "
                      "functions"
-                     % (len(md.functions), without_symbol, len(pcs),
+                     % (len(md.functions), fragment_text, without_symbol,
+                        len(pcs),
                         duplicates, checked, atomic_words, recorded,
                         covered))
 
@@ -350,7 +360,8 @@ def corpus_stats(path, objdump, examples=5):
     for r in md.records:
         for pc in r.pcs:
             pcs.setdefault(pc, r.descriptor)
-    table = FunctionTable(md.functions)
+    table = FunctionTable(list(md.functions) +
+                          pcmap_elf.find_fragments(elf, md.functions))
     stats.update({
         "functions": len(md.functions),
         "functions_complete": sum(1 for e in md.functions

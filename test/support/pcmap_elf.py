@@ -391,6 +391,7 @@ RMW_OTHER = 63
 MAX_DESCRIPTOR = (1 << 21) - 1
 FEATURE_ATOMICS = 1
 FEATURE_HAS_ATOMICS = 2
+FEATURE_FRAGMENTED = 8
 SANMD_FEATURES = {0: "atomics", 1: "uar", 2: "uar-has-size"}
 SANMD_UAR_HAS_SIZE = 1 << 2
 
@@ -494,6 +495,59 @@ class FunctionEntry:
         self.field, self.section = field, section
         self.stack_args = None  # sanmd only
         self.name = None
+
+
+class Fragment:
+    """A fragment of a split function after its first: its symbol's range,
+    and the function entry it belongs to."""
+
+    def __init__(self, symbol, entry):
+        self.pc, self.size, self.name = symbol.value, symbol.size, symbol.name
+        self.entry = entry
+        self.features = entry.features
+
+
+def fragment_base(name):
+    """The function name of a fragment symbol (F.__part.N, F.cold, F.eh),
+    or None (docs/FORMAT.md, "Fragments")."""
+    m = re.match(r"^(.+)(\.__part\.[0-9]+|\.cold|\.eh)$", name)
+    return m.group(1) if m else None
+
+
+def find_fragments(elf, functions):
+    """The fragments of the entries that declare FEATURE_FRAGMENTED: local
+    symbols named after a function symbol at the entry's PC, in the same
+    file's local symbols, else a global one; an ambiguous name is left out
+    (as the runtime does, rt/core/fragments.h)."""
+    entries = {e.pc: e for e in functions if e.features & FEATURE_FRAGMENTED}
+    if not entries:
+        return []
+    group = None
+    parts, local_funcs, global_funcs = [], {}, {}
+    for s in elf.symtab:
+        if s.type == STT_FILE:
+            group = s.index
+            continue
+        if not s.defined or s.shndx >= SHN_LORESERVE:
+            continue
+        if s.type == STT_FUNC:
+            if s.bind == STB_LOCAL:
+                local_funcs.setdefault((group, s.name), set()).add(s.value)
+            else:
+                global_funcs.setdefault(s.name, set()).add(s.value)
+        if s.bind == STB_LOCAL and s.type in (STT_NOTYPE, STT_FUNC) and \
+                s.size and fragment_base(s.name):
+            parts.append((group, s))
+    out = []
+    for group, s in parts:
+        base = fragment_base(s.name)
+        starts = local_funcs.get((group, base)) or global_funcs.get(base)
+        if not starts or len(starts) != 1:
+            continue
+        entry = entries.get(next(iter(starts)))
+        if entry is not None:
+            out.append(Fragment(s, entry))
+    return out
 
 
 class AtomicRecord:
@@ -712,7 +766,9 @@ def feature_text(features):
         parts.append("atomics")
     if features & FEATURE_HAS_ATOMICS:
         parts.append("has-atomics")
-    known = FEATURE_ATOMICS | FEATURE_HAS_ATOMICS
+    if features & FEATURE_FRAGMENTED:
+        parts.append("fragmented")
+    known = FEATURE_ATOMICS | FEATURE_HAS_ATOMICS | FEATURE_FRAGMENTED
     if features & ~known:
         parts.append("%#x" % (features & ~known))
     return "|".join(parts)

@@ -121,6 +121,9 @@ Error decodeFunctions(MetadataKind Kind, uint32_t Version,
       F.HasStackArgs = true;
       if (Error E = Read(C, F.StackArgs, "stack-arguments size"))
         return E;
+      // The runtime keeps 32 bits of it (docs/FORMAT.md).
+      if (F.StackArgs > 0xffffffffu)
+        return fail(Start, "stack-arguments size over 4 GiB");
     }
     if (!PCs.inCode(F.PC, F.Size))
       return fail(Start, "function [" + hexString(F.PC.Address) + ", +" +

@@ -611,9 +611,20 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
   for (uint32_t I : selectFunctions(R, O)) {
     const FunctionInfo &F = R.Functions[I];
     OS << "<tr id=\"" << rowId(File, I) << "\"><td>"
-       << escape(displayName(F, O.Demangle)) << "</td><td class=\"n\">"
-       << hexAddress(F.Address) << "</td><td class=\"n\">" << F.Size
-       << "</td><td class=\"n\">" << F.NumAtomics << "</td>";
+       << escape(displayName(F, O.Demangle));
+    if (!F.Fragments.empty()) {
+      // A split function: its fragments in a tooltip.
+      std::string List;
+      for (const FunctionFragment &Frag : F.Fragments)
+        List += Frag.Name + " at " + hexAddress(Frag.Address) + ", " +
+                std::to_string(Frag.Size) + " bytes, " +
+                std::to_string(Frag.NumAtomics) + " atomics\n";
+      OS << " <span class=\"fragments\" title=\"" << escape(List) << "\">(+"
+         << F.Fragments.size() << " fragments)</span>";
+    }
+    OS << "</td><td class=\"n\">" << hexAddress(F.Address)
+       << "</td><td class=\"n\">" << F.Size << "</td><td class=\"n\">"
+       << F.NumAtomics << "</td>";
     for (unsigned K = 0; K < KC_Count; ++K)
       OS << "<td class=\"n\">" << F.AtomicsByKind[K] << "</td>";
     OS << "<td>" << escape(featureText(F)) << "</td><td title=\""

@@ -128,6 +128,19 @@ void function(json::OStream &J, const BinaryReport &R, const FunctionInfo &F,
     else
       J.attribute("upstream", nullptr);
     source(J, F.Source);
+    // Only for split functions: documents without fragments stay as they
+    // were.
+    if (!F.Fragments.empty())
+      J.attributeArray("fragments", [&] {
+        for (const FunctionFragment &Frag : F.Fragments)
+          J.object([&] {
+            J.attribute("name", utf8(Frag.Name));
+            J.attribute("address", hexAddress(Frag.Address));
+            sectionOrNull(J, R, Frag.Section);
+            J.attribute("size", int64_t(Frag.Size));
+            J.attribute("atomics", int64_t(Frag.NumAtomics));
+          });
+      });
   });
 }
 

@@ -95,6 +95,48 @@ std::string describeFile(const BinaryReport &R) {
 // functions
 //===----------------------------------------------------------------------===//
 
+/// The fragments of the split functions among Order, each function's first
+/// fragment (its entry) first; nothing when there are none.
+void fragmentsText(raw_ostream &OS, const BinaryReport &R,
+                   ArrayRef<uint32_t> Order, const OutputOptions &O) {
+  bool Sections = R.isRelocatable();
+  std::vector<Table::Column> Cols = {{"ADDRESS", true}};
+  if (Sections)
+    Cols.push_back({"SECTION", false});
+  Cols.insert(Cols.end(), {{"SIZE", true},
+                           {"ATOMICS", true},
+                           {"FRAGMENT", false},
+                           {"FUNCTION", false}});
+  Table T(Cols);
+  bool Any = false;
+  for (uint32_t I : Order) {
+    const FunctionInfo &F = R.Functions[I];
+    if (F.Fragments.empty())
+      continue;
+    Any = true;
+    std::string Name = displayName(F, O.Demangle);
+    uint32_t InOthers = 0;
+    for (const FunctionFragment &Frag : F.Fragments)
+      InOthers += Frag.NumAtomics;
+    auto Row = [&](uint64_t Address, uint64_t Section, uint64_t Size,
+                   uint32_t Atomics, const std::string &Fragment) {
+      std::vector<std::string> Cells = {hexAddress(Address)};
+      if (Sections)
+        Cells.push_back(R.sectionName(Section).str());
+      Cells.insert(Cells.end(), {num(Size), num(Atomics), Fragment, Name});
+      T.addRow(Cells);
+    };
+    Row(F.Address, F.Section, F.EntrySize, F.NumAtomics - InOthers, "(entry)");
+    for (const FunctionFragment &Frag : F.Fragments)
+      Row(Frag.Address, Frag.Section, Frag.Size, Frag.NumAtomics, Frag.Name);
+  }
+  if (!Any)
+    return;
+  OS << "\nfragments of split functions (their sizes and atomics are in "
+        "the functions' rows)\n";
+  T.writeText(OS);
+}
+
 void functionsText(raw_ostream &OS, const BinaryReport &R,
                    const OutputOptions &O) {
   bool Sections = R.isRelocatable();
@@ -146,6 +188,7 @@ void functionsText(raw_ostream &OS, const BinaryReport &R,
   if (Tot.AtomicsOutsideFunctions)
     OS << "note: " << Tot.AtomicsOutsideFunctions
        << " atomic sites lie outside the function entries\n";
+  fragmentsText(OS, R, Order, O);
 }
 
 void functionsCSV(raw_ostream &OS, ArrayRef<BinaryReport> Reports,

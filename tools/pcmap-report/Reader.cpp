@@ -26,6 +26,7 @@ Expected<BinaryReport> Reader::run() {
       return std::move(E);
   buildModel();
   nameFunctions();
+  joinFragments();
   addSourceLines();
   if (Options.StackMaps)
     if (Error E = decodeStackMaps())

@@ -6,6 +6,7 @@
 //   ReaderELF.cpp          opening the file, finding its sections
 //   ReaderRelocations.cpp  where relative PCs and relocations point
 //   ReaderSymbols.cpp      function symbols, and the names they give
+//   ReaderFragments.cpp    the fragments of split functions
 //   ReaderMetadata.cpp     pcmap_* and sanmd_* sections, merged into the model
 //   ReaderLines.cpp        source lines from the DWARF line tables
 //   ReaderStackMaps.cpp    .llvm_stackmaps, its addresses and call sites
@@ -108,6 +109,9 @@ private:
                                  uint64_t Size) const;
   const FunctionSymbol *symbolHolding(uint64_t Section, uint64_t Address) const;
   void nameFunctions();
+
+  // ReaderFragments.cpp
+  void joinFragments();
 
   // ReaderMetadata.cpp
   llvm::Error decodeSection(const llvm::object::SectionRef &Section,

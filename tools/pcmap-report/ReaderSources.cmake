@@ -5,6 +5,7 @@ set(pcmap_report_reader_sources
   Decoder.cpp
   Reader.cpp
   ReaderELF.cpp
+  ReaderFragments.cpp
   ReaderLines.cpp
   ReaderMetadata.cpp
   ReaderRelocations.cpp

@@ -80,12 +80,27 @@ struct SourceLine {
   uint32_t Line = 0;
 };
 
+/// A fragment of a split function after its first (docs/FORMAT.md,
+/// "Fragments"): a local symbol of the file joined to the function.
+struct FunctionFragment {
+  uint64_t Address = 0;
+  uint64_t Section = kNoSection;
+  uint64_t Size = 0;
+  std::string Name;        // its symbol, "<function>.__part.<N>", ...
+  uint32_t NumAtomics = 0; // distinct atomic PCs in it
+};
+
 struct FunctionInfo {
   /// Virtual address in a linked file; offset in section Section in a
   /// relocatable object.
   uint64_t Address = 0;
   uint64_t Section = kNoSection;
+  /// Bytes: every fragment's. EntrySize is the first fragment's, the size
+  /// of the function entry.
   uint64_t Size = 0;
+  uint64_t EntrySize = 0;
+  /// The fragments after the first, by address (kFeatureFragmented).
+  std::vector<FunctionFragment> Fragments;
   /// The symbol at Address (mangled), or empty if there is none.
   std::string Name;
   uint8_t Sources = 0;

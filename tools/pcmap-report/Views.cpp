@@ -43,6 +43,8 @@ std::vector<std::string> featureNames(uint64_t Features) {
     Out.push_back("has-atomics");
   if (Features & kFeatureOpaqueAsm)
     Out.push_back("opaque-asm");
+  if (Features & kFeatureFragmented)
+    Out.push_back("fragmented");
   for (unsigned Bit = 0; Bit < 64; ++Bit)
     if ((Features & ~kKnownFeatures) & (uint64_t(1) << Bit))
       Out.push_back("bit" + std::to_string(Bit));
