@@ -63,12 +63,11 @@ __attribute__((noinline)) int64_t searchFunction(TableView V, uint32_t Offset,
 __attribute__((always_inline)) inline int64_t
 describedFunctionAt(TableView V, const Stretch &E, uint32_t Offset,
                     FunctionRecord &R) {
-  uint8_t C = E.classAt(uint8_t(Offset));
-  if (!(C & kClassInFunction))
+  int64_t F = E.lastFunctionStart(uint8_t(Offset), E.firstFunction());
+  if (F < 0)
     return -1;
-  uint64_t F = E.functionOf(C);
-  R = loadFunction(V, F);
-  return int64_t(F);
+  R = loadFunction(V, uint64_t(F));
+  return Offset - R.Start < R.Size ? F : -1;
 }
 
 /// The function holding Offset, if any; R is its record.

@@ -2,6 +2,8 @@
 
 #include "core/table.h"
 
+#include "core/log.h"
+
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
 
@@ -28,8 +30,7 @@ uint64_t indexBytes(uint64_t NumStretches) {
 /// reader's garbage out of other blocks' pages.
 constexpr uint64_t kBytesSlack = 2 * kWindow;
 
-ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch,
-    StartCountScratch;
+ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch;
 
 /// Offsets counted at once by countBelow (one cache line of them).
 constexpr unsigned kCountWindow = 16;
@@ -117,12 +118,14 @@ struct AtomicsByStretch {
 };
 
 /// A boundary of the index, as the build collects them in order: its
-/// offset (high word), whether a function starts there (bit 8) and the
-/// class of the segment it begins (low byte, without a count).
-constexpr uint64_t kBoundaryStarts = uint64_t(1) << 8;
-inline uint64_t boundary(uint64_t Offset, uint64_t Class, bool Starts) {
-  return Offset << 32 | (Starts ? kBoundaryStarts : 0) | Class;
+/// offset (high word), the functions that start at or before it (bits 8
+/// to 31: a module has fewer than kMaxFunctions), and the class of the
+/// segment it begins (low byte, without a count).
+constexpr uint64_t kMaxFunctions = uint64_t(1) << 24;
+inline uint64_t boundary(uint64_t Offset, uint64_t Class, uint64_t Starts) {
+  return Offset << 32 | Starts << 8 | Class;
 }
+inline uint64_t startsOf(uint64_t Bound) { return (Bound >> 8) & 0xffffff; }
 
 /// Writes the index and the stretches' bytes (table.h), from the sorted
 /// atomics and boundaries, in passes without a branch on the data (a loop
@@ -130,55 +133,55 @@ inline uint64_t boundary(uint64_t Offset, uint64_t Class, bool Starts) {
 /// with the atomics (AtomicsBefore) and boundaries (BoundsBefore) before
 /// each stretch S, its bytes begin at
 ///
-///   Pos(S) = AtomicsBefore[S] + 2 * BoundsBefore[S] + S
+///   Pos(S) = AtomicsBefore[S] + 2 * BoundsBefore[S]
 ///
-/// (an atomic's low byte, a boundary's low byte and class, and a class for
-/// the start of each stretch), so that every item's place is known.
+/// (an atomic's low byte, a boundary's low byte and class), so that every
+/// item's place is known. The class at a stretch's start, and the functions
+/// before it, are those of the boundary before it.
 class IndexWriter {
 public:
   IndexWriter(uint64_t *Index, unsigned char *Bytes, const uint32_t *Before,
-              const uint32_t *BoundsBefore, uint32_t *StartsBefore)
+              const uint32_t *BoundsBefore)
       : Index(Index), Bytes(Bytes), AtomicsBefore(Before),
-        BoundsBefore(BoundsBefore), StartsBefore(StartsBefore) {}
+        BoundsBefore(BoundsBefore) {}
 
-  static uint64_t bytesNeeded(uint64_t NumAtomics, uint64_t NumBounds,
-                              uint64_t NumEntries) {
-    return NumAtomics + 2 * NumBounds + NumEntries;
+  static uint64_t bytesNeeded(uint64_t NumAtomics, uint64_t NumBounds) {
+    return NumAtomics + 2 * NumBounds;
   }
 
-  /// Bounds[-1] must be readable, with a class of 0.
+  /// Bounds[-1], Bounds[NumBounds] and Bounds[NumBounds + 1] must be
+  /// readable, and 0.
   void write(const uint32_t *Atomics, uint64_t NumAtomics,
              const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries) {
     for (uint64_t I = 0; I < NumAtomics; ++I) {
       uint64_t S = Atomics[I] >> kStretchShift;
-      put(I + 2 * BoundsBefore[S] + S, uint8_t(Atomics[I]));
+      put(I + 2 * BoundsBefore[S], uint8_t(Atomics[I]));
     }
-    // The functions starting in the stretch up to each boundary, and in all
-    // before it (for the running maximum).
-    uint64_t Previous = ~uint64_t(0), InStretch = 0, Starts = 0;
     for (uint64_t K = 0; K < NumBounds; ++K) {
       uint64_t Bound = Bounds[K], S = Bound >> (32 + kStretchShift);
-      uint64_t Starting = (Bound & kBoundaryStarts) != 0;
-      InStretch = (S == Previous ? InStretch : 0) + Starting;
-      Previous = S;
-      Starts += Starting;
-      StartsBefore[S + 1] = uint32_t(Starts);
-      put(AtomicsBefore[S + 1] + BoundsBefore[S] + S + K, uint8_t(Bound >> 32));
+      uint64_t InStretch =
+          startsOf(Bound) - startsOf(Bounds[int64_t(BoundsBefore[S]) - 1]);
       uint64_t Count =
           InStretch < kMaxClassStarts ? InStretch : kMaxClassStarts;
-      put(AtomicsBefore[S + 1] + BoundsBefore[S + 1] + S + 1 + K,
-          uint8_t((Bound & 0xff) | Count << kClassStartsShift));
+      put(AtomicsBefore[S + 1] + BoundsBefore[S] + K, uint8_t(Bound >> 32));
+      put(AtomicsBefore[S + 1] + BoundsBefore[S + 1] + K,
+          uint8_t((Bound & 3) | Count << kClassStartsShift));
     }
-    runningMaximum(StartsBefore, NumEntries);
     for (uint64_t S = 0; S < NumEntries; ++S) {
       uint64_t A0 = AtomicsBefore[S], NA = AtomicsBefore[S + 1] - A0;
       uint64_t B0 = BoundsBefore[S], NB = BoundsBefore[S + 1] - B0;
-      uint64_t Pos = A0 + 2 * B0 + S;
-      // The class at the stretch's start: that of the boundary before it.
-      put(Pos + NA + NB, uint8_t(Bounds[int64_t(B0) - 1]));
-      storeRelaxed(&Index[2 * S], A0 | uint64_t(StartsBefore[S]) << 32);
-      storeRelaxed(&Index[2 * S + 1], Pos | (NA < 255 ? NA : 255) << 32 |
-                                          (NB < 255 ? NB : 255) << 40);
+      uint64_t Before = Bounds[int64_t(B0) - 1];
+      uint64_t Starts =
+          startsOf(Bounds[int64_t(B0 + NB) - 1]) - startsOf(Before);
+      // The first start: the first boundary, or the one after it when the
+      // first ends the function before the stretch.
+      uint64_t First = Bounds[B0 + ((Bounds[B0] & kClassInFunction) == 0)];
+      uint64_t Inline = (First >> 32 & 0xff) | (Before & 3) << 8 |
+                        (Starts < 2 ? Starts : 2) << 10;
+      storeRelaxed(&Index[2 * S], A0 | startsOf(Before) << 32);
+      storeRelaxed(&Index[2 * S + 1],
+                   (A0 + 2 * B0) | (NA < 255 ? NA : 255) << 32 |
+                       (NB < 255 ? NB : 255) << 40 | Inline << kInlineShift);
     }
   }
 
@@ -188,7 +191,6 @@ private:
   uint64_t *Index;
   unsigned char *Bytes;
   const uint32_t *AtomicsBefore, *BoundsBefore;
-  uint32_t *StartsBefore;
 };
 
 /// The features of R that the runtime relies on, given that it holds the
@@ -224,11 +226,17 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   const uint64_t NumEntries = T.NumStretches + 2;
   const uint64_t CodeEnd = T.NumStretches << kStretchShift;
   const uint32_t *Before = countAtomicsBefore(Atomics, NumAtomics, NumEntries);
-  // The boundaries, after one of class 0 (IndexWriter).
-  uint64_t *Bounds = BoundaryScratch.get(2 * NumFunctions + 2);
+  if (NumFunctions >= kMaxFunctions) {
+    Message M;
+    M << "a module of " << NumFunctions << " functions is more than the "
+      << "index holds (" << kMaxFunctions - 1 << ")";
+    M.emit();
+    return false;
+  }
+  // The boundaries, after one and before two of class 0 (IndexWriter).
+  uint64_t *Bounds = BoundaryScratch.get(2 * NumFunctions + 4);
   uint32_t *BoundsBefore = zeroedCounts(BoundaryCountScratch, NumEntries);
-  uint32_t *StartsBefore = zeroedCounts(StartCountScratch, NumEntries);
-  if (!Before || !Bounds || !BoundsBefore || !StartsBefore)
+  if (!Before || !Bounds || !BoundsBefore)
     return false;
   *Bounds++ = 0;
   const AtomicsByStretch ByStretch = {Atomics, NumAtomics, Before};
@@ -264,25 +272,26 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
           boundary(Start,
                    kClassInFunction |
                        ((Features & kFeatureAtomics) ? kClassComplete : 0),
-                   true);
+                   I + 1);
     uint64_t Next = I + 1 < NumFunctions ? F[I + 1].Start : ~uint64_t(0);
     if (End < Next && End < CodeEnd)
-      Bounds[NumBounds++] = boundary(End, 0, false);
+      Bounds[NumBounds++] = boundary(End, 0, I + 1);
   }
 
+  Bounds[NumBounds] = Bounds[NumBounds + 1] = 0;
   for (uint64_t K = 0; K < NumBounds; ++K)
     BoundsBefore[(Bounds[K] >> (32 + kStretchShift)) + 1] = uint32_t(K + 1);
   runningMaximum(BoundsBefore, NumEntries);
 
   T.StretchBytesSize =
-      IndexWriter::bytesNeeded(NumAtomics, NumBounds, NumEntries) + kBytesSlack;
+      IndexWriter::bytesNeeded(NumAtomics, NumBounds) + kBytesSlack;
   T.Index = arenaAllocate(indexBytes(T.NumStretches));
   T.StretchBytes = T.Index ? arenaAllocate(T.StretchBytesSize) : 0;
   if (!T.StretchBytes)
     return false;
   IndexWriter W(static_cast<uint64_t *>(arenaWritable(T.Index)),
                 static_cast<unsigned char *>(arenaWritable(T.StretchBytes)),
-                Before, BoundsBefore, StartsBefore);
+                Before, BoundsBefore);
   W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries);
   return true;
 }

@@ -75,6 +75,14 @@ constexpr uint8_t kClassInFunction = 1;
 constexpr uint8_t kClassComplete = 2;
 constexpr unsigned kClassStartsShift = 2;
 constexpr unsigned kMaxClassStarts = 63;
+/// IndexEntry::Inline: bits 0 to 7, the low byte of the stretch's first
+/// function start (when it has one); bits 8 and 9, the class at its start
+/// (which has no count); bits 10 and 11, the number of functions that start
+/// in it, 2 for 2 or more. pcmap_lookup_function needs no more of most
+/// stretches (see Stretch::functionAt).
+constexpr unsigned kInlineShift = 48;
+constexpr unsigned kInlineStartClassShift = kInlineShift + 8;
+constexpr unsigned kInlineStartsShift = kInlineShift + 10;
 
 struct IndexEntry {
   /// The atomics before the stretch (the index of its first atomic).
@@ -86,7 +94,8 @@ struct IndexEntry {
   /// The stretch's atomics and boundaries, 255 for 255 or more (the
   /// stretch is then searched).
   uint8_t NumAtomics, NumBoundaries;
-  uint16_t Reserved;
+  /// What the entry says of the stretch without its bytes (see above).
+  uint16_t Inline;
 };
 static_assert(sizeof(IndexEntry) == 16, "an entry is 16 bytes");
 
@@ -309,15 +318,38 @@ struct Stretch {
   uint32_t atomicLanes(uint8_t Low) const {
     return windowMatch(Bytes, Low) & windowLanes(numAtomics());
   }
+  /// The class at the stretch's start.
+  uint8_t startClass() const {
+    return uint8_t(Word1 >> kInlineStartClassShift) & 3;
+  }
   /// The class of the segment of byte Low of the stretch: the class after
-  /// the last boundary at or before it. Valid when boundariesInWindow().
+  /// the last boundary at or before it, or the one at its start. Valid when
+  /// boundariesInWindow().
   uint8_t classAt(uint8_t Low) const {
     uint32_t NA = numAtomics(), NB = numBoundaries();
     // The boundaries at or before Low are the first lanes (ascending).
     uint64_t AtMost = windowAtMost(Bytes + NA, Low);
     unsigned Before =
         unsigned(__builtin_ctzll(~AtMost | (uint64_t(1) << (NB & 63))));
-    return loadRelaxed(Bytes + NA + NB + Before);
+    // Class K follows boundary K; with none before Low, the load reads a
+    // byte of the stretch (or after it) that is not used.
+    uint8_t After = loadRelaxed(Bytes + NA + NB + Before - (Before != 0));
+    return Before ? After : startClass();
+  }
+  /// The last function that starts at or before byte Low of the stretch
+  /// (-1 if none), given the functions before the stretch: from the entry
+  /// alone when at most one function starts in the stretch (most of the
+  /// code, in most programs, whatever the padding between functions),
+  /// which saves the loads of its bytes to the queries that need no atomic;
+  /// else from the stretch's bytes (valid when boundariesInWindow()).
+  /// Whether that function reaches Low is for its record to say.
+  int64_t lastFunctionStart(uint8_t Low, uint64_t FirstFunction) const {
+    unsigned Starts = unsigned(Word1 >> kInlineStartsShift) & 3;
+    if (__builtin_expect(Starts <= 1, 1)) {
+      uint8_t Start = uint8_t(Word1 >> kInlineShift);
+      return int64_t(FirstFunction) - 1 + (Starts & unsigned(Low >= Start));
+    }
+    return int64_t(FirstFunction) - 1 + (classAt(Low) >> kClassStartsShift);
   }
   /// The function of a segment of class C (in a function): the last one
   /// starting at or before it.
