@@ -133,11 +133,12 @@ inline uint64_t startsOf(uint64_t Bound) { return (Bound >> 8) & 0xffffff; }
 /// with the atomics (AtomicsBefore) and boundaries (BoundsBefore) before
 /// each stretch S, its bytes begin at
 ///
-///   Pos(S) = AtomicsBefore[S] + 2 * BoundsBefore[S]
+///   Pos(S) = AtomicsBefore[S] + 2 * BoundsBefore[S] + S
 ///
-/// (an atomic's low byte, a boundary's low byte and class), so that every
-/// item's place is known. The class at a stretch's start, and the functions
-/// before it, are those of the boundary before it.
+/// (an atomic's low byte, a boundary's low byte and the class after it, and
+/// the class at each stretch's start), so that every item's place is known.
+/// The class at a stretch's start, and the functions before it, are those
+/// of the boundary before it.
 class IndexWriter {
 public:
   IndexWriter(uint64_t *Index, unsigned char *Bytes, const uint32_t *Before,
@@ -145,43 +146,52 @@ public:
       : Index(Index), Bytes(Bytes), AtomicsBefore(Before),
         BoundsBefore(BoundsBefore) {}
 
-  static uint64_t bytesNeeded(uint64_t NumAtomics, uint64_t NumBounds) {
-    return NumAtomics + 2 * NumBounds;
+  static uint64_t bytesNeeded(uint64_t NumAtomics, uint64_t NumBounds,
+                              uint64_t NumEntries) {
+    return NumAtomics + 2 * NumBounds + NumEntries;
   }
 
   /// Bounds[-1], Bounds[NumBounds] and Bounds[NumBounds + 1] must be
-  /// readable, and 0.
+  /// readable, and 0. Covered: the stretches that functions cover, about.
   void write(const uint32_t *Atomics, uint64_t NumAtomics,
-             const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries) {
+             const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries,
+             uint64_t Covered) {
     for (uint64_t I = 0; I < NumAtomics; ++I) {
       uint64_t S = Atomics[I] >> kStretchShift;
-      put(I + 2 * BoundsBefore[S], uint8_t(Atomics[I]));
+      put(I + 2 * BoundsBefore[S] + S, uint8_t(Atomics[I]));
     }
+    uint64_t ManyStarts = 0; // stretches where two functions or more start
     for (uint64_t K = 0; K < NumBounds; ++K) {
       uint64_t Bound = Bounds[K], S = Bound >> (32 + kStretchShift);
       uint64_t InStretch =
           startsOf(Bound) - startsOf(Bounds[int64_t(BoundsBefore[S]) - 1]);
+      ManyStarts += (InStretch == 2) & Bound & kClassInFunction;
       uint64_t Count =
           InStretch < kMaxClassStarts ? InStretch : kMaxClassStarts;
-      put(AtomicsBefore[S + 1] + BoundsBefore[S] + K, uint8_t(Bound >> 32));
-      put(AtomicsBefore[S + 1] + BoundsBefore[S + 1] + K,
+      put(AtomicsBefore[S + 1] + BoundsBefore[S] + S + K, uint8_t(Bound >> 32));
+      put(AtomicsBefore[S + 1] + BoundsBefore[S + 1] + S + 1 + K,
           uint8_t((Bound & 3) | Count << kClassStartsShift));
     }
+    // 2 for every stretch: read the bytes (table.h).
+    const uint64_t AllMany = ManyStarts * kInlineLookupRatio > Covered ? 2 : 0;
     for (uint64_t S = 0; S < NumEntries; ++S) {
       uint64_t A0 = AtomicsBefore[S], NA = AtomicsBefore[S + 1] - A0;
       uint64_t B0 = BoundsBefore[S], NB = BoundsBefore[S + 1] - B0;
+      uint64_t Pos = A0 + 2 * B0 + S;
       uint64_t Before = Bounds[int64_t(B0) - 1];
+      put(Pos + NA + NB, uint8_t(Before & 3));
       uint64_t Starts =
           startsOf(Bounds[int64_t(B0 + NB) - 1]) - startsOf(Before);
+      Starts = Starts < 2 ? Starts : 2;
+      Starts = Starts > AllMany ? Starts : AllMany;
       // The first start: the first boundary, or the one after it when the
       // first ends the function before the stretch.
       uint64_t First = Bounds[B0 + ((Bounds[B0] & kClassInFunction) == 0)];
-      uint64_t Inline = (First >> 32 & 0xff) | (Before & 3) << 8 |
-                        (Starts < 2 ? Starts : 2) << 10;
+      uint64_t Inline = (First >> 32 & 0xff) | Starts << 8;
       storeRelaxed(&Index[2 * S], A0 | startsOf(Before) << 32);
-      storeRelaxed(&Index[2 * S + 1],
-                   (A0 + 2 * B0) | (NA < 255 ? NA : 255) << 32 |
-                       (NB < 255 ? NB : 255) << 40 | Inline << kInlineShift);
+      storeRelaxed(&Index[2 * S + 1], Pos | (NA < 255 ? NA : 255) << 32 |
+                                          (NB < 255 ? NB : 255) << 40 |
+                                          Inline << kInlineShift);
     }
   }
 
@@ -242,6 +252,7 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   const AtomicsByStretch ByStretch = {Atomics, NumAtomics, Before};
 
   uint64_t Below = 0, PreviousEnd = 0, NumBounds = 0;
+  uint64_t Covered = 0, LastCovered = ~uint64_t(0);
   for (uint64_t I = 0; I < NumFunctions; ++I) {
     FunctionRecord &R = F[I];
     uint64_t Start = R.Start, End = Start + R.Size;
@@ -261,6 +272,14 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
                      : ByStretch.below(End < CodeEnd ? End : CodeEnd);
     Below = B;
     PreviousEnd = End;
+    // The stretches it covers, less the one it shares with the function
+    // before (about: overlapping functions count twice).
+    if (R.Size && Start < CodeEnd) {
+      uint64_t FirstS = Start >> kStretchShift,
+               LastS = (End - 1) >> kStretchShift;
+      Covered += LastS - FirstS + 1 - (FirstS == LastCovered);
+      LastCovered = LastS;
+    }
     uint32_t Features = reliedFeatures(R, A, B, State);
     storeRelaxed(&R.Features, Features);
     storeRelaxed(&R.NumAtomics, uint32_t(B - A));
@@ -284,7 +303,7 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   runningMaximum(BoundsBefore, NumEntries);
 
   T.StretchBytesSize =
-      IndexWriter::bytesNeeded(NumAtomics, NumBounds) + kBytesSlack;
+      IndexWriter::bytesNeeded(NumAtomics, NumBounds, NumEntries) + kBytesSlack;
   T.Index = arenaAllocate(indexBytes(T.NumStretches));
   T.StretchBytes = T.Index ? arenaAllocate(T.StretchBytesSize) : 0;
   if (!T.StretchBytes)
@@ -292,7 +311,7 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   IndexWriter W(static_cast<uint64_t *>(arenaWritable(T.Index)),
                 static_cast<unsigned char *>(arenaWritable(T.StretchBytes)),
                 Before, BoundsBefore);
-  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries);
+  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries, Covered);
   return true;
 }
 

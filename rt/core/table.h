@@ -10,11 +10,12 @@
 // A stretch's bytes are, in this order: the low byte of each of its NA
 // atomics' offsets; the low byte of each of its NB boundaries, ascending (a
 // boundary is where a function starts, or where one ends before the next
-// starts); and the NB + 1 classes of its segments, the first for the bytes
-// before its first boundary. A class says whether the segment lies in a
-// function, whether that function is complete for atomics, and how many
-// functions start in the stretch up to the segment (so which function it
-// is). Within a stretch the low byte of an offset is the offset, so:
+// starts); and the classes of its segments: at its start, then after each
+// boundary. A class says whether the segment
+// lies in a function, whether that function is complete for atomics, and
+// how many functions start in the stretch up to the segment (so which
+// function it is). Within a stretch the low byte of an offset is the
+// offset, so:
 //
 //   - an offset X is an atomic when one of the NA low bytes equals X's;
 //   - the segment of X is the number of boundaries at or below X's low byte
@@ -33,8 +34,18 @@
 // held 16 atomic offsets and 6 boundaries in the entry itself, and fell back
 // to a search on both.
 //
+// pcmap_lookup_function needs no atomic: where at most one function starts
+// in a stretch (whatever padding lies between functions), the entry's
+// first start and count of starts give the last function starting at or
+// before X, and the function's record whether it reaches X; the stretch's
+// bytes, often another cache miss, are read only where two or more start.
+// That takes a branch on the stretch, which a module whose functions are
+// small and close together would mispredict often: there (more than one
+// covered stretch in kInlineLookupRatio with two starts or more) every
+// entry says "read the bytes", which are then in the caches anyway.
+//
 // Memory: the index costs 16 bytes per 256 bytes of code; the stretch bytes
-// one per stretch, one per atomic and two per boundary (at most two per
+// one per stretch, one per atomic and two per boundary (at most four per
 // function); an atomic costs 8 bytes besides (offset, descriptor), a
 // function its 40-byte record.
 //
@@ -76,13 +87,16 @@ constexpr uint8_t kClassComplete = 2;
 constexpr unsigned kClassStartsShift = 2;
 constexpr unsigned kMaxClassStarts = 63;
 /// IndexEntry::Inline: bits 0 to 7, the low byte of the stretch's first
-/// function start (when it has one); bits 8 and 9, the class at its start
-/// (which has no count); bits 10 and 11, the number of functions that start
-/// in it, 2 for 2 or more. pcmap_lookup_function needs no more of most
-/// stretches (see Stretch::functionAt).
+/// function start (when it has one); bits 8 and 9, the number of functions
+/// that start in it, or 2 for "2 or more, or read the bytes".
+/// pcmap_lookup_function needs no more of most stretches (see
+/// Stretch::lastFunctionStart).
 constexpr unsigned kInlineShift = 48;
-constexpr unsigned kInlineStartClassShift = kInlineShift + 8;
-constexpr unsigned kInlineStartsShift = kInlineShift + 10;
+constexpr unsigned kInlineStartsShift = kInlineShift + 8;
+/// A module reads every stretch's bytes for pcmap_lookup_function when more
+/// than one in kInlineLookupRatio of its covered stretches has two
+/// function starts or more.
+constexpr uint64_t kInlineLookupRatio = 10;
 
 struct IndexEntry {
   /// The atomics before the stretch (the index of its first atomic).
@@ -318,10 +332,6 @@ struct Stretch {
   uint32_t atomicLanes(uint8_t Low) const {
     return windowMatch(Bytes, Low) & windowLanes(numAtomics());
   }
-  /// The class at the stretch's start.
-  uint8_t startClass() const {
-    return uint8_t(Word1 >> kInlineStartClassShift) & 3;
-  }
   /// The class of the segment of byte Low of the stretch: the class after
   /// the last boundary at or before it, or the one at its start. Valid when
   /// boundariesInWindow().
@@ -331,10 +341,8 @@ struct Stretch {
     uint64_t AtMost = windowAtMost(Bytes + NA, Low);
     unsigned Before =
         unsigned(__builtin_ctzll(~AtMost | (uint64_t(1) << (NB & 63))));
-    // Class K follows boundary K; with none before Low, the load reads a
-    // byte of the stretch (or after it) that is not used.
-    uint8_t After = loadRelaxed(Bytes + NA + NB + Before - (Before != 0));
-    return Before ? After : startClass();
+    // The class at the start, then the class after each boundary.
+    return loadRelaxed(Bytes + NA + NB + Before);
   }
   /// The last function that starts at or before byte Low of the stretch
   /// (-1 if none), given the functions before the stretch: from the entry

@@ -481,6 +481,47 @@ TEST_F(QueryTest, ManySmallFunctionsStayOnTheFastPath) {
   }
 }
 
+TEST_F(QueryTest, LargeFunctionsWithAFewClustersOfSmallOnes) {
+  // Mostly functions of hundreds of bytes, so that the module's
+  // pcmap_lookup_function reads the entry alone where at most one function
+  // starts in a stretch, and now and then a cluster of small ones (of no
+  // bytes, inside the one before, back to back) where it reads the bytes:
+  // both agree with the model at every byte.
+  for (unsigned Seed = 1; Seed <= 3; ++Seed) {
+    std::mt19937 Rng(Seed);
+    auto Uniform = [&](uint64_t Lo, uint64_t Hi) {
+      return std::uniform_int_distribution<uint64_t>(Lo, Hi)(Rng);
+    };
+    const uint64_t Size = 1 << 16;
+    std::vector<ModelFunction> Fns;
+    std::vector<uint64_t> Atomics;
+    for (uint64_t Cursor = Uniform(0, 300); Cursor + 3000 < Size;) {
+      if (Uniform(0, 29) == 0) {
+        for (unsigned K = Uniform(2, 6); K; --K) {
+          uint64_t FSize = Uniform(0, 3) ? Uniform(0, 40) : 0;
+          Fns.push_back({Cursor, FSize, Uniform(0, 3) != 0});
+          if (FSize > 4 && Uniform(0, 3) == 0) { // one inside it
+            Fns.push_back({Cursor + FSize / 2, Uniform(0, FSize), true});
+            FSize = std::max(FSize, FSize / 2 + Fns.back().Size);
+          }
+          Cursor += std::max<uint64_t>(FSize, 1) + Uniform(0, 9);
+        }
+        continue;
+      }
+      uint64_t FSize = Uniform(200, 2500);
+      Fns.push_back({Cursor, FSize, Uniform(0, 5) != 0});
+      for (uint64_t O = Cursor + Uniform(0, 40); O < Cursor + FSize;
+           O += Uniform(1, 90))
+        Atomics.push_back(O);
+      Cursor += FSize + (Uniform(0, 3) ? Uniform(0, 15) : Uniform(16, 600));
+    }
+    std::sort(Atomics.begin(), Atomics.end());
+    Atomics.erase(std::unique(Atomics.begin(), Atomics.end()), Atomics.end());
+    expectEveryByteAgrees(Fns, Atomics, Size, -1,
+                          "clusters, seed " + std::to_string(Seed));
+  }
+}
+
 TEST_F(QueryTest, StretchesBeyondTheWindowsAreSearched) {
   // Beyond the fast path: functions of 1 to 7 bytes every 8 bytes (up to
   // 64 boundaries in a stretch) and stretches with an atomic every 2 to 7
