@@ -189,9 +189,11 @@ public:
       uint64_t First = Bounds[B0 + ((Bounds[B0] & kClassInFunction) == 0)];
       uint64_t Inline = (First >> 32 & 0xff) | Starts << 8;
       storeRelaxed(&Index[2 * S], A0 | startsOf(Before) << 32);
+      // The boundaries' bytes follow the atomics': a stretch whose count
+      // of atomics is saturated has its boundaries searched too.
+      NB = NA < 255 && NB < 255 ? NB : 255;
       storeRelaxed(&Index[2 * S + 1], Pos | (NA < 255 ? NA : 255) << 32 |
-                                          (NB < 255 ? NB : 255) << 40 |
-                                          Inline << kInlineShift);
+                                          NB << 40 | Inline << kInlineShift);
     }
   }
 

@@ -549,6 +549,21 @@ TEST_F(QueryTest, StretchesBeyondTheWindowsAreSearched) {
   EXPECT_GT(Searched, Size * 3 / 4);
 }
 
+TEST_F(QueryTest, StretchOfAnAtomicAtEveryByte) {
+  // 256 atomics in one stretch, more than its entry counts, with three
+  // functions and a gap in it: the boundaries, whose bytes follow the
+  // atomics', are searched too, and every byte answers as the model does.
+  const uint64_t Size = 1024;
+  std::vector<ModelFunction> Fns = {
+      {0, 300, true}, {300, 100, false}, {420, 60, true}, {600, 300, true}};
+  std::vector<uint64_t> Atomics;
+  for (uint64_t O = 256; O < 512; ++O)
+    Atomics.push_back(O);
+  uint64_t Searched = 0;
+  expectEveryByteAgrees(Fns, Atomics, Size, -1, "every byte", &Searched);
+  EXPECT_EQ(Searched, 256u);
+}
+
 TEST_F(QueryTest, AtomicBeforeAtFunctionEdges) {
   FakeModule M;
   M.section(MK_Functions)
