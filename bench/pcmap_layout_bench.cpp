@@ -234,7 +234,8 @@ struct Layout {
   double queriesDenseAtomics = 0, queriesManyStarts = 0;
   double queriesDescribed = -1; // -1: the hook is absent
   size_t fdeDisagree = 0, fdeChecked = 0;
-  size_t modules = 0; // pcmap modules registered while it was measured
+  size_t modules = 0;    // pcmap modules registered while it was measured
+  size_t tableBytes = 0; // their tables' memory (pcmap_stats.table_bytes)
 
   // Results (ns per query; ns per registration).
   std::map<std::string, Spread> timing;
@@ -596,22 +597,25 @@ void printLayoutTable(const std::vector<Layout> &ls) {
   printf("\n#### Layouts\n\n");
   printf("Per 256-byte stretch of code that overlaps a covered function: "
          "p50 / p90 / p99 / max, (share of stretches over the threshold; "
-         "q: share of the queries that fall in them).\n\n");
+         "q: share of the queries that fall in them). Tables: the memory of "
+         "the tables of the modules registered while it was measured "
+         "(pcmap_stats.table_bytes).\n\n");
   printf("| object | functions | atomics | text KiB | covered stretches | "
          "atomics per stretch (> %u) | function starts per stretch (> %u) | "
-         "queries in described stretches |\n",
+         "queries in described stretches | tables KiB |\n",
          kDenseAtomics, kManyStarts);
-  printf("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: |\n");
+  printf("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |\n");
   for (const Layout &l : ls) {
     if (!l.error.empty() && l.functions.empty())
       continue;
-    printf("| %s | %zu | %zu | %.0f | %" PRIu64 " | %s | %s | %s |\n",
+    printf("| %s | %zu | %zu | %.0f | %" PRIu64 " | %s | %s | %s | %.1f |\n",
            l.label.c_str(), l.functions.size(), l.pcs.size(),
            double(l.module.text_end - l.module.text_start) / 1024,
            l.coveredStretches,
            distCell(l.atomicsPerStretch, l.queriesDenseAtomics).c_str(),
            distCell(l.startsPerStretch, l.queriesManyStarts).c_str(),
-           percentCell(l.queriesDescribed).c_str());
+           percentCell(l.queriesDescribed).c_str(),
+           double(l.tableBytes) / 1024);
   }
 }
 
@@ -687,6 +691,7 @@ int measureObject(Layout &l, const Options &o, uint64_t seed) {
   pcmap_stats stats;
   pcmap_get_stats(&stats);
   l.modules = stats.modules;
+  l.tableBytes = stats.table_bytes;
   makeQueries(l, o.queries, seed);
   measureLayout(l);
   bool ok = checkAnswers(l, "after dlopen");
