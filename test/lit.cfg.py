@@ -135,6 +135,26 @@ def _profile_runtime():
 if _profile_runtime():
     config.available_features.add("profile-runtime")
 
+
+# Basic-block sections (function fragments): clang 19 takes
+# -fbasic-block-sections=all for x86-64 ELF only, later clangs for AArch64
+# too.
+def _basic_block_sections():
+    import subprocess
+    clang = os.path.join(config.llvm_tools_dir, "clang")
+    try:
+        out = subprocess.run([clang, "-fbasic-block-sections=all", "-x", "c",
+                              "-c", "-o", os.devnull, os.devnull] +
+                             (["--target=%s" % target] if target else []),
+                             capture_output=True, text=True, timeout=60)
+        return out.returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if _basic_block_sections():
+    config.available_features.add("basic-block-sections")
+
 # The libFuzzer harnesses (fuzz/), each run for a bounded time by test/fuzz.
 if config.pcmap_fuzz_bin_dir:
     config.available_features.add("fuzzers")

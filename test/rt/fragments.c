@@ -10,6 +10,7 @@
 // answers stay sound (YES at atomics, UNKNOWN where unsure, never NO at an
 // atomic).
 
+// REQUIRES: basic-block-sections
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O2 -fsanitize-metadata=all -fbasic-block-sections=all \
 // RUN:   -I%pcmap-include -c %s -o %t/all.o
