@@ -32,6 +32,7 @@
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
 #include "pcmap/pcmap_testing.h"
+#include "unwind_fde.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -52,14 +53,6 @@
 #include <vector>
 
 namespace fmt = pcmap::format;
-
-// libgcc's FDE lookup (unwind-dw2-fde.h); exported by libgcc_s.
-struct dwarf_eh_bases {
-  void *tbase;
-  void *dbase;
-  void *func;
-};
-extern "C" const void *_Unwind_Find_FDE(void *pc, struct dwarf_eh_bases *bases);
 
 // Weak: an index without the notion of a described stretch may drop the
 // hook; the share is then not reported.

@@ -30,6 +30,7 @@
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
 #include "pcmap/pcmap_testing.h"
+#include "unwind_fde.h"
 
 #include <benchmark/benchmark.h>
 
@@ -54,14 +55,6 @@
 #include <vector>
 
 namespace fmt = pcmap::format;
-
-// libgcc's FDE lookup (unwind-dw2-fde.h); exported by libgcc_s.
-struct dwarf_eh_bases {
-  void *tbase;
-  void *dbase;
-  void *func;
-};
-extern "C" const void *_Unwind_Find_FDE(void *pc, struct dwarf_eh_bases *bases);
 
 // bench_functions.cpp (instrumented).
 extern "C" const void *const pcmap_bench_functions[];
