@@ -75,7 +75,6 @@ namespace pcmap {
 namespace rt {
 
 constexpr unsigned kStretchShift = 8; // 256 bytes of code per index entry
-constexpr uint32_t kStretchMask = (1u << kStretchShift) - 1;
 /// Atomics, and boundaries, a query compares at once (32 bytes each).
 constexpr unsigned kWindow = 32;
 /// A segment's class (one byte): bit 0, it lies in a function; bit 1, in a
@@ -358,11 +357,6 @@ struct Stretch {
       return int64_t(FirstFunction) - 1 + (Starts & unsigned(Low >= Start));
     }
     return int64_t(FirstFunction) - 1 + (classAt(Low) >> kClassStartsShift);
-  }
-  /// The function of a segment of class C (in a function): the last one
-  /// starting at or before it.
-  uint64_t functionOf(uint8_t C) const {
-    return uint64_t(firstFunction()) + (C >> kClassStartsShift) - 1;
   }
 };
 
