@@ -36,6 +36,15 @@ void __pcmap_testing_set_verbosity(int level);
  * Async-signal-safe. */
 int __pcmap_testing_stretch_described(uintptr_t pc);
 
+/* pcmap_is_atomic_pc's answer at pc from its module's index alone, as if
+ * the module had no answer map (pcmap_is_atomic_pc takes it from the map
+ * when there is one): tests check that both agree. Async-signal-safe. */
+int __pcmap_testing_is_atomic_indexed(uintptr_t pc);
+
+/* Whether the module whose code holds pc has an answer map (1) or not (0);
+ * -1 if no module's code holds pc. */
+int __pcmap_testing_has_answer_map(uintptr_t pc);
+
 #ifdef __cplusplus
 }
 #endif

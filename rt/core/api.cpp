@@ -151,10 +151,12 @@ __attribute__((noinline)) int searchIsAtomic(uintptr_t PC) {
   });
 }
 
-/// lookup_function where the stretch's entry does not describe the PC.
-__attribute__((noinline)) int searchLookupFunction(uintptr_t PC,
+/// lookup_function where its fast path found no function: the stretch's
+/// entry did not describe the PC, a writer published meanwhile, or no
+/// module's function holds the PC (an outline-atomic helper may).
+__attribute__((noinline)) int lookupFunctionSlowly(uintptr_t PC,
                                                    pcmap_function &Out) {
-  return readConsistently([PC, &Out](const IndexCopy &Copy) {
+  int Found = readConsistently([PC, &Out](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
     FunctionRecord R;
@@ -165,6 +167,12 @@ __attribute__((noinline)) int searchLookupFunction(uintptr_t PC,
     fillFunction(V, R, Out);
     return 1;
   });
+  OutlineHelper H;
+  if (!Found && findOutlineHelper(PC, H)) {
+    fillOutlineFunction(H, Out);
+    return 1;
+  }
+  return Found;
 }
 
 /// The atomic of the outline-atomic helper holding PC, if any.
@@ -175,6 +183,27 @@ __attribute__((noinline)) int lookupOutlineHelper(uintptr_t PC,
     return 0;
   fillOutlineAtomic(H, Out);
   return 1;
+}
+
+/// is_atomic from the module's index: its stretch's entry and windows, or
+/// kSearch where they do not tell.
+__attribute__((always_inline)) inline int isAtomicIndexed(TableView V,
+                                                          uint64_t Offset) {
+  Stretch E = loadStretch(V, Offset >> kStretchShift);
+  // One window holds the stretch's atomics, the other its boundaries:
+  // whether the offset is an atomic and, if not, whether its segment lies
+  // in a function complete for atomics, which makes the answer NO rather
+  // than UNKNOWN. Computed without a branch on the answer (see table.h),
+  // only on whether the windows had it all.
+  static_assert(PCMAP_YES == 1 && PCMAP_NO == 0 && PCMAP_UNKNOWN == -1,
+                "the answer is Hit - (!Hit & !Complete)");
+  uint8_t Low = uint8_t(Offset);
+  unsigned Hit = unsigned(E.atomicLanes(Low) != 0);
+  unsigned Complete = unsigned(E.classAt(Low) / kClassComplete) & 1;
+  if (__builtin_expect(
+          unsigned(E.atomicsInWindow()) & (Hit | E.boundariesInWindow()), 1))
+    return int(Hit) - int(~Hit & ~Complete & 1);
+  return kSearch;
 }
 
 } // namespace
@@ -205,21 +234,12 @@ int pcmap_is_atomic_pc(uintptr_t PC) {
     uint64_t Offset;
     if (!findModule(Copy, PC, V, Offset))
       return PCMAP_UNKNOWN;
-    Stretch E = loadStretch(V, Offset >> kStretchShift);
-    // One window holds the stretch's atomics, the other its boundaries:
-    // whether the offset is an atomic and, if not, whether its segment lies
-    // in a function complete for atomics, which makes the answer NO rather
-    // than UNKNOWN. Computed without a branch on the answer (see table.h),
-    // only on whether the windows had it all.
-    static_assert(PCMAP_YES == 1 && PCMAP_NO == 0 && PCMAP_UNKNOWN == -1,
-                  "the answer is Hit - (!Hit & !Complete)");
-    uint8_t Low = uint8_t(Offset);
-    unsigned Hit = unsigned(E.atomicLanes(Low) != 0);
-    unsigned Complete = unsigned(E.classAt(Low) / kClassComplete) & 1;
-    if (__builtin_expect(
-            unsigned(E.atomicsInWindow()) & (Hit | E.boundariesInWindow()), 1))
-      return int(Hit) - int(~Hit & ~Complete & 1);
-    return kSearch;
+    // A small module's answers are in its map (table.h); the branch goes
+    // the same way for every query in the module.
+    ArenaOffset Map = V.answerMap();
+    if (Map)
+      return answerFromMap(Map, Offset);
+    return isAtomicIndexed(V, Offset);
   });
   if (__builtin_expect(Answer == kSearch, 0))
     Answer = searchIsAtomic(PC);
@@ -289,28 +309,30 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
 int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
   if (!Out)
     return 0;
-  int Found = readConsistently([PC, Out](const IndexCopy &Copy) PCMAP_INLINE {
-    TableView V;
-    uint64_t Offset;
-    if (!findModule(Copy, PC, V, Offset))
-      return 0;
-    Stretch E = loadStretch(V, Offset >> kStretchShift);
-    if (__builtin_expect(!E.boundariesInWindow(), 0))
-      return kSearch;
-    FunctionRecord R;
-    if (describedFunctionAt(V, E, uint32_t(Offset), R) < 0)
-      return 0;
-    fillFunction(V, R, *Out);
+  // The fast path: the function the stretch's entry describes. Anything
+  // else is the slow path's, a tail call, so that the fast path calls
+  // nothing and saves no register.
+  bool Found = false;
+  if (__builtin_expect(
+          readOnce(
+              [PC, Out](const IndexCopy &Copy) PCMAP_INLINE {
+                TableView V;
+                uint64_t Offset;
+                if (!findModule(Copy, PC, V, Offset))
+                  return false;
+                Stretch E = loadStretch(V, Offset >> kStretchShift);
+                FunctionRecord R;
+                if (!E.boundariesInWindow() ||
+                    describedFunctionAt(V, E, uint32_t(Offset), R) < 0)
+                  return false;
+                fillFunction(V, R, *Out);
+                return true;
+              },
+              Found) &&
+              Found,
+          1))
     return 1;
-  });
-  if (__builtin_expect(Found == kSearch, 0))
-    Found = searchLookupFunction(PC, *Out);
-  OutlineHelper H;
-  if (!Found && findOutlineHelper(PC, H)) {
-    fillOutlineFunction(H, *Out);
-    return 1;
-  }
-  return Found;
+  return lookupFunctionSlowly(PC, *Out);
 }
 
 int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
@@ -412,6 +434,27 @@ void __pcmap_testing_remove_fake_module(const void *SectionStart) {
 
 void __pcmap_testing_set_verbosity(int Level) {
   Verbosity = Flags.verbosity = Level;
+}
+
+int __pcmap_testing_is_atomic_indexed(uintptr_t PC) {
+  int Answer = readConsistently([PC](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
+      return PCMAP_UNKNOWN;
+    return isAtomicIndexed(V, Offset);
+  });
+  return Answer == kSearch ? searchIsAtomic(PC) : Answer;
+}
+
+int __pcmap_testing_has_answer_map(uintptr_t PC) {
+  return readConsistently([PC](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
+      return -1;
+    return V.answerMap() ? 1 : 0;
+  });
 }
 
 int __pcmap_testing_stretch_described(uintptr_t PC) {

@@ -58,6 +58,10 @@ inline bool lastAtOrBefore(const uint64_t *Count, const uint64_t *Lo,
   if (__builtin_expect(!N, 0))
     return false;
   Base = 0;
+  if (N <= 2) { // one module, or two: no loop
+    Base = N == 2 && loadRelaxed(&Lo[1]) <= PC;
+    return true;
+  }
   for (uint64_t Len = N; Len > 1;) {
     uint64_t Half = Len / 2;
     Base = loadRelaxed(&Lo[Base + Half]) <= PC ? Base + Half : Base;

@@ -142,7 +142,7 @@ void publish() {
     V.Index = T->Index;
     V.StretchBytes = T->StretchBytes;
     V.Functions = T->Functions;
-    V.NumFunctions = T->NumFunctions;
+    V.AnswerMap = T->AnswerMap;
     V.Table = M->Table;
     V.Bias = T->Bias;
     V.Path = static_cast<const char *>(arenaPointer(T->Path));

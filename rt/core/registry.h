@@ -43,6 +43,11 @@ extern Published<IndexCopy> ModuleIndex;
 template <class ReadFn> inline auto readConsistently(ReadFn Read) {
   return ModuleIndex.readConsistently(Read);
 }
+/// Runs Read(const IndexCopy &) once (Published::readOnce).
+template <class ReadFn, class T>
+__attribute__((always_inline)) inline bool readOnce(ReadFn Read, T &Result) {
+  return ModuleIndex.readOnce(Read, Result);
+}
 
 /// The view of the module whose code holds PC in Copy, and PC's offset in
 /// it; false if none. Async-signal-safe; tolerates a garbage copy. The

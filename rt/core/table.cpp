@@ -3,6 +3,7 @@
 #include "core/table.h"
 
 #include "core/log.h"
+#include "core/options.h"
 
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
@@ -30,7 +31,8 @@ uint64_t indexBytes(uint64_t NumStretches) {
 /// reader's garbage out of other blocks' pages.
 constexpr uint64_t kBytesSlack = 2 * kWindow;
 
-ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch;
+ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch,
+    MapScratch;
 
 /// Offsets counted at once by countBelow (one cache line of them).
 constexpr unsigned kCountWindow = 16;
@@ -155,7 +157,7 @@ public:
   /// readable, and 0. Covered: the stretches that functions cover, about.
   void write(const uint32_t *Atomics, uint64_t NumAtomics,
              const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries,
-             uint64_t Covered) {
+             uint64_t Covered, bool ReadBytes) {
     for (uint64_t I = 0; I < NumAtomics; ++I) {
       uint64_t S = Atomics[I] >> kStretchShift;
       put(I + 2 * BoundsBefore[S] + S, uint8_t(Atomics[I]));
@@ -173,7 +175,8 @@ public:
           uint8_t((Bound & 3) | Count << kClassStartsShift));
     }
     // 2 for every stretch: read the bytes (table.h).
-    const uint64_t AllMany = ManyStarts * kInlineLookupRatio > Covered ? 2 : 0;
+    const uint64_t AllMany =
+        ReadBytes || ManyStarts * kInlineLookupRatio > Covered ? 2 : 0;
     for (uint64_t S = 0; S < NumEntries; ++S) {
       uint64_t A0 = AtomicsBefore[S], NA = AtomicsBefore[S + 1] - A0;
       uint64_t B0 = BoundsBefore[S], NB = BoundsBefore[S + 1] - B0;
@@ -204,6 +207,57 @@ private:
   unsigned char *Bytes;
   const uint32_t *AtomicsBefore, *BoundsBefore;
 };
+
+/// The bits of an answer map's word (table.h) for its bytes [From, To),
+/// From < To <= 32.
+inline uint64_t mapLanes(uint64_t From, uint64_t To) {
+  uint64_t Below = To == 32 ? ~uint64_t(0) : (uint64_t(1) << (2 * To)) - 1;
+  return Below & ~((uint64_t(1) << (2 * From)) - 1);
+}
+
+/// Builds the answer map (table.h) of [0, TextSize), from the boundaries as
+/// the index has them (Bounds[-1] is the class 0 at offset 0) and the
+/// atomics: NO in the segments of complete functions, YES at atomics,
+/// UNKNOWN elsewhere. Returns 0 when out of memory: the module's queries
+/// then go through its index.
+ArenaOffset buildAnswerMap(const uint64_t *Bounds, uint64_t NumBounds,
+                           const uint32_t *Atomics, uint64_t NumAtomics,
+                           uint64_t TextSize, uint64_t &Bytes) {
+  constexpr unsigned kPerWord = 1u << kMapBytesPerWordShift;
+  const uint64_t NumWords = (TextSize + kPerWord - 1) / kPerWord;
+  uint64_t *Words = MapScratch.get(NumWords);
+  if (!Words)
+    return 0;
+  memset(Words, 0, NumWords * sizeof(uint64_t));
+  constexpr uint64_t kNoInEveryLane = 0x5555555555555555; // answer 0, plus 1
+  for (uint64_t K = 0; K < NumBounds; ++K) {
+    if (!(Bounds[K] & kClassComplete))
+      continue;
+    uint64_t Lo = Bounds[K] >> 32;
+    uint64_t Hi = K + 1 < NumBounds ? Bounds[K + 1] >> 32 : TextSize;
+    Hi = Hi < TextSize ? Hi : TextSize;
+    while (Lo < Hi) {
+      uint64_t W = Lo / kPerWord, WordEnd = (W + 1) * kPerWord;
+      uint64_t End = Hi < WordEnd ? Hi : WordEnd;
+      Words[W] |=
+          kNoInEveryLane & mapLanes(Lo - W * kPerWord, End - W * kPerWord);
+      Lo = End;
+    }
+  }
+  for (uint64_t I = 0; I < NumAtomics; ++I) {
+    uint64_t X = Atomics[I];
+    if (X >= TextSize)
+      break;
+    unsigned Shift = unsigned(X % kPerWord) * 2;
+    uint64_t &W = Words[X / kPerWord];
+    W = (W & ~(uint64_t(3) << Shift)) | uint64_t(PCMAP_YES + 1) << Shift;
+  }
+  Bytes = NumWords * sizeof(uint64_t);
+  ArenaOffset Map = arenaAllocate(Bytes);
+  if (Map)
+    arenaStore(arenaWritable(Map), Words, Bytes);
+  return Map;
+}
 
 /// The features of R that the runtime relies on, given that it holds the
 /// atomics [A, B): a claim of complete atomics stands only if the section
@@ -313,7 +367,13 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   IndexWriter W(static_cast<uint64_t *>(arenaWritable(T.Index)),
                 static_cast<unsigned char *>(arenaWritable(T.StretchBytes)),
                 Before, BoundsBefore);
-  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries, Covered);
+  const uint64_t MapLimit =
+      Flags.answer_map_kib > 0 ? uint64_t(Flags.answer_map_kib) << 10 : 0;
+  const bool Small = TextSize && TextSize <= MapLimit;
+  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries, Covered, Small);
+  if (Small)
+    T.AnswerMap = buildAnswerMap(Bounds, NumBounds, Atomics, NumAtomics,
+                                 TextSize, T.AnswerMapBytes);
   return true;
 }
 
@@ -480,7 +540,7 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
 
   T.Bytes = sizeof(ModuleTable) + T.PathBytes +
             T.NumFunctions * sizeof(FunctionRecord) + T.NumAtomics * 8 +
-            indexBytes(T.NumStretches) + T.StretchBytesSize;
+            indexBytes(T.NumStretches) + T.StretchBytesSize + T.AnswerMapBytes;
   arenaStore(arenaWritable(TableOff), &T, sizeof(T));
   return TableOff;
 
@@ -506,6 +566,8 @@ void freeModuleTable(ArenaOffset TableOff) {
     arenaFree(T.Index, indexBytes(T.NumStretches));
   if (T.StretchBytes)
     arenaFree(T.StretchBytes, T.StretchBytesSize);
+  if (T.AnswerMap)
+    arenaFree(T.AnswerMap, T.AnswerMapBytes);
   arenaFree(TableOff, sizeof(ModuleTable));
 }
 

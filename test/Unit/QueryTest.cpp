@@ -6,12 +6,15 @@
 // no, unknown), every descriptor field as decoded, functions and their
 // counts, upstream (sanmd) entries, both relative-PC widths, and the index
 // (every byte of dense, sparse, unsorted and overlapping layouts agrees with
-// a plain model). Which sections are accepted, rejected or removed is
-// RegistrationTest.cpp's; test/rt/c-api.c asks the same from C.
+// a plain model, from the answer map and from the index). Which sections are
+// accepted, rejected or removed is RegistrationTest.cpp's; test/rt/c-api.c asks
+// the same from C.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FakeModule.h"
+
+#include "core/options.h"
 
 #include <algorithm>
 #include <iterator>
@@ -339,6 +342,10 @@ void expectEveryByteAgrees(const std::vector<ModelFunction> &Fns,
     A.record({M.pc(O)}, Desc);
   A.add();
 
+  // A small module answers pcmap_is_atomic_pc from its answer map; its
+  // index must agree.
+  const bool Mapped = Size <= uint64_t(pcmap::rt::Flags.answer_map_kib) * 1024;
+  ASSERT_EQ(__pcmap_testing_has_answer_map(M.pc(0)), Mapped ? 1 : 0) << What;
   size_t NextFn = 0;
   for (uint64_t O = 0; O < Size; ++O) {
     while (NextFn < Fns.size() && Fns[NextFn].Start <= O)
@@ -351,6 +358,8 @@ void expectEveryByteAgrees(const std::vector<ModelFunction> &Fns,
                : Holder && Holder->Complete ? PCMAP_NO
                                             : PCMAP_UNKNOWN;
     ASSERT_EQ(pcmap_is_atomic_pc(M.pc(O)), Want) << What << " offset " << O;
+    ASSERT_EQ(__pcmap_testing_is_atomic_indexed(M.pc(O)), Want)
+        << What << " offset " << O << " (index)";
     int InWindows = __pcmap_testing_stretch_described(M.pc(O));
     ASSERT_NE(InWindows, -1) << What << " offset " << O;
     if (Described > 0)
@@ -562,6 +571,76 @@ TEST_F(QueryTest, StretchOfAnAtomicAtEveryByte) {
   uint64_t Searched = 0;
   expectEveryByteAgrees(Fns, Atomics, Size, -1, "every byte", &Searched);
   EXPECT_EQ(Searched, 256u);
+}
+
+TEST_F(QueryTest, AnswerMapOnlyForSmallModules) {
+  // A module of at most answer_map_kib KiB of code gets an answer map (2
+  // bits per byte, in table_bytes); a larger one, or any with
+  // answer_map_kib=0, answers from its index alone. Either way the answers
+  // are the same, at the edges of the code too.
+  pcmap::rt::Options Saved = pcmap::rt::Flags;
+  struct Case {
+    int Kib;
+    uint64_t Size;
+    bool Mapped;
+  } Cases[] = {{256, 256 << 10, true}, {256, (256 << 10) + 1, false},
+               {1, 1024, true},        {1, 1025, false},
+               {1, 31, true},          {0, 4096, false},
+               {-5, 4096, false}};
+  for (const Case &C : Cases) {
+    std::string What = std::to_string(C.Size) +
+                       " bytes, answer_map_kib=" + std::to_string(C.Kib);
+    pcmap::rt::Flags.answer_map_kib = C.Kib;
+    pcmap_stats Before;
+    pcmap_get_stats(&Before);
+    // Two complete functions, a gap of two bytes between them (an atomic,
+    // then a byte that is UNKNOWN), atomics at both ends of the code.
+    std::vector<ModelFunction> Fns = {{0, C.Size / 2, true},
+                                      {C.Size / 2 + 2, C.Size / 2 - 2, true}};
+    std::vector<uint64_t> Atomics = {0, 7, C.Size / 2, C.Size - 1};
+    {
+      FakeModule M(C.Size);
+      auto FB = M.section(MK_Functions);
+      for (const ModelFunction &X : Fns)
+        FB.function(M.pc(X.Start), X.Size, kFeatureAtomics);
+      SectionBytes F = FB.add();
+      auto AB = M.section(MK_Atomics);
+      for (uint64_t O : Atomics)
+        AB.record({M.pc(O)}, kLoad);
+      SectionBytes A = AB.add();
+      EXPECT_EQ(__pcmap_testing_has_answer_map(M.pc(0)), C.Mapped ? 1 : 0)
+          << What;
+      pcmap_stats With;
+      pcmap_get_stats(&With);
+      // The map's words hold 32 bytes of code each.
+      uint64_t MapBytes = (C.Size + 31) / 32 * 8;
+      uint64_t Added = With.table_bytes - Before.table_bytes;
+      pcmap::rt::Flags.answer_map_kib = 0;
+      M.del(A);
+      M.add(A); // the same sections again, now without a map
+      EXPECT_EQ(__pcmap_testing_has_answer_map(M.pc(0)), 0) << What;
+      pcmap_stats Without;
+      pcmap_get_stats(&Without);
+      EXPECT_EQ(Added - (Without.table_bytes - Before.table_bytes),
+                C.Mapped ? MapBytes : 0)
+          << What;
+      pcmap::rt::Flags.answer_map_kib = C.Kib;
+      M.del(A);
+      M.add(A);
+      for (uint64_t O : {uint64_t(0), uint64_t(1), uint64_t(7), C.Size / 2,
+                         C.Size / 2 + 1, C.Size - 2, C.Size - 1}) {
+        int Want = std::count(Atomics.begin(), Atomics.end(), O) ? PCMAP_YES
+                   : O == C.Size / 2 + 1                         ? PCMAP_UNKNOWN
+                                                                 : PCMAP_NO;
+        EXPECT_EQ(pcmap_is_atomic_pc(M.pc(O)), Want) << What << " at " << O;
+        EXPECT_EQ(__pcmap_testing_is_atomic_indexed(M.pc(O)), Want)
+            << What << " at " << O;
+      }
+      M.del(A);
+      M.del(F);
+    }
+  }
+  pcmap::rt::Flags = Saved;
 }
 
 TEST_F(QueryTest, AtomicBeforeAtFunctionEdges) {

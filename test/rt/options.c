@@ -12,6 +12,7 @@
 // HELP: pcmap:   verbosity (int) = 1
 // HELP: pcmap:   log_path (string) = stderr
 // HELP: pcmap:   help (bool) = 1
+// HELP: pcmap:   answer_map_kib (int) = 256
 // HELP: pcmap:   handle_segv (bool) = 1
 // HELP: pcmap:   handle_sigbus (bool) = 1
 // HELP: pcmap:   handle_sigill (bool) = 1
