@@ -206,6 +206,32 @@ __attribute__((always_inline)) inline int isAtomicIndexed(TableView V,
   return kSearch;
 }
 
+/// lookup_function's fast path: fills Out and returns true if the
+/// function holding PC is one that a small module's function map or the
+/// stretch's entry describes (table.h).
+__attribute__((always_inline)) inline bool
+quickFunction(const IndexCopy &Copy, uintptr_t PC, pcmap_function &Out) {
+  TableView V;
+  uint64_t Offset;
+  if (!findModule(Copy, PC, V, Offset))
+    return false;
+  ArenaOffset Map = V.answerMap();
+  int64_t F = Map ? mappedFunction(V, Map, Offset) : -2;
+  if (F == -2) {
+    Stretch E = loadStretch(V, Offset >> kStretchShift);
+    if (!E.boundariesInWindow())
+      return false;
+    F = E.lastFunctionStart(uint8_t(Offset), E.firstFunction());
+  }
+  if (F < 0)
+    return false;
+  FunctionRecord R = loadFunction(V, uint64_t(F));
+  if (Offset - R.Start >= R.Size)
+    return false;
+  fillFunction(V, R, Out);
+  return true;
+}
+
 } // namespace
 
 unsigned pcmap::rt::moduleBuildId(uintptr_t PC, uint8_t *Out, unsigned Size) {
@@ -309,26 +335,13 @@ int pcmap_lookup_atomic_before(uintptr_t PC, unsigned MaxBytes,
 int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
   if (!Out)
     return 0;
-  // The fast path: the function the stretch's entry describes. Anything
-  // else is the slow path's, a tail call, so that the fast path calls
-  // nothing and saves no register.
+  // The fast path (quickFunction); anything else is the slow path's, a
+  // tail call, so that the fast path calls nothing and saves no register.
   bool Found = false;
   if (__builtin_expect(
-          readOnce(
-              [PC, Out](const IndexCopy &Copy) PCMAP_INLINE {
-                TableView V;
-                uint64_t Offset;
-                if (!findModule(Copy, PC, V, Offset))
-                  return false;
-                Stretch E = loadStretch(V, Offset >> kStretchShift);
-                FunctionRecord R;
-                if (!E.boundariesInWindow() ||
-                    describedFunctionAt(V, E, uint32_t(Offset), R) < 0)
-                  return false;
-                fillFunction(V, R, *Out);
-                return true;
-              },
-              Found) &&
+          readOnce([PC, Out](const IndexCopy &Copy)
+                       PCMAP_INLINE { return quickFunction(Copy, PC, *Out); },
+                   Found) &&
               Found,
           1))
     return 1;

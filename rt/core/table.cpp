@@ -215,20 +215,24 @@ inline uint64_t mapLanes(uint64_t From, uint64_t To) {
   return Below & ~((uint64_t(1) << (2 * From)) - 1);
 }
 
-/// Builds the answer map (table.h) of [0, TextSize), from the boundaries as
-/// the index has them (Bounds[-1] is the class 0 at offset 0) and the
-/// atomics: NO in the segments of complete functions, YES at atomics,
-/// UNKNOWN elsewhere. Returns 0 when out of memory: the module's queries
-/// then go through its index.
-ArenaOffset buildAnswerMap(const uint64_t *Bounds, uint64_t NumBounds,
-                           const uint32_t *Atomics, uint64_t NumAtomics,
-                           uint64_t TextSize, uint64_t &Bytes) {
+/// Builds a small module's maps (table.h) of [0, TextSize): the answer map,
+/// from the boundaries as the index has them (Bounds[-1] is the class 0 at
+/// offset 0) and the atomics: NO in the segments of complete functions, YES
+/// at atomics, UNKNOWN elsewhere; then the function map, from the
+/// functions (sorted by start, starts unique). Returns 0 when out of
+/// memory: the module's queries then go through its index.
+ArenaOffset buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
+                      const uint32_t *Atomics, uint64_t NumAtomics,
+                      const FunctionRecord *F, uint64_t NumFunctions,
+                      uint64_t TextSize, uint64_t &Bytes) {
   constexpr unsigned kPerWord = 1u << kMapBytesPerWordShift;
-  const uint64_t NumWords = (TextSize + kPerWord - 1) / kPerWord;
-  uint64_t *Words = MapScratch.get(NumWords);
+  const uint64_t AnswerBytes = answerMapBytes(TextSize);
+  Bytes = 0;
+  const uint64_t MapBytes = AnswerBytes + functionMapBytes(TextSize);
+  uint64_t *Words = MapScratch.get(MapBytes / sizeof(uint64_t));
   if (!Words)
     return 0;
-  memset(Words, 0, NumWords * sizeof(uint64_t));
+  memset(Words, 0, MapBytes);
   constexpr uint64_t kNoInEveryLane = 0x5555555555555555; // answer 0, plus 1
   for (uint64_t K = 0; K < NumBounds; ++K) {
     if (!(Bounds[K] & kClassComplete))
@@ -252,10 +256,29 @@ ArenaOffset buildAnswerMap(const uint64_t *Bounds, uint64_t NumBounds,
     uint64_t &W = Words[X / kPerWord];
     W = (W & ~(uint64_t(3) << Shift)) | uint64_t(PCMAP_YES + 1) << Shift;
   }
-  Bytes = NumWords * sizeof(uint64_t);
-  ArenaOffset Map = arenaAllocate(Bytes);
-  if (Map)
-    arenaStore(arenaWritable(Map), Words, Bytes);
+
+  auto *Granules = reinterpret_cast<uint16_t *>(
+      reinterpret_cast<char *>(Words) + AnswerBytes);
+  const uint64_t NumGranules =
+      (TextSize + (1u << kGranuleShift) - 1) >> kGranuleShift;
+  for (uint64_t G = 0, I = 0; G < NumGranules; ++G) {
+    const uint64_t First = G << kGranuleShift;
+    while (I < NumFunctions && F[I].Start <= First)
+      ++I;
+    uint64_t Inner = 0;
+    while (I + Inner < NumFunctions &&
+           F[I + Inner].Start < First + (1u << kGranuleShift))
+      ++Inner;
+    Granules[G] = Inner > 1 || I >= kGranuleSearched / 2
+                      ? kGranuleSearched
+                      : uint16_t(I << 1 | Inner);
+  }
+
+  ArenaOffset Map = arenaAllocate(MapBytes);
+  if (Map) {
+    arenaStore(arenaWritable(Map), Words, MapBytes);
+    Bytes = MapBytes;
+  }
   return Map;
 }
 
@@ -372,8 +395,8 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   const bool Small = TextSize && TextSize <= MapLimit;
   W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries, Covered, Small);
   if (Small)
-    T.AnswerMap = buildAnswerMap(Bounds, NumBounds, Atomics, NumAtomics,
-                                 TextSize, T.AnswerMapBytes);
+    T.AnswerMap = buildMaps(Bounds, NumBounds, Atomics, NumAtomics, F,
+                            NumFunctions, TextSize, T.AnswerMapBytes);
   return true;
 }
 

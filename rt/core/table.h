@@ -45,13 +45,21 @@
 // entry says "read the bytes", which are then in the caches anyway.
 //
 // A small module (at most the answer_map_kib option's KiB of code, 256 by
-// default) also gets an answer map for pcmap_is_atomic_pc: two bits per
-// byte of code, its answer plus one (UNKNOWN 0, NO 1, YES 2), built from
-// the same segments and atomics as the stretch bytes. The query then reads
-// one word. Through the index, a query costs about 100 instructions, which
-// a small table's binary search (an L1-resident array of a few hundred
-// atomics) matches; from the map it costs about 30. The map costs a
-// quarter of the code's size, 64 KiB at most.
+// default) also gets two maps, in one block:
+//
+//   - an answer map for pcmap_is_atomic_pc: two bits per byte of code, its
+//     answer plus one (UNKNOWN 0, NO 1, YES 2), built from the same
+//     segments and atomics as the stretch bytes. The query reads one word.
+//     Through the index, a query costs about 100 instructions, which a
+//     small table's binary search (an L1-resident array of a few hundred
+//     atomics) matches; from the map it costs about 30.
+//   - a function map for pcmap_lookup_function: per 16-byte granule, the
+//     functions that start at or before it and whether one starts inside
+//     it (kGranuleShift), so that the function's record is one load away,
+//     or two where a function starts inside the granule. Where functions
+//     are aligned to 16 bytes (x86-64 at -O1 and above) none does.
+//
+// They cost 64 and 32 bytes per 256 bytes of code, 96 KiB at most.
 //
 // Memory: the index costs 16 bytes per 256 bytes of code; the stretch bytes
 // one per stretch, one per atomic and two per boundary (at most four per
@@ -107,6 +115,23 @@ constexpr unsigned kInlineStartsShift = kInlineShift + 8;
 constexpr uint64_t kInlineLookupRatio = 10;
 /// The answer map: a 64-bit word holds the answers for 32 bytes of code.
 constexpr unsigned kMapBytesPerWordShift = 5;
+/// The function map that follows it: one 16-bit entry per 16-byte granule
+/// of code, (S << 1) | Inner, where S is the number of functions that
+/// start at or before the granule's first byte and Inner whether one starts
+/// inside it; kGranuleSearched where more than one does (or S does not fit:
+/// the module has kGranuleSearched / 2 functions or more), and the index
+/// tells.
+constexpr unsigned kGranuleShift = 4;
+constexpr uint16_t kGranuleSearched = 0xffff;
+/// The bytes of a module's answer map, and where its function map begins.
+inline uint64_t answerMapBytes(uint64_t TextSize) {
+  return (TextSize + (1u << kMapBytesPerWordShift) - 1) >> kMapBytesPerWordShift
+                                                               << 3;
+}
+inline uint64_t functionMapBytes(uint64_t TextSize) {
+  uint64_t Granules = (TextSize + (1u << kGranuleShift) - 1) >> kGranuleShift;
+  return (Granules * sizeof(uint16_t) + 7) & ~uint64_t(7); // whole words
+}
 
 struct IndexEntry {
   /// The atomics before the stretch (the index of its first atomic).
@@ -142,7 +167,8 @@ struct ModuleTable {
   /// The stretches' bytes (see above), StretchBytesSize of them.
   ArenaOffset StretchBytes;
   uint64_t StretchBytesSize;
-  /// The answer map (see above; 0: none) and its size in bytes.
+  /// The answer map and the function map after it (see above; 0: none),
+  /// and their size in bytes.
   ArenaOffset AnswerMap;
   uint64_t AnswerMapBytes;
   uint64_t Bytes; // memory of this table, for the stats
@@ -390,6 +416,27 @@ inline Stretch loadStretch(const TableView &V, uint64_t I) {
   const auto *Bytes = static_cast<const unsigned char *>(
       arenaPointer(V.stretchBytes() + uint32_t(W1)));
   return {W, W1, Bytes};
+}
+
+/// The function of a small module's function map that may hold Offset (<
+/// the module's TextSize; -1: none), or -2 if the map does not tell. Map is
+/// the module's answer map. Whether the function reaches Offset is for its
+/// record to say.
+__attribute__((always_inline)) inline int64_t
+mappedFunction(const TableView &V, ArenaOffset Map, uint64_t Offset) {
+  ArenaOffset Functions = Map + answerMapBytes(V.textSize());
+  uint16_t G = loadRelaxed(static_cast<const uint16_t *>(
+      arenaPointer(Functions + (Offset >> kGranuleShift) * sizeof(uint16_t))));
+  if (__builtin_expect(G == kGranuleSearched, 0))
+    return -2;
+  // The function that starts inside the granule, if there is one, and
+  // whether Offset is at or past its start (a load of garbage past the
+  // records where there is none, masked out).
+  uint64_t S = G >> 1;
+  uint32_t NextStart = loadRelaxed(static_cast<const uint32_t *>(
+      arenaPointer(V.functions() + S * sizeof(FunctionRecord) +
+                   offsetof(FunctionRecord, Start))));
+  return int64_t(S) - 1 + int64_t(G & unsigned(NextStart <= Offset));
 }
 
 /// pcmap_is_atomic_pc's answer at Offset (< the module's TextSize) from
