@@ -64,7 +64,7 @@
 // Memory: the index costs 16 bytes per 256 bytes of code; the stretch bytes
 // one per stretch, one per atomic and two per boundary (at most four per
 // function); an atomic costs 8 bytes besides (offset, descriptor), a
-// function its 40-byte record.
+// function its 40-byte record; a small module's maps 96 bytes per 256.
 //
 // Tables are immutable once published. Readers reach them by arena offset
 // (arena.h) and read every field with relaxed loads (or, for the windows,
