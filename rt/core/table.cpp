@@ -31,8 +31,7 @@ uint64_t indexBytes(uint64_t NumStretches) {
 /// reader's garbage out of other blocks' pages.
 constexpr uint64_t kBytesSlack = 2 * kWindow;
 
-ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch,
-    MapScratch;
+ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch;
 
 /// Offsets counted at once by countBelow (one cache line of them).
 constexpr unsigned kCountWindow = 16;
@@ -215,70 +214,77 @@ inline uint64_t mapLanes(uint64_t From, uint64_t To) {
   return Below & ~((uint64_t(1) << (2 * From)) - 1);
 }
 
-/// Builds a small module's maps (table.h) of [0, TextSize): the answer map,
-/// from the boundaries as the index has them (Bounds[-1] is the class 0 at
+/// Builds a small module's maps (table.h) of [0, TextSize) straight into
+/// the arena, a word at a time in one pass: the answer map from the
+/// boundaries as the index has them (sorted; Bounds[-1] is the class 0 at
 /// offset 0) and the atomics: NO in the segments of complete functions, YES
-/// at atomics, UNKNOWN elsewhere; then the function map, from the
-/// functions (sorted by start, starts unique). Returns 0 when out of
-/// memory: the module's queries then go through its index.
+/// at atomics, UNKNOWN elsewhere; then the function map from the functions
+/// (sorted by start, starts unique). Returns 0 when out of memory: the
+/// module's queries then go through its index.
 ArenaOffset buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
                       const uint32_t *Atomics, uint64_t NumAtomics,
                       const FunctionRecord *F, uint64_t NumFunctions,
                       uint64_t TextSize, uint64_t &Bytes) {
-  constexpr unsigned kPerWord = 1u << kMapBytesPerWordShift;
-  const uint64_t AnswerBytes = answerMapBytes(TextSize);
   Bytes = 0;
+  const uint64_t AnswerBytes = answerMapBytes(TextSize);
   const uint64_t MapBytes = AnswerBytes + functionMapBytes(TextSize);
-  uint64_t *Words = MapScratch.get(MapBytes / sizeof(uint64_t));
-  if (!Words)
+  ArenaOffset Map = arenaAllocate(MapBytes);
+  if (!Map)
     return 0;
-  memset(Words, 0, MapBytes);
+  auto *Out = static_cast<uint64_t *>(arenaWritable(Map));
+
+  constexpr uint64_t kPerWord = 1u << kMapBytesPerWordShift;
   constexpr uint64_t kNoInEveryLane = 0x5555555555555555; // answer 0, plus 1
-  for (uint64_t K = 0; K < NumBounds; ++K) {
-    if (!(Bounds[K] & kClassComplete))
-      continue;
-    uint64_t Lo = Bounds[K] >> 32;
-    uint64_t Hi = K + 1 < NumBounds ? Bounds[K + 1] >> 32 : TextSize;
-    Hi = Hi < TextSize ? Hi : TextSize;
-    while (Lo < Hi) {
-      uint64_t W = Lo / kPerWord, WordEnd = (W + 1) * kPerWord;
-      uint64_t End = Hi < WordEnd ? Hi : WordEnd;
-      Words[W] |=
-          kNoInEveryLane & mapLanes(Lo - W * kPerWord, End - W * kPerWord);
-      Lo = End;
+  auto NoIn = [](uint64_t Class) {
+    return (Class & kClassComplete) ? kNoInEveryLane : 0;
+  };
+  uint64_t K = 0, A = 0, Class = 0; // the class of the segment at Lo
+  for (uint64_t W = 0; W < AnswerBytes / sizeof(uint64_t); ++W) {
+    const uint64_t Lo = W * kPerWord, Hi = Lo + kPerWord;
+    uint64_t Word = NoIn(Class);
+    if (K < NumBounds && (Bounds[K] >> 32) < Hi) {
+      // Segments change inside the word.
+      Word = 0;
+      uint64_t From = Lo;
+      for (; K < NumBounds && (Bounds[K] >> 32) < Hi; ++K) {
+        uint64_t To = Bounds[K] >> 32;
+        if (To > From) {
+          Word |= NoIn(Class) & mapLanes(From - Lo, To - Lo);
+          From = To;
+        }
+        Class = Bounds[K] & 0xff;
+      }
+      Word |= NoIn(Class) & mapLanes(From - Lo, kPerWord);
     }
-  }
-  for (uint64_t I = 0; I < NumAtomics; ++I) {
-    uint64_t X = Atomics[I];
-    if (X >= TextSize)
-      break;
-    unsigned Shift = unsigned(X % kPerWord) * 2;
-    uint64_t &W = Words[X / kPerWord];
-    W = (W & ~(uint64_t(3) << Shift)) | uint64_t(PCMAP_YES + 1) << Shift;
+    for (; A < NumAtomics && Atomics[A] < Hi; ++A) {
+      unsigned Shift = unsigned(Atomics[A] - Lo) * 2;
+      Word = (Word & ~(uint64_t(3) << Shift)) | uint64_t(PCMAP_YES + 1)
+                                                    << Shift;
+    }
+    storeRelaxed(&Out[W], Word);
   }
 
-  auto *Granules = reinterpret_cast<uint16_t *>(
-      reinterpret_cast<char *>(Words) + AnswerBytes);
-  const uint64_t NumGranules =
-      (TextSize + (1u << kGranuleShift) - 1) >> kGranuleShift;
+  // Four granules to a word.
+  Out += AnswerBytes / sizeof(uint64_t);
+  constexpr uint64_t kGranule = 1u << kGranuleShift;
+  const uint64_t NumGranules = (TextSize + kGranule - 1) / kGranule;
+  uint64_t Word = 0;
   for (uint64_t G = 0, I = 0; G < NumGranules; ++G) {
-    const uint64_t First = G << kGranuleShift;
+    const uint64_t First = G * kGranule;
     while (I < NumFunctions && F[I].Start <= First)
       ++I;
     uint64_t Inner = 0;
-    while (I + Inner < NumFunctions &&
-           F[I + Inner].Start < First + (1u << kGranuleShift))
+    while (I + Inner < NumFunctions && F[I + Inner].Start < First + kGranule)
       ++Inner;
-    Granules[G] = Inner > 1 || I >= kGranuleSearched / 2
-                      ? kGranuleSearched
-                      : uint16_t(I << 1 | Inner);
+    uint64_t Entry = Inner > 1 || I >= kGranuleSearched / 2 ? kGranuleSearched
+                                                            : I << 1 | Inner;
+    Word |= Entry << (16 * (G % 4));
+    if (G % 4 == 3 || G + 1 == NumGranules) {
+      storeRelaxed(&Out[G / 4], Word);
+      Word = 0;
+    }
   }
-
-  ArenaOffset Map = arenaAllocate(MapBytes);
-  if (Map) {
-    arenaStore(arenaWritable(Map), Words, MapBytes);
-    Bytes = MapBytes;
-  }
+  Bytes = MapBytes;
   return Map;
 }
 
