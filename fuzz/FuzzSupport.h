@@ -22,6 +22,8 @@
 #ifndef PCMAP_FUZZ_SUPPORT_H
 #define PCMAP_FUZZ_SUPPORT_H
 
+#include "FuzzCheck.h"
+
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
 
@@ -37,18 +39,6 @@
 
 namespace pcmap {
 namespace fuzz {
-
-/// Fails the run (libFuzzer reports the input) with a message.
-#define FUZZ_CHECK(Cond, ...)                                                  \
-  do {                                                                         \
-    if (!(Cond)) {                                                             \
-      std::fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s\n", __FILE__,       \
-                   __LINE__, #Cond);                                           \
-      std::fprintf(stderr, __VA_ARGS__);                                       \
-      std::fprintf(stderr, "\n");                                              \
-      std::abort();                                                            \
-    }                                                                          \
-  } while (0)
 
 constexpr unsigned kPointerSize = sizeof(void *);
 

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzCheck.h"
 #include "Report.h"
 
 #include "llvm/Support/Error.h"
@@ -22,22 +23,10 @@
 
 using namespace pcmap::report;
 
-#define FUZZ_CHECK(Cond, ...)                                                  \
-  do {                                                                         \
-    if (!(Cond)) {                                                             \
-      std::fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s\n", __FILE__,       \
-                   __LINE__, #Cond);                                           \
-      std::fprintf(stderr, __VA_ARGS__);                                       \
-      std::fprintf(stderr, "\n");                                              \
-      std::abort();                                                            \
-    }                                                                          \
-  } while (0)
-
 namespace {
 
-/// The input as a file: an in-memory file reached through /proc/self/fd.
-int InputFd = -1;
-std::string InputPath;
+/// The input as a file, created at initialisation.
+pcmap::fuzz::InputFile *Input;
 
 template <class T> bool before(const T &A, const T &B) {
   return A.Section != B.Section ? A.Section < B.Section : A.Address < B.Address;
@@ -46,19 +35,13 @@ template <class T> bool before(const T &A, const T &B) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  InputFd = memfd_create("pcmap-fuzz-elf", 0);
-  if (InputFd < 0) {
-    std::perror("memfd_create");
-    std::exit(1);
-  }
-  InputPath = "/proc/self/fd/" + std::to_string(InputFd);
+  Input = new pcmap::fuzz::InputFile("pcmap-fuzz-elf");
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  if (ftruncate(InputFd, 0) != 0 ||
-      pwrite(InputFd, Data, Size, 0) != ssize_t(Size))
-    std::abort();
+  Input->set(Data, Size);
+  const std::string &InputPath = Input->path();
   ReaderOptions Options;
   Options.SourceLines = false; // DWARF is LLVM's business, and slow
   Options.AtomicDetails = true;

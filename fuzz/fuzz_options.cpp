@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzCheck.h"
+
 #include "core/log.h"
 #include "core/options.h"
 
@@ -24,17 +26,6 @@
 #include <vector>
 
 using namespace pcmap::rt;
-
-#define FUZZ_CHECK(Cond, ...)                                                  \
-  do {                                                                         \
-    if (!(Cond)) {                                                             \
-      std::fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s\n", __FILE__,       \
-                   __LINE__, #Cond);                                           \
-      std::fprintf(stderr, __VA_ARGS__);                                       \
-      std::fprintf(stderr, "\n");                                              \
-      std::abort();                                                            \
-    }                                                                          \
-  } while (0)
 
 namespace {
 

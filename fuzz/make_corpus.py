@@ -9,7 +9,8 @@ Two kinds of seeds:
   its executable segments, expressed relative to the section as the
   harnesses' input layout wants (fuzz/FuzzSupport.h);
 - hand-made edge cases, encoded here by the rules of docs/FORMAT.md;
-- for the ELF reader, the objects and executables themselves.
+- for the ELF reader, the objects and executables themselves;
+- for the trace reader, the lit tests' tracer dumps.
 
 Usage: make_corpus.py [--pcmap-clang PATH --clang PATH] [--out DIR]
 Without the compilers only the hand-made seeds are written. Existing seeds
@@ -296,6 +297,29 @@ def real_seeds(pcmap_clang, clang, tmp, elf_files):
     return seeds
 
 
+def trace_seeds():
+    """The trace harness's seeds: the lit tests' tracer dumps
+    (test/report/Inputs/trace), each with a selector byte (bit 0: read the
+    file twice; bit 1: top 3 rows; bit 2: per-process counts), and a few
+    edge cases: a dump cut short, two runs, a multi-line document."""
+    inputs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                          "test", "report", "Inputs", "trace")
+    seeds = []
+    for name in sorted(os.listdir(inputs)):
+        if not name.endswith((".jsonl", ".json")):
+            continue
+        with open(os.path.join(inputs, name), "rb") as f:
+            text = f.read()
+        for sel in (0, 1, 6):
+            seeds.append(("%s-%d" % (name, sel), bytes([sel]) + text))
+    with open(os.path.join(inputs, "child.jsonl"), "rb") as f:
+        child = f.read().strip()
+    seeds.append(("torn", bytes([0]) + child + b"\n" + child[:len(child) // 2]))
+    seeds.append(("pretty", bytes([4]) + child.replace(b", ", b",\n  ")))
+    seeds.append(("empty", bytes([0])))
+    return seeds
+
+
 def write(out, harness, name, data):
     d = os.path.join(out, harness)
     os.makedirs(d, exist_ok=True)
@@ -318,6 +342,8 @@ def main():
             write(args.out, harness, name, data)
     for name, data in roundtrip_seeds():
         write(args.out, "roundtrip", name, data)
+    for name, data in trace_seeds():
+        write(args.out, "trace", name, data)
     for text in OPTIONS:
         name = "opt-" + hashlib.sha1(text.encode()).hexdigest()[:10]
         write(args.out, "options", name, text.encode())
