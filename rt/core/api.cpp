@@ -336,7 +336,8 @@ int pcmap_lookup_function(uintptr_t PC, struct pcmap_function *Out) {
   if (!Out)
     return 0;
   // The fast path (quickFunction); anything else is the slow path's, a
-  // tail call, so that the fast path calls nothing and saves no register.
+  // tail call, so that the fast path calls nothing and keeps its values in
+  // registers rather than on the stack across a call.
   bool Found = false;
   if (__builtin_expect(
           readOnce([PC, Out](const IndexCopy &Copy)

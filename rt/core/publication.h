@@ -78,7 +78,7 @@ template <class Index> struct Published {
   /// on the published copy. Returns whether no writer published meanwhile;
   /// if one did, Result is garbage and the caller takes its slow path,
   /// which retries. A fast path that calls nothing (its slow path is a
-  /// tail call) saves no register on the stack.
+  /// tail call) keeps its values in registers.
   template <class ReadFn, class T>
   __attribute__((always_inline)) bool readOnce(ReadFn Read, T &Result) const {
     uint64_t G = __atomic_load_n(&Generation, __ATOMIC_ACQUIRE);
