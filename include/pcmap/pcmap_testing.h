@@ -45,6 +45,12 @@ int __pcmap_testing_is_atomic_indexed(uintptr_t pc);
  * -1 if no module's code holds pc. */
 int __pcmap_testing_has_answer_map(uintptr_t pc);
 
+/* Whether pcmap_lookup_function finds the function holding pc from its
+ * module's function map (1), or not (0: the module has no maps, pc is in
+ * no function, or the map leaves it to the index); -1 if no module's code
+ * holds pc. */
+int __pcmap_testing_function_mapped(uintptr_t pc);
+
 #ifdef __cplusplus
 }
 #endif

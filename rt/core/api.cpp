@@ -461,6 +461,21 @@ int __pcmap_testing_is_atomic_indexed(uintptr_t PC) {
   return Answer == kSearch ? searchIsAtomic(PC) : Answer;
 }
 
+int __pcmap_testing_function_mapped(uintptr_t PC) {
+  return readConsistently([PC](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, PC, V, Offset))
+      return -1;
+    ArenaOffset Map = V.answerMap();
+    int64_t F = Map ? mappedFunction(V, Map, Offset) : -2;
+    if (F < 0)
+      return 0;
+    FunctionRecord R = loadFunction(V, uint64_t(F));
+    return Offset - R.Start < R.Size ? 1 : 0;
+  });
+}
+
 int __pcmap_testing_has_answer_map(uintptr_t PC) {
   return readConsistently([PC](const IndexCopy &Copy) {
     TableView V;

@@ -264,26 +264,47 @@ ArenaOffset buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
     storeRelaxed(&Out[W], Word);
   }
 
-  // Four granules to a word.
-  Out += AnswerBytes / sizeof(uint64_t);
-  constexpr uint64_t kGranule = 1u << kGranuleShift;
-  const uint64_t NumGranules = (TextSize + kGranule - 1) / kGranule;
-  uint64_t Word = 0;
-  for (uint64_t G = 0, I = 0; G < NumGranules; ++G) {
-    const uint64_t First = G * kGranule;
-    while (I < NumFunctions && F[I].Start <= First)
-      ++I;
-    uint64_t Inner = 0;
-    while (I + Inner < NumFunctions && F[I + Inner].Start < First + kGranule)
-      ++Inner;
-    uint64_t Entry = Inner > 1 || I >= kGranuleSearched / 2 ? kGranuleSearched
-                                                            : I << 1 | Inner;
+  // The function map, four granules to a word, a function start at a time:
+  // the granules between two starts share one entry.
+  auto *Granules = Out + AnswerBytes / sizeof(uint64_t);
+  const uint64_t NumGranules =
+      (TextSize + (1u << kGranuleShift) - 1) >> kGranuleShift;
+  auto EntryOf = [](uint64_t S, uint64_t Inner) -> uint64_t {
+    return Inner > 1 || S >= kGranuleSearched / 2 ? kGranuleSearched
+                                                  : S << 1 | Inner;
+  };
+  uint64_t G = 0, Word = 0; // the next granule; the lanes before it
+  auto Put = [&](uint64_t Entry) {
     Word |= Entry << (16 * (G % 4));
-    if (G % 4 == 3 || G + 1 == NumGranules) {
-      storeRelaxed(&Out[G / 4], Word);
+    if (G % 4 == 3) {
+      storeRelaxed(&Granules[G / 4], Word);
       Word = 0;
     }
+    ++G;
+  };
+  auto Fill = [&](uint64_t End, uint64_t Entry) { // granules [G, End)
+    while (G < End && G % 4)
+      Put(Entry);
+    for (; G + 4 <= End; G += 4)
+      storeRelaxed(&Granules[G / 4], Entry * 0x0001000100010001);
+    while (G < End)
+      Put(Entry);
+  };
+  // I: the functions that start before granule G.
+  uint64_t I = 0;
+  while (I < NumFunctions && F[I].Start < TextSize) {
+    const uint64_t Here = F[I].Start >> kGranuleShift;
+    Fill(Here, EntryOf(I, 0));
+    const uint64_t AtStart = F[I].Start == Here << kGranuleShift;
+    uint64_t J = I;
+    while (J < NumFunctions && F[J].Start >> kGranuleShift == Here)
+      ++J;
+    Put(EntryOf(I + AtStart, J - I - AtStart));
+    I = J;
   }
+  Fill(NumGranules, EntryOf(I, 0));
+  if (G % 4)
+    storeRelaxed(&Granules[G / 4], Word);
   Bytes = MapBytes;
   return Map;
 }

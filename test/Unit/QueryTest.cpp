@@ -369,6 +369,17 @@ void checkEveryByte(const std::vector<ModelFunction> &Fns,
     pcmap_function Fn;
     ASSERT_EQ(pcmap_lookup_function(M.pc(O), &Fn), Holder ? 1 : 0)
         << What << " offset " << O;
+    // The function map answers wherever at most one function starts
+    // inside the byte's 16-byte granule.
+    if (Mapped && Holder) {
+      const uint64_t First = O & ~uint64_t(15);
+      size_t Inner = 0;
+      for (const ModelFunction &X : Fns)
+        Inner += X.Start > First && X.Start < First + 16;
+      if (Inner <= 1)
+        ASSERT_EQ(__pcmap_testing_function_mapped(M.pc(O)), 1)
+            << What << " offset " << O;
+    }
     if (Holder) {
       ASSERT_EQ(Fn.start, M.pc(Holder->Start)) << What << " offset " << O;
       ASSERT_EQ(Fn.size, Holder->Size) << What << " offset " << O;
