@@ -156,7 +156,7 @@ public:
   /// readable, and 0. Covered: the stretches that functions cover, about.
   void write(const uint32_t *Atomics, uint64_t NumAtomics,
              const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries,
-             uint64_t Covered, bool ReadBytes) {
+             uint64_t Covered) {
     for (uint64_t I = 0; I < NumAtomics; ++I) {
       uint64_t S = Atomics[I] >> kStretchShift;
       put(I + 2 * BoundsBefore[S] + S, uint8_t(Atomics[I]));
@@ -174,8 +174,7 @@ public:
           uint8_t((Bound & 3) | Count << kClassStartsShift));
     }
     // 2 for every stretch: read the bytes (table.h).
-    const uint64_t AllMany =
-        ReadBytes || ManyStarts * kInlineLookupRatio > Covered ? 2 : 0;
+    const uint64_t AllMany = ManyStarts * kInlineLookupRatio > Covered ? 2 : 0;
     for (uint64_t S = 0; S < NumEntries; ++S) {
       uint64_t A0 = AtomicsBefore[S], NA = AtomicsBefore[S + 1] - A0;
       uint64_t B0 = BoundsBefore[S], NB = BoundsBefore[S + 1] - B0;
@@ -417,11 +416,10 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
   IndexWriter W(static_cast<uint64_t *>(arenaWritable(T.Index)),
                 static_cast<unsigned char *>(arenaWritable(T.StretchBytes)),
                 Before, BoundsBefore);
+  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries, Covered);
   const uint64_t MapLimit =
       Flags.answer_map_kib > 0 ? uint64_t(Flags.answer_map_kib) << 10 : 0;
-  const bool Small = TextSize && TextSize <= MapLimit;
-  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries, Covered, Small);
-  if (Small)
+  if (TextSize && TextSize <= MapLimit)
     T.AnswerMap = buildMaps(Bounds, NumBounds, Atomics, NumAtomics, F,
                             NumFunctions, TextSize, T.AnswerMapBytes);
   return true;
