@@ -10,6 +10,8 @@ pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev chromium)
 # test/corpus builds Debian source packages with their own build systems;
 # test/install builds pcmap's own package (cpack, dpkg-shlibdeps of dpkg-dev).
 pkgs+=(autoconf automake libtool make dpkg-dev pkg-config xz-utils bzip2)
+# test/Driver runs the drivers under ccache, as builds launch them.
+pkgs+=(ccache)
 # The AArch64 runtime: cross-built with clang, tested under qemu-user
 # (Debian has no compiler-rt builtins for aarch64: the cross libgcc serves).
 pkgs+=(libc6-dev-arm64-cross libgcc-12-dev-arm64-cross

@@ -106,6 +106,8 @@ if shutil.which("dpkg-deb") and shutil.which("cpack"):
     config.available_features.add("dpkg-deb")
 if shutil.which("chromium"):
     config.available_features.add("chromium")
+if shutil.which("ccache"):
+    config.available_features.add("ccache")
 
 
 # Profile-guided builds (-fprofile-instr-generate/-use, for

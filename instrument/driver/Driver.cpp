@@ -15,9 +15,11 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -78,7 +80,8 @@ unsigned parseFeatures(StringRef List, StringRef Option) {
                      .Case("all", All)
                      .Default(0);
     if (!F)
-      fail("unsupported argument '" + Item + "' to option '" + Option + "'");
+      fail("unsupported argument '" + Item + "' to option '" + Option +
+           "' (valid: atomics, functions, covered, all)");
     Result |= F;
   }
   return Result;
@@ -137,6 +140,19 @@ bool isLinkerInput(StringRef Path) {
       Name.ends_with(".lo") || Name.ends_with(".so"))
     return true;
   return Name.contains(".so."); // libfoo.so.1
+}
+
+/// The language clang gives an input: the -x in force, or else what its
+/// name says for the languages whose handling differs here (assembly).
+StringRef inputLanguage(StringRef Path, StringRef XLanguage) {
+  if (XLanguage != "none")
+    return XLanguage;
+  StringRef Ext = sys::path::extension(Path);
+  if (Ext == ".s")
+    return "assembler";
+  if (Ext == ".S" || Ext == ".sx")
+    return "assembler-with-cpp";
+  return "none";
 }
 
 bool isCXXDriver(StringRef Argv0) {
@@ -233,7 +249,12 @@ struct Invocation {
   std::vector<std::string> Passthrough;
   size_t OutputIndex = ~size_t(0); // of "-o" in Passthrough
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
-  bool CompilesSource = false, Version = false;
+  bool CompilesSource = false, Version = false, Help = false;
+  /// Whether some input goes through clang's compiler (-cc1: C, C++, the
+  /// preprocessing of .S), which alone takes the plugin; plain assembly goes
+  /// to the assembler (-cc1as), which knows neither the plugin nor its
+  /// options.
+  bool RunsCompiler = false;
   /// Whether the code generator splits functions into fragments
   /// (-fbasic-block-sections=all|list=, -fsplit-machine-functions).
   bool BBSections = false, SplitMachineFunctions = false;
@@ -249,10 +270,11 @@ struct Invocation {
 
 /// Takes pcmap's own options out of the command line and notes what the
 /// rest asks clang to do.
-Invocation parseArguments(int Argc, char **Argv) {
+Invocation parseArguments(ArrayRef<const char *> Argv) {
   Invocation Inv;
   std::string Language = "none";
   bool LanguageGiven = false;
+  int Argc = int(Argv.size());
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
     if (takesSeparateValue(Arg) && I + 1 < Argc) {
@@ -300,6 +322,8 @@ Invocation parseArguments(int Argc, char **Argv) {
       Inv.NoRuntime = true;
     else if (Arg == "--version")
       Inv.Version = true;
+    else if (Arg == "--help")
+      Inv.Help = true;
     if (Arg.starts_with("-fbasic-block-sections="))
       Inv.BBSections = Arg == "-fbasic-block-sections=all" ||
                        Arg.starts_with("-fbasic-block-sections=list=");
@@ -324,6 +348,7 @@ Invocation parseArguments(int Argc, char **Argv) {
       Inv.Inputs.push_back(Inv.Passthrough.size());
       if (LanguageGiven || Arg == "-" || !isLinkerInput(Arg)) {
         Inv.CompilesSource = true;
+        Inv.RunsCompiler |= inputLanguage(Arg, Language) != "assembler";
         Inv.Sources.emplace_back(Inv.Passthrough.size(), Language);
       }
     }
@@ -343,16 +368,18 @@ void addPluginArgs(const Invocation &Inv, const char *Argv0,
                    std::vector<std::string> &CompileArgs,
                    std::vector<std::string> &LinkArgs) {
   if (!Inv.Features ||
-      !(Inv.CompilesSource || (Inv.LTO && Inv.Linking && Inv.HasInput)))
+      !(Inv.RunsCompiler || (Inv.LTO && Inv.Linking && Inv.HasInput)))
     return;
   std::string Plugin = findPlugin(Argv0);
   if (!sys::fs::exists(Plugin))
     fail("cannot find the pcmap plugin at '" + Plugin + "' (set PCMAP_PLUGIN)");
+  // The plugin's options go to the compiler alone (-Xclang): clang would
+  // also give -mllvm ones to its assembler (of .s and .S files, and of
+  // -save-temps), which has no plugin and rejects them.
   auto Option = [&](const std::string &O) {
-    CompileArgs.push_back("-mllvm");
-    CompileArgs.push_back(O);
+    append(CompileArgs, {"-Xclang", "-mllvm", "-Xclang", O});
   };
-  if (Inv.CompilesSource) {
+  if (Inv.RunsCompiler) {
     // -fplugin loads the library before -mllvm is parsed, so that the
     // plugin's -pcmap-* options exist; -fpass-plugin registers the pass.
     CompileArgs.push_back("-fplugin=" + Plugin);
@@ -441,25 +468,61 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
 
 } // namespace
 
+/// pcmap's own options, printed before clang's --help.
+void printHelp() {
+  outs()
+      << "pcmap " << PCMAP_VERSION << ": clang (LLVM " << PCMAP_LLVM_VERSION
+      << ") with pcmap's metadata. pcmap's options:\n"
+      << R"(  -fsanitize-metadata=<list>     record <list>: atomics, functions
+                                 (alias covered), all
+  -fno-sanitize-metadata=<list>  stop recording <list>
+  -fsanitize-metadata-ignorelist=<file>
+                                 functions and files to leave out
+                                 (the -fsanitize-ignorelist format)
+  -static-libpcmap               link the static runtime (the default)
+  -shared-libpcmap               link the shared runtime
+Assembly sources (.s, .S) are assembled as clang does, without tables.
+Run-time options: PCMAP_OPTIONS=help=1 ./program. clang's options follow.
+
+)";
+  outs().flush();
+}
+
+/// The command line with its response files (@file) expanded, as clang
+/// expands them: pcmap's options may be in one.
+SmallVector<const char *, 0> expandedArguments(int Argc, char **Argv,
+                                               StringSaver &Saver) {
+  SmallVector<const char *, 0> Args(Argv, Argv + Argc);
+  cl::ExpansionContext Expander(Saver.getAllocator(),
+                                cl::TokenizeGNUCommandLine);
+  if (Error E = Expander.expandResponseFiles(Args))
+    fail(toString(std::move(E)));
+  return Args;
+}
+
 int main(int Argc, char **Argv) {
   ToolName = sys::path::filename(Argv[0]);
   bool CXX = isCXXDriver(Argv[0]);
   std::string Clang = CXX ? getEnv("PCMAP_CLANGXX", PCMAP_CLANGXX_PATH)
                           : getEnv("PCMAP_CLANG", PCMAP_CLANG_PATH);
-  Invocation Inv = parseArguments(Argc, Argv);
+  BumpPtrAllocator Alloc;
+  StringSaver Saver(Alloc);
+  Invocation Inv = parseArguments(expandedArguments(Argc, Argv, Saver));
   if (Inv.Version) {
     // Which pcmap, and the LLVM its plugin was built for; then clang's text.
     outs() << "pcmap " << PCMAP_VERSION << " (plugin built for LLVM "
            << PCMAP_LLVM_VERSION << ")\n";
     outs().flush();
   }
+  if (Inv.Help)
+    printHelp();
 
   std::vector<std::string> CompileArgs, LinkArgs;
   addPluginArgs(Inv, Argv[0], CompileArgs, LinkArgs);
   // <pcmap/pcmap.h> needs no -I, as <sanitizer/asan_interface.h> needs none
   // with clang: the directory comes after the user's own, like clang's
   // resource headers.
-  if (Inv.CompilesSource)
+  if (Inv.RunsCompiler)
     append(CompileArgs, {"-idirafter", includeDir(Argv[0])});
   std::vector<std::string> RuntimeArgs = runtimeArgs(Inv, Argv[0]);
 

@@ -1,0 +1,12 @@
+/* Assembly through the preprocessor, with an atomic of its own: pcmap
+   records nothing for it (its function answers UNKNOWN). */
+#define RESULT 2
+	.text
+	.globl	asm_cpp
+	.type	asm_cpp,@function
+asm_cpp:
+	lock incl	(%rdi)
+	movl	$RESULT, %eax
+	ret
+	.size	asm_cpp, .-asm_cpp
+	.section	.note.GNU-stack,"",@progbits
