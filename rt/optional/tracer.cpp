@@ -24,7 +24,6 @@ namespace rt {
 namespace {
 
 constexpr int kSampleCookie = 0x5043; // "PC"
-constexpr int kDiscoveryCookie = 0x5044;
 
 //===----------------------------------------------------------------------===//
 // Lock-free recording
@@ -116,18 +115,31 @@ void record(uintptr_t PC, uint64_t Weight) {
 // Timers
 //===----------------------------------------------------------------------===//
 
+// Each thread has a timer on its own CPU clock, which advances only while
+// the thread runs: a thread is interrupted only while it runs, and its
+// samples are its CPU time times the rate. A thread started with
+// pthread_create gets its timer first thing (callAtThreadStart) and deletes
+// it when it ends; threads started otherwise are found by a scan of
+// /proc/self/task, from the sampling handler of a thread that runs (every
+// kScanEvery samples of the process), so that no timer ever interrupts a
+// thread that sleeps or waits.
+
 constexpr unsigned kMaxThreads = 4096;
+constexpr uint64_t kScanEvery = 100;
 struct ThreadSlot {
   int Tid; // 0: free
   int Timer;
 };
 ThreadSlot Threads[kMaxThreads];
 uint64_t ThreadsSeen;
-int DiscoveryTimer = -1;
+/// Held while the thread table changes: taken by spinning outside signal
+/// handlers (a thread's start and end) and only tried in them (a scan),
+/// so that a handler never waits for the code it interrupted.
+int TableBusy;
+uint64_t SamplesSinceScan;
 /// The thread that writes dumps (never sampled), 0 if none.
 int DumpThreadTid;
 bool Running;
-int Scanning;
 struct sigaction PreviousProf;
 
 long intervalNanos() {
@@ -135,28 +147,90 @@ long intervalNanos() {
   return 1000000000L / Hz;
 }
 
-/// Gives thread Tid a sampling timer if it has none. Async-signal-safe.
+bool tryLockTable() {
+  return !__atomic_exchange_n(&TableBusy, 1, __ATOMIC_ACQUIRE);
+}
+void lockTable() {
+  while (!tryLockTable())
+    yieldThread();
+}
+void unlockTable() { __atomic_store_n(&TableBusy, 0, __ATOMIC_RELEASE); }
+
+/// Gives thread Tid a sampling timer if it has none. Async-signal-safe;
+/// the table is locked.
 void ensureThreadTimer(int Tid) {
-  for (unsigned I = 0; I < kMaxThreads; ++I)
-    if (__atomic_load_n(&Threads[I].Tid, __ATOMIC_ACQUIRE) == Tid)
+  ThreadSlot *Free = nullptr;
+  for (ThreadSlot &T : Threads) {
+    if (T.Tid == Tid)
       return;
-  for (unsigned I = 0; I < kMaxThreads; ++I) {
-    int Expected = 0;
-    if (!__atomic_compare_exchange_n(&Threads[I].Tid, &Expected, -1, false,
-                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-      continue;
-    int Timer = createCPUTimer(Tid, SIGPROF, kSampleCookie);
-    if (Timer < 0) {
-      __atomic_store_n(&Threads[I].Tid, 0, __ATOMIC_RELEASE);
+    if (!T.Tid && !Free)
+      Free = &T;
+  }
+  if (!Free)
+    return;
+  int Timer = createThreadCPUTimer(Tid, SIGPROF, kSampleCookie);
+  if (Timer < 0)
+    return;
+  Free->Timer = Timer;
+  __atomic_store_n(&Free->Tid, Tid, __ATOMIC_RELEASE);
+  add(ThreadsSeen);
+  if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
+    armTimer(Timer, intervalNanos());
+}
+
+/// Deletes thread Tid's timer, if it has one; the table is locked.
+void deleteThreadTimer(int Tid) {
+  for (ThreadSlot &T : Threads)
+    if (T.Tid == Tid) {
+      deleteTimer(T.Timer);
+      __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
       return;
     }
-    Threads[I].Timer = Timer;
-    __atomic_store_n(&Threads[I].Tid, Tid, __ATOMIC_RELEASE);
-    add(ThreadsSeen);
-    if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
-      armTimer(Timer, intervalNanos());
+}
+
+/// What the tracer knows of the calling thread, where its timer started in
+/// the thread itself: initial-exec TLS, which a handler reads without a
+/// call.
+struct ThreadSampling {
+  uint64_t CPUAtStart; // the thread's CPU time when its timer started
+  uint64_t Periods;    // the periods its samples stood for
+  uintptr_t LastPC;    // its last sample's PC
+  bool Timed;
+};
+__thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
+
+/// A thread started with pthread_create: its timer, before its first
+/// instruction of the program's.
+void startThreadTimer() {
+  if (!__atomic_load_n(&Running, __ATOMIC_RELAXED))
     return;
-  }
+  Self = {threadCPUNanos(), 0, 0, true};
+  lockTable();
+  ensureThreadTimer(currentThreadId());
+  unlockTable();
+}
+
+/// The kernel checks CPU-time timers at its tick (every 1 to 10 ms): the
+/// periods a thread ran since the last check are never signalled if it
+/// ends before the next one, which would lose a few milliseconds of every
+/// short-lived thread. They are charged to its last sample, as a
+/// signal's overrun is.
+void chargeUnsignalledPeriods() {
+  if (!Self.Timed || !Self.LastPC ||
+      !__atomic_load_n(&Running, __ATOMIC_RELAXED))
+    return;
+  uint64_t Due =
+      (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
+  if (Due > Self.Periods)
+    record(Self.LastPC, Due - Self.Periods);
+}
+
+void stopThreadTimer() {
+  lockTable();
+  deleteThreadTimer(currentThreadId());
+  unlockTable();
+  chargeUnsignalledPeriods();
+  Self.Timed = false;
 }
 
 /// The threads a scan of the process found.
@@ -174,39 +248,42 @@ void noteLiveThread(int Tid, void *Data) {
 }
 
 /// Gives every thread of the process a timer and frees the slots of threads
-/// that are gone. Async-signal-safe.
+/// that are gone. Async-signal-safe; skipped if the table is busy.
 void discoverThreads() {
-  if (__atomic_exchange_n(&Scanning, 1, __ATOMIC_ACQUIRE))
-    return; // another thread is scanning
+  if (!tryLockTable())
+    return;
   LiveThreads Live;
-  if (forEachThread(noteLiveThread, &Live)) {
-    for (unsigned I = 0; I < kMaxThreads; ++I) {
-      int Tid = __atomic_load_n(&Threads[I].Tid, __ATOMIC_ACQUIRE);
-      if (Tid <= 0)
+  if (forEachThread(noteLiveThread, &Live) && Live.Count < kMaxThreads) {
+    for (ThreadSlot &T : Threads) {
+      if (!T.Tid)
         continue;
       bool Alive = false;
       for (unsigned J = 0; J < Live.Count && !Alive; ++J)
-        Alive = Live.Tid[J] == Tid;
-      if (Alive || Live.Count == kMaxThreads)
-        continue;
-      deleteTimer(Threads[I].Timer);
-      __atomic_store_n(&Threads[I].Tid, 0, __ATOMIC_RELEASE);
+        Alive = Live.Tid[J] == T.Tid;
+      if (!Alive) {
+        deleteTimer(T.Timer);
+        __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
+      }
     }
   }
-  __atomic_store_n(&Scanning, 0, __ATOMIC_RELEASE);
+  unlockTable();
 }
 
 void handleProf(int Signal, siginfo_t *Info, void *Context) {
-  if (Info->si_code != SI_TIMER)
+  if (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie)
     return;
   int SavedErrno = errno;
-  if (Info->si_value.sival_int == kSampleCookie) {
-    // The kernel checks CPU-time timers at its clock tick: at rates above
-    // the tick, one signal stands for several periods (the overrun).
-    int Overrun = Info->si_overrun;
-    record(attributedPC(Context),
-           1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0));
-  } else if (Info->si_value.sival_int == kDiscoveryCookie)
+  // The kernel checks CPU-time timers at its clock tick: at rates above
+  // the tick, one signal stands for several periods (the overrun).
+  int Overrun = Info->si_overrun;
+  uint64_t Periods =
+      1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0);
+  uintptr_t PC = attributedPC(Context);
+  record(PC, Periods);
+  Self.Periods += Periods;
+  Self.LastPC = PC;
+  if (__atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) % kScanEvery ==
+      0)
     discoverThreads();
   errno = SavedErrno;
 }
@@ -214,11 +291,11 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
 void setRunning(bool On) {
   __atomic_store_n(&Running, On, __ATOMIC_RELAXED);
   long Nanos = On ? intervalNanos() : 0;
-  if (DiscoveryTimer >= 0)
-    armTimer(DiscoveryTimer, On ? Nanos * 10 : 0);
-  for (unsigned I = 0; I < kMaxThreads; ++I)
-    if (__atomic_load_n(&Threads[I].Tid, __ATOMIC_ACQUIRE) > 0)
-      armTimer(Threads[I].Timer, Nanos);
+  lockTable();
+  for (const ThreadSlot &T : Threads)
+    if (T.Tid)
+      armTimer(T.Timer, Nanos);
+  unlockTable();
 }
 
 //===----------------------------------------------------------------------===//
@@ -656,19 +733,21 @@ bool installDumpSignal() {
   return true;
 }
 
-/// Gives the process's (only) thread a timer and the process-wide
-/// discovery timer, and starts sampling. False (with a warning) if the
-/// kernel gives no timer.
+/// Gives every thread of the process a timer and starts sampling. False
+/// (with a warning) if the kernel gives no timer.
 bool startSampling() {
-  DiscoveryTimer = createCPUTimer(/*Tid=*/0, SIGPROF, kDiscoveryCookie);
-  if (DiscoveryTimer < 0) {
+  int Probe = createThreadCPUTimer(currentThreadId(), SIGPROF, kSampleCookie);
+  if (Probe < 0) {
     Message M;
     M << "warning: cannot create CPU-time timers; the atomic tracer is off";
     M.emit();
     Flags.trace_atomics = false;
     return false;
   }
-  ensureThreadTimer(currentThreadId());
+  deleteTimer(Probe);
+  Self = {threadCPUNanos(), 0, 0, true};
+  __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
+  discoverThreads();
   setRunning(true);
   return true;
 }
@@ -685,7 +764,8 @@ void restartInChild() {
   memset(&Counts, 0, sizeof(Counts));
   memset(Threads, 0, sizeof(Threads));
   ThreadsSeen = 0;
-  Scanning = 0;
+  TableBusy = 0;
+  SamplesSinceScan = 0;
   ParentRunId = RunId;
   RunId = randomBits() | 1;
   Dumps = 0;
@@ -733,6 +813,8 @@ void initTracer() {
   installDumpSignal();
   startDumps();
   callInForkChild(restartInChild);
+  callAtThreadStart(startThreadTimer);
+  callAtThreadExit(stopThreadTimer);
 }
 
 void writeTraceReport(DumpReason Reason) {
@@ -749,6 +831,8 @@ void writeTraceReport(DumpReason Reason) {
     return;
   }
   lockWriters();
+  if (Reason == DumpReason::Exit && !Finished)
+    chargeUnsignalledPeriods(); // the exiting thread's, as at a thread's end
   if (!Finished)
     writeReport(Reason);
   unlockWriters();

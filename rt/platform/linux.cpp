@@ -197,21 +197,11 @@ uint64_t processCPUNanos() {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
-bool startServiceThread(void *(*Fn)(void *), void *Arg) {
-  // The thread inherits the creator's signal mask: block everything
-  // around its creation.
-  sigset_t All, Old;
-  sigfillset(&All);
-  pthread_sigmask(SIG_SETMASK, &All, &Old);
-  pthread_attr_t Attr;
-  pthread_attr_init(&Attr);
-  pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
-  pthread_attr_setstacksize(&Attr, 1 << 20);
-  pthread_t Thread;
-  int Error = pthread_create(&Thread, &Attr, Fn, Arg);
-  pthread_attr_destroy(&Attr);
-  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
-  return Error == 0;
+uint64_t threadCPUNanos() {
+  struct timespec T;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T))
+    return 0;
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
 bool makeWakeupPipe(int (&Fds)[2]) {
@@ -583,23 +573,27 @@ void sleepMilliseconds(int Ms) {
   syscall(SYS_nanosleep, &T, nullptr);
 }
 
-int createCPUTimer(int Tid, int Signal, int Cookie) {
+void yieldThread() { syscall(SYS_sched_yield); }
+
+/// The CPU clock of thread Tid, as the kernel encodes it (what glibc's
+/// pthread_getcpuclockid computes from the thread's tid): CLOCK_THREAD_-
+/// CPUTIME_ID would be the clock of the *calling* thread.
+static clockid_t threadCPUClock(int Tid) {
+  constexpr clockid_t kPerThread = 4, kSchedClock = 2;
+  return clockid_t((~unsigned(Tid)) << 3) | kPerThread | kSchedClock;
+}
+
+int createThreadCPUTimer(int Tid, int Signal, int Cookie) {
   struct sigevent E;
   memset(&E, 0, sizeof(E));
   E.sigev_value.sival_int = Cookie;
   E.sigev_signo = Signal;
-  clockid_t Clock = CLOCK_PROCESS_CPUTIME_ID;
-  if (Tid) {
-    // The raw system call: glibc's timer_create allocates, and it is not
-    // async-signal-safe.
-    Clock = CLOCK_THREAD_CPUTIME_ID;
-    E.sigev_notify = SIGEV_THREAD_ID;
-    E._sigev_un._tid = Tid;
-  } else {
-    E.sigev_notify = SIGEV_SIGNAL;
-  }
+  E.sigev_notify = SIGEV_THREAD_ID;
+  E._sigev_un._tid = Tid;
+  // The raw system call: glibc's timer_create allocates, and it is not
+  // async-signal-safe.
   int Id = -1;
-  if (syscall(SYS_timer_create, Clock, &E, &Id) != 0)
+  if (syscall(SYS_timer_create, threadCPUClock(Tid), &E, &Id) != 0)
     return -1;
   return Id;
 }

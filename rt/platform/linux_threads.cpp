@@ -2,11 +2,14 @@
 //
 // The runtime learns that a thread starts by intercepting pthread_create, as
 // the sanitizers do: the new thread first calls threadStarted() (the fault
-// reporter gives it an alternate signal stack there), then the program's
-// start routine. The interceptor works
-// before the runtime has initialised (a constructor that runs before the
-// runtime's may start threads). Threads started otherwise (by a raw clone,
-// or before a runtime loaded with dlopen was there) are not seen.
+// reporter gives it an alternate signal stack there) and the functions given
+// to callAtThreadStart (the tracer's timer), then the program's start
+// routine; when it ends, a thread-specific data destructor calls those given
+// to callAtThreadExit. The interceptor works before the runtime has
+// initialised (a constructor that runs before the runtime's may start
+// threads). Threads started otherwise (by a raw clone, or before a runtime
+// loaded with dlopen was there) are not seen. The runtime's own service
+// threads are started past the interceptor: nothing is announced for them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +52,40 @@ void freeAltStack(void *Stack) {
 
 void createAltStackKey() { pthread_key_create(&AltStackKey, freeAltStack); }
 
+/// The functions called at thread start and exit: appended (at
+/// initialisation, by one thread at a time under the writer lock or before
+/// any thread exists), read by every thread without a lock.
+struct ThreadHooks {
+  static constexpr unsigned kMax = 8;
+  void (*Fn[kMax])();
+  unsigned Count;
+
+  void add(void (*F)()) {
+    unsigned N = __atomic_load_n(&Count, __ATOMIC_RELAXED);
+    if (N == kMax)
+      return;
+    Fn[N] = F;
+    __atomic_store_n(&Count, N + 1, __ATOMIC_RELEASE);
+  }
+  void callAll() const {
+    unsigned N = __atomic_load_n(&Count, __ATOMIC_ACQUIRE);
+    for (unsigned I = 0; I < N; ++I)
+      Fn[I]();
+  }
+};
+ThreadHooks StartHooks, ExitHooks;
+
+/// A key whose destructor announces a thread's end; only a thread that
+/// started through the interceptor sets it.
+pthread_key_t ExitKey;
+pthread_once_t ExitKeyOnce = PTHREAD_ONCE_INIT;
+bool HaveExitKey;
+
+void announceThreadExit(void *) { ExitHooks.callAll(); }
+void createExitKey() {
+  HaveExitKey = pthread_key_create(&ExitKey, announceThreadExit) == 0;
+}
+
 struct StartRoutine {
   void *(*Fn)(void *);
   void *Arg;
@@ -59,6 +96,12 @@ void *startThread(void *P) {
   free(P);
   if (threadStarted)
     threadStarted();
+  if (__atomic_load_n(&ExitHooks.Count, __ATOMIC_ACQUIRE)) {
+    pthread_once(&ExitKeyOnce, createExitKey);
+    if (HaveExitKey)
+      pthread_setspecific(ExitKey, &ExitHooks);
+  }
+  StartHooks.callAll();
   return Start.Fn(Start.Arg);
 }
 
@@ -66,6 +109,12 @@ using PthreadCreateFn = int (*)(pthread_t *, const pthread_attr_t *,
                                 void *(*)(void *), void *);
 
 } // namespace
+
+void callAtThreadStart(void (*Fn)()) { StartHooks.add(Fn); }
+void callAtThreadExit(void (*Fn)()) {
+  pthread_once(&ExitKeyOnce, createExitKey);
+  ExitHooks.add(Fn);
+}
 
 void ensureAlternateSignalStack() {
   stack_t Current;
@@ -164,13 +213,7 @@ Route findRoute() {
   return {Next, false, true};
 }
 
-} // namespace
-} // namespace rt
-} // namespace pcmap
-
-int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
-                           void *(*Fn)(void *), void *Arg) {
-  using namespace pcmap::rt;
+const Route &route() {
   // Threads may race to the first call: each finds the same route.
   if (!__atomic_load_n(&CachedRoute.Known, __ATOMIC_ACQUIRE)) {
     Route R = findRoute();
@@ -178,7 +221,40 @@ int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
     CachedRoute.Wrap = R.Wrap;
     __atomic_store_n(&CachedRoute.Known, true, __ATOMIC_RELEASE);
   }
-  const Route &R = CachedRoute;
+  return CachedRoute;
+}
+
+} // namespace
+
+bool startServiceThread(void *(*Fn)(void *), void *Arg) {
+  const Route &R = route();
+  if (!R.Next)
+    return false;
+  // The thread inherits the creator's signal mask: block everything
+  // around its creation.
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&Attr, 1 << 20);
+  pthread_t Thread;
+  // Past the interceptor (whose route R.Next is): the runtime's own thread
+  // is not one of the program's.
+  int Error = R.Next(&Thread, &Attr, Fn, Arg);
+  pthread_attr_destroy(&Attr);
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  return Error == 0;
+}
+
+} // namespace rt
+} // namespace pcmap
+
+int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
+                           void *(*Fn)(void *), void *Arg) {
+  using namespace pcmap::rt;
+  const Route &R = route();
   if (!R.Next)
     return EAGAIN;
   if (!R.Wrap)

@@ -69,6 +69,14 @@ bool tryLockWriters();
 /// (at most 8 functions), once the writer lock is free again. The child has
 /// one thread, the one that forked; its timers and other threads are gone.
 void callInForkChild(void (*Fn)());
+/// Calls Fn first thing in every thread the program starts with
+/// pthread_create from now on, before its start routine (at most 8
+/// functions, in the order of the calls).
+void callAtThreadStart(void (*Fn)());
+/// Calls Fn in every such thread when it ends (returns from its start
+/// routine or calls pthread_exit), after the program's own thread-specific
+/// data destructors may already have run (at most 8 functions).
+void callAtThreadExit(void (*Fn)());
 /// The parent's process id.
 int parentProcessId();
 /// 64 random bits from the kernel (getrandom), or from the clock and the
@@ -77,6 +85,9 @@ uint64_t randomBits();
 /// The CPU time (user and system) the process has used, in nanoseconds.
 /// Async-signal-safe.
 uint64_t processCPUNanos();
+/// The CPU time the calling thread has used, in nanoseconds.
+/// Async-signal-safe.
+uint64_t threadCPUNanos();
 /// Starts a detached thread running Fn(Arg) with every signal blocked (it
 /// never runs a handler of the program's or the runtime's). False if it
 /// cannot be started.
@@ -164,6 +175,8 @@ size_t outlineHelperSize(uintptr_t Entry);
 void raiseInThisThread(int Signal);
 /// Sleeps for about Ms milliseconds.
 void sleepMilliseconds(int Ms);
+/// Lets another thread run (sched_yield). Async-signal-safe.
+void yieldThread();
 /// Gives the calling thread an alternate signal stack (256 KiB, reserved)
 /// unless it has one already; a thread's is freed when it exits. Not
 /// async-signal-safe.
@@ -183,9 +196,10 @@ uintptr_t signalContextSP(const void *Context);
 /// has initialised.
 void threadStarted() __attribute__((weak));
 
-/// A timer of CPU time that sends Signal with the value Cookie: the CPU time
-/// of thread Tid, or of the whole process if Tid is 0. Returns its id, or -1.
-int createCPUTimer(int Tid, int Signal, int Cookie);
+/// A timer on thread Tid's own CPU clock (the clock pthread_getcpuclockid
+/// gives: it advances only while that thread runs) that sends Signal with
+/// the value Cookie to that thread. Returns its id, or -1. Async-signal-safe.
+int createThreadCPUTimer(int Tid, int Signal, int Cookie);
 /// Makes Timer fire every Nanos nanoseconds of CPU time; 0 stops it.
 void armTimer(int Timer, long Nanos);
 void deleteTimer(int Timer);
