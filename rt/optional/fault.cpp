@@ -31,6 +31,11 @@ const HandledSignal Handled[] = {{SIGSEGV, &Options::handle_segv},
                                  {SIGTRAP, &Options::handle_sigtrap}};
 
 struct sigaction Previous[NSIG];
+/// Whether Previous[Signal] is a sanitizer's handler: one that reports and
+/// ends the process, so pcmap reports before it. (A sanitizer installs its
+/// handlers when its runtime starts, before any constructor: in a program
+/// with one, the handler pcmap finds is the sanitizer's.)
+bool SanitizerHandles[NSIG];
 
 /// The thread writing a report, or 0.
 int ReportingThread;
@@ -308,22 +313,39 @@ void restoreDefault(int Signal) {
   sigaction(Signal, &Default, nullptr);
 }
 
-/// What the signal would have done without pcmap.
+/// Whether the program's disposition of Signal (the one pcmap's replaced)
+/// is a handler of its own.
+bool programHandles(const struct sigaction &P) {
+  return (P.sa_flags & SA_SIGINFO)
+             ? P.sa_sigaction != nullptr
+             : P.sa_handler != SIG_DFL && P.sa_handler != SIG_IGN;
+}
+
+/// What the signal would have done without pcmap. The program's handler is
+/// called as the kernel would have called it: with its own mask and flags
+/// (SA_NODEFER: the signal stays unblocked, for a nested fault the handler
+/// expects; SA_RESETHAND: the disposition is the default from then on, so
+/// that the repeated fault ends the process, reported), with or without
+/// SA_SIGINFO's arguments.
 void chain(int Signal, siginfo_t *Info, void *Context) {
-  const struct sigaction &P = Previous[Signal];
-  if (P.sa_flags & SA_SIGINFO) {
-    if (P.sa_sigaction) {
-      P.sa_sigaction(Signal, Info, Context);
-      return;
+  struct sigaction P = Previous[Signal];
+  if (programHandles(P)) {
+    if (P.sa_flags & SA_RESETHAND) {
+      memset(&Previous[Signal], 0, sizeof(Previous[Signal]));
+      Previous[Signal].sa_handler = SIG_DFL;
     }
-  } else if (P.sa_handler == SIG_IGN) {
+    maskSignalsForHandler(Context, P, Signal);
+    if (P.sa_flags & SA_SIGINFO)
+      P.sa_sigaction(Signal, Info, Context);
+    else
+      P.sa_handler(Signal);
+    return;
+  }
+  if (P.sa_handler == SIG_IGN) {
     // A fault the program ignores kills it anyway (the kernel forces the
     // default action); a sent signal is ignored.
     if (Info->si_code <= 0)
       return;
-  } else if (P.sa_handler != SIG_DFL) {
-    P.sa_handler(Signal);
-    return;
   }
   // The default action: a fault recurs when the handler returns and then
   // takes it; a sent signal (or a trap, which does not recur) is sent again,
@@ -333,16 +355,62 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
     raiseInThisThread(Signal);
 }
 
+/// Where a fault inside the report returns to (one thread reports at a
+/// time), and whether one is being written.
+void *ReportJump[5];
+bool ReportInProgress;
+
+/// The report: what faulted, then the stack. Not inlined: the frame that
+/// __builtin_setjmp saves must outlive it.
+__attribute__((noinline)) void writeReport(int Signal, siginfo_t *Info,
+                                           void *Context) {
+  uintptr_t PC = signalContextPC(Context);
+  reportFault(Signal, Info, PC, Context);
+  if (Flags.stack_depth <= 0)
+    return;
+  emitLine("stack:");
+  Frames F;
+  _Unwind_Backtrace(collectFrame, &F);
+  // Skip the frames of the handler: start at the interrupted PC.
+  int First = 0;
+  for (int I = 0; I < F.Count; ++I)
+    if (F.PC[I] == PC) {
+      First = I;
+      break;
+    }
+  if (F.Count && F.PC[First] != PC) {
+    // The unwinder did not cross the signal frame: print the PC alone.
+    F.PC[0] = PC;
+    F.Exact[0] = true;
+    F.Count = 1;
+    First = 0;
+  }
+  printFrames(F, First, Flags.stack_depth, Signal == SIGTRAP);
+}
+
 void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   int SavedErrno = errno;
+  // A fault the program's own handler takes is the program's business (a
+  // garbage collector's write barrier, a JIT's guard page, a recovery with
+  // siglongjmp): not a crash, and it must cost what it costs without pcmap.
+  // If the handler does not repair it, the fault recurs; once the
+  // disposition is the default (SA_RESETHAND), pcmap reports it.
+  if (programHandles(Previous[Signal]) && !Flags.report_handled_faults &&
+      !SanitizerHandles[Signal]) {
+    chain(Signal, Info, Context);
+    errno = SavedErrno;
+    return;
+  }
   int Self = currentThreadId();
   int Expected = 0;
   bool Report = true;
   if (!__atomic_compare_exchange_n(&ReportingThread, &Expected, Self, false,
                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
     if (Expected == Self) {
-      // A fault in the reporter itself (another signal than the one being
-      // handled, which is blocked): do not report it again.
+      // A fault in the reporter itself: do not report it again; end the
+      // report (above), or, past it, take the default action.
+      if (__atomic_load_n(&ReportInProgress, __ATOMIC_RELAXED))
+        __builtin_longjmp(ReportJump, 1);
       Report = false;
     } else {
       // Another thread is reporting: wait (at most about ten seconds) so
@@ -358,28 +426,16 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     }
   }
   if (Report) {
-    uintptr_t PC = signalContextPC(Context);
-    reportFault(Signal, Info, PC, Context);
-    if (Flags.stack_depth > 0) {
-      emitLine("stack:");
-      Frames F;
-      _Unwind_Backtrace(collectFrame, &F);
-      // Skip the frames of the handler: start at the interrupted PC.
-      int First = 0;
-      for (int I = 0; I < F.Count; ++I)
-        if (F.PC[I] == PC) {
-          First = I;
-          break;
-        }
-      if (F.Count && F.PC[First] != PC) {
-        // The unwinder did not cross the signal frame: print the PC alone.
-        F.PC[0] = PC;
-        F.Exact[0] = true;
-        F.Count = 1;
-        First = 0;
-      }
-      printFrames(F, First, Flags.stack_depth, Signal == SIGTRAP);
+    // A fault inside the report (the unwinder reading a bad PC's code, a
+    // stack of junk) ends the report, not the process: the nested handler
+    // jumps back here, and the hand-over below still happens.
+    if (__builtin_setjmp(ReportJump) == 0) {
+      __atomic_store_n(&ReportInProgress, true, __ATOMIC_RELAXED);
+      writeReport(Signal, Info, Context);
+    } else {
+      emitLine("  (the report itself faulted; it ends here)");
     }
+    __atomic_store_n(&ReportInProgress, false, __ATOMIC_RELAXED);
     const struct sigaction &P = Previous[Signal];
     bool Default = !(P.sa_flags & SA_SIGINFO) &&
                    (P.sa_handler == SIG_DFL || P.sa_handler == SIG_IGN);
@@ -431,9 +487,14 @@ void initFaultReporter() {
     struct sigaction Action;
     memset(&Action, 0, sizeof(Action));
     Action.sa_sigaction = handleSignal;
-    Action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    // SA_NODEFER: the program's handler that pcmap calls may take a nested
+    // fault (chain() blocks what the kernel would have blocked for it);
+    // a fault in pcmap's own report is told apart by ReportingThread.
+    Action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
     sigemptyset(&Action.sa_mask);
     sigaction(H.Signal, &Action, &Previous[H.Signal]);
+    SanitizerHandles[H.Signal] =
+        programHandles(Previous[H.Signal]) && haveSanitizerSymbolizer();
   }
 }
 

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #if !defined(__x86_64__) && !defined(__aarch64__)
@@ -562,6 +563,17 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
   ToChild = In[1];
   FromChild = Out[0];
   return int(Pid);
+}
+
+void maskSignalsForHandler(const void *Context, const struct sigaction &Action,
+                           int Signal) {
+  sigset_t Mask = static_cast<const ucontext_t *>(Context)->uc_sigmask;
+  sigorset(&Mask, &Mask, &Action.sa_mask);
+  if (!(Action.sa_flags & SA_NODEFER))
+    sigaddset(&Mask, Signal);
+  // The raw system call: the kernel's signal set, which is smaller than
+  // glibc's sigset_t.
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &Mask, nullptr, _NSIG / 8);
 }
 
 void raiseInThisThread(int Signal) {

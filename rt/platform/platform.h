@@ -12,6 +12,7 @@
 #define PCMAP_RT_PLATFORM_H
 
 #include <link.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -170,6 +171,13 @@ uintptr_t callSiteOfReturnAddress(uintptr_t ReturnAddress);
 /// has none.
 size_t outlineHelperSize(uintptr_t Entry);
 
+/// In a handler of Signal whose signal context is Context: blocks the
+/// signals the kernel would block while running a handler installed with
+/// Action (the interrupted code's mask, Action's sa_mask, and Signal unless
+/// SA_NODEFER), so that a handler the runtime calls on is called as the
+/// kernel would have called it. Async-signal-safe.
+void maskSignalsForHandler(const void *Context, const struct sigaction &Action,
+                           int Signal);
 /// Sends Signal to the calling thread; it is delivered when the current
 /// handler returns.
 void raiseInThisThread(int Signal);

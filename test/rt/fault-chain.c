@@ -1,7 +1,8 @@
 // The fault reporter chains with the program's own handlers:
-//  - installed before pcmap's (a priority-1 constructor): pcmap reports,
-//    then the program's handler runs; it repairs the page and the program
-//    goes on;
+//  - installed before pcmap's (a priority-1 constructor): the program's
+//    handler runs, repairs the page and the program goes on, with no report
+//    (a repaired fault is not a crash), or, with report_handled_faults=1,
+//    after pcmap's report;
 //  - installed after (in main), chaining to the handler it replaced: the
 //    program's handler runs first, then pcmap reports, then the default
 //    action kills the program with SIGSEGV;
@@ -10,7 +11,12 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all -Wno-prio-ctor-dtor %s -o %t/prog
-// RUN: %python %S/Inputs/run.py %run %t/prog before | FileCheck %s --check-prefix=BEFORE
+// RUN: %python %S/Inputs/run.py %run %t/prog before | FileCheck %s --check-prefix=HANDLED
+// HANDLED-NOT: pcmap:
+// HANDLED:     user handler: fault at
+// HANDLED-NEXT: repaired: value 1
+// HANDLED-NEXT: status: exit 0
+// RUN: env PCMAP_OPTIONS=report_handled_faults=1 %python %S/Inputs/run.py %run %t/prog before | FileCheck %s --check-prefix=BEFORE
 // BEFORE:      pcmap: =={{[0-9]+}}== SIGSEGV (permission denied) on address [[PAGE:0x[0-9a-f]+]] at pc
 // BEFORE:      pcmap:   atomic:   rmw add, 4 bytes, seq_cst
 // BEFORE:      pcmap: =={{[0-9]+}}== the program's handler of SIGSEGV follows

@@ -1,0 +1,65 @@
+// The fault reporter and the program's own fault handlers: every program
+// behaves as its plain build does (same output, same exit status), with
+// pcmap's report exactly where the process dies of the fault.
+// Regression tests: a one-shot (SA_RESETHAND) handler looped forever; a
+// handler expecting a nested fault (SA_NODEFER) died; every repaired fault
+// was reported (seconds each); a bad call's report faulted in the stack
+// walk and the crash reporter never ran.
+// Not under TSan: its handler defers the program's handlers.
+// UNSUPPORTED: sanitize-thread
+
+// RUN: rm -rf %t && mkdir %t
+// RUN: %pcmap-clang -O1 -fsanitize-metadata=all -Wno-prio-ctor-dtor %S/Inputs/fault_handlers.c -o %t/prog
+// RUN: %clang -O1 -Wno-prio-ctor-dtor %S/Inputs/fault_handlers.c -o %t/plain
+
+// One-shot: the handler runs once, the repeated fault kills the program,
+// and that fault is reported.
+// RUN: %python %S/Inputs/run.py %run %t/plain oneshot | FileCheck %s --check-prefix=ONESHOT-PLAIN
+// RUN: %python %S/Inputs/run.py %run %t/prog oneshot | FileCheck %s --check-prefix=ONESHOT
+// RUN: %python %S/Inputs/run.py %run %t/prog oneshot-after | FileCheck %s --check-prefix=ONESHOT-PLAIN
+// ONESHOT-PLAIN:      one-shot handler: logged
+// ONESHOT-PLAIN-NEXT: status: killed by SIGSEGV
+// ONESHOT:      one-shot handler: logged
+// ONESHOT-NEXT: pcmap: =={{[0-9]+}}== SIGSEGV (permission denied)
+// ONESHOT:      pcmap: =={{[0-9]+}}== the default action of SIGSEGV follows
+// ONESHOT-NEXT: status: killed by SIGSEGV
+
+// Nested: the handler takes the nested fault it expects.
+// RUN: %python %S/Inputs/run.py %run %t/prog nested | FileCheck %s --check-prefix=NESTED
+// RUN: %python %S/Inputs/run.py %run %t/prog nested-after | FileCheck %s --check-prefix=NESTED
+// RUN: %python %S/Inputs/run.py %run %t/plain nested | FileCheck %s --check-prefix=NESTED
+// NESTED-NOT:  pcmap:
+// NESTED:      faults 1, nested 1
+// NESTED-NEXT: status: exit 0
+
+// Repaired and recovered faults are not crashes: no report.
+// RUN: %python %S/Inputs/run.py %run %t/prog repair | FileCheck %s --check-prefix=REPAIR
+// RUN: %python %S/Inputs/run.py %run %t/prog repair-after | FileCheck %s --check-prefix=REPAIR
+// REPAIR-NOT:  pcmap:
+// REPAIR:      faults 1000
+// REPAIR-NEXT: status: exit 0
+// RUN: %python %S/Inputs/run.py %run %t/prog recover | FileCheck %s --check-prefix=RECOVER
+// RUN: %python %S/Inputs/run.py %run %t/prog recover-after | FileCheck %s --check-prefix=RECOVER
+// RECOVER-NOT:  pcmap:
+// RECOVER:      faults 100
+// RECOVER-NEXT: status: exit 0
+// report_handled_faults=1 reports each before the handler runs.
+// RUN: env PCMAP_OPTIONS=report_handled_faults=1:symbolize=0 %python %S/Inputs/run.py %run %t/prog recover | FileCheck %s --check-prefix=REPORTED
+// REPORTED-COUNT-100: pcmap: =={{[0-9]+}}== the program's handler of SIGSEGV follows
+// REPORTED-NEXT: faults 100
+
+// A call through a bad pointer: the crash reporter runs, as without pcmap;
+// when pcmap reports first, a fault in its stack walk ends the report and
+// the crash reporter still runs.
+// RUN: %python %S/Inputs/run.py %run %t/plain badcall | FileCheck %s --check-prefix=BADCALL
+// RUN: %python %S/Inputs/run.py %run %t/prog badcall | FileCheck %s --check-prefix=BADCALL
+// RUN: env PCMAP_OPTIONS=report_handled_faults=1 %python %S/Inputs/run.py %run %t/prog badcall | FileCheck %s --check-prefixes=BADCALL-REPORT,BADCALL
+// BADCALL-REPORT: pcmap: =={{[0-9]+}}== SIGSEGV (address not mapped) on address 0xdeadbeef at pc 0xdeadbeef
+// BADCALL-REPORT: pcmap: =={{[0-9]+}}== the program's handler of SIGSEGV follows
+// BADCALL:      crash reporter: the program crashed
+// BADCALL-NEXT: status: exit 3
+// Without a handler of the program's: reported, then the default action.
+// RUN: %python %S/Inputs/run.py %run %t/prog badcall-none | FileCheck %s --check-prefix=BADCALL-NONE
+// BADCALL-NONE: pcmap: =={{[0-9]+}}== SIGSEGV (address not mapped) on address 0xdeadbeef
+// BADCALL-NONE: pcmap: =={{[0-9]+}}== the default action of SIGSEGV follows
+// BADCALL-NONE-NEXT: status: killed by SIGSEGV
