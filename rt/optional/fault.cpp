@@ -31,11 +31,6 @@ const HandledSignal Handled[] = {{SIGSEGV, &Options::handle_segv},
                                  {SIGTRAP, &Options::handle_sigtrap}};
 
 struct sigaction Previous[NSIG];
-/// Whether Previous[Signal] is a sanitizer's handler: one that reports and
-/// ends the process, so pcmap reports before it. (A sanitizer installs its
-/// handlers when its runtime starts, before any constructor: in a program
-/// with one, the handler pcmap finds is the sanitizer's.)
-bool SanitizerHandles[NSIG];
 
 /// The thread writing a report, or 0.
 int ReportingThread;
@@ -321,6 +316,20 @@ bool programHandles(const struct sigaction &P) {
              : P.sa_handler != SIG_DFL && P.sa_handler != SIG_IGN;
 }
 
+/// Whether a handler is a sanitizer's: one that reports and ends the
+/// process, so pcmap reports before it. A sanitizer (ASan, UBSan) installs
+/// its handlers when its runtime starts, before any constructor, and its
+/// code has no pcmap tables; a handler of the program's built with pcmap
+/// has them.
+bool isSanitizerHandler(const struct sigaction &P) {
+  if (!haveSanitizerSymbolizer())
+    return false;
+  uintptr_t Handler = (P.sa_flags & SA_SIGINFO)
+                          ? reinterpret_cast<uintptr_t>(P.sa_sigaction)
+                          : reinterpret_cast<uintptr_t>(P.sa_handler);
+  return pcmap_is_atomic_pc(Handler) == PCMAP_UNKNOWN;
+}
+
 /// What the signal would have done without pcmap. The program's handler is
 /// called as the kernel would have called it: with its own mask and flags
 /// (SA_NODEFER: the signal stays unblocked, for a nested fault the handler
@@ -396,7 +405,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   // If the handler does not repair it, the fault recurs; once the
   // disposition is the default (SA_RESETHAND), pcmap reports it.
   if (programHandles(Previous[Signal]) && !Flags.report_handled_faults &&
-      !SanitizerHandles[Signal]) {
+      !isSanitizerHandler(Previous[Signal])) {
     chain(Signal, Info, Context);
     errno = SavedErrno;
     return;
@@ -493,8 +502,7 @@ void initFaultReporter() {
     Action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
     sigemptyset(&Action.sa_mask);
     sigaction(H.Signal, &Action, &Previous[H.Signal]);
-    SanitizerHandles[H.Signal] =
-        programHandles(Previous[H.Signal]) && haveSanitizerSymbolizer();
+
   }
 }
 
