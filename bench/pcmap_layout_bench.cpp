@@ -31,7 +31,7 @@
 
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
-#include "pcmap/pcmap_testing.h"
+#include "pcmap_testing.h"
 #include "unwind_fde.h"
 
 #include <dlfcn.h>

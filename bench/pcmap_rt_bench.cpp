@@ -20,7 +20,7 @@
 //
 // Synthetic tables are encoded with the real format (pcmap/Format.h) and
 // registered through the real callbacks, for a fake module
-// (pcmap/pcmap_testing.h) whose text is address space reserved with
+// (rt/testing/pcmap_testing.h) whose text is address space reserved with
 // PROT_NONE. Before a table is measured, the runtime's answers are checked
 // against the generator's; wrong answers fail the benchmark (and the exit
 // status) instead of being measured.
@@ -29,7 +29,7 @@
 
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
-#include "pcmap/pcmap_testing.h"
+#include "pcmap_testing.h"
 #include "unwind_fde.h"
 
 #include <benchmark/benchmark.h>

@@ -17,7 +17,6 @@
 #include "core/registry.h"
 #include "core/table.h"
 #include "pcmap/Format.h"
-#include "pcmap/pcmap_testing.h"
 #include "platform/platform.h"
 
 #include <stddef.h>
@@ -436,21 +435,13 @@ PCMAP_SECTIONS_CALLBACK(__pcmap_sections_add, addSections)
 PCMAP_SECTIONS_CALLBACK(__pcmap_sections_del, removeSections)
 #undef PCMAP_SECTIONS_CALLBACK
 
-int __pcmap_testing_add_fake_module(const void *SectionStart,
-                                    const void *SectionEnd, uintptr_t TextStart,
-                                    uintptr_t TextEnd, const char *Name) {
-  return addFakeModule(SectionStart, SectionEnd, TextStart, TextEnd, Name);
-}
+} // extern "C"
+#pragma GCC visibility pop
 
-void __pcmap_testing_remove_fake_module(const void *SectionStart) {
-  removeFakeModule(SectionStart);
-}
+namespace pcmap {
+namespace rt {
 
-void __pcmap_testing_set_verbosity(int Level) {
-  Verbosity = Flags.verbosity = Level;
-}
-
-int __pcmap_testing_is_atomic_indexed(uintptr_t PC) {
+int isAtomicIndexedAt(uintptr_t PC) {
   int Answer = readConsistently([PC](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
@@ -461,7 +452,7 @@ int __pcmap_testing_is_atomic_indexed(uintptr_t PC) {
   return Answer == kSearch ? searchIsAtomic(PC) : Answer;
 }
 
-int __pcmap_testing_function_mapped(uintptr_t PC) {
+int functionMappedAt(uintptr_t PC) {
   return readConsistently([PC](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
@@ -476,7 +467,7 @@ int __pcmap_testing_function_mapped(uintptr_t PC) {
   });
 }
 
-int __pcmap_testing_has_answer_map(uintptr_t PC) {
+int hasAnswerMapAt(uintptr_t PC) {
   return readConsistently([PC](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
@@ -486,7 +477,7 @@ int __pcmap_testing_has_answer_map(uintptr_t PC) {
   });
 }
 
-int __pcmap_testing_stretch_described(uintptr_t PC) {
+int stretchDescribedAt(uintptr_t PC) {
   return readConsistently([PC](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
@@ -496,5 +487,5 @@ int __pcmap_testing_stretch_described(uintptr_t PC) {
   });
 }
 
-} // extern "C"
-#pragma GCC visibility pop
+} // namespace rt
+} // namespace pcmap

@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 namespace pcmap {
@@ -24,6 +25,7 @@ void reopenLogInChild() {
   closeFd(LogFd);
   LogFd = -1;
 }
+PCMAP_SUBSCRIBE(LogHooks, 0, {{Event::ForkChild, reopenLogInChild}});
 } // namespace
 
 int logFd() {
@@ -41,10 +43,7 @@ void openLog(const char *Path) {
     LogFd = 1;
     return;
   }
-  if (LogPath != Path) {
-    LogPath = Path;
-    callInForkChild(reopenLogInChild);
-  }
+  LogPath = Path;
   Message Name;
   Name << Path << "." << uint64_t(currentProcessId());
   int Fd = openOutputFile(Name.data());

@@ -6,10 +6,7 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "core/table.h"
-#include "optional/fault.h"
-#include "optional/report.h"
-#include "optional/symbolizer.h"
-#include "optional/tracer.h"
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include <string.h>
@@ -55,14 +52,8 @@ struct ModuleRecord {
 ModuleRecord *Modules[kMaxModules];
 unsigned NumModules;
 
-struct FakeModule {
-  const void *SectionStart, *SectionEnd;
-  uintptr_t TextStart, TextEnd;
-  char Name[128];
-};
-constexpr unsigned kMaxFakeModules = 64;
-FakeModule FakeModules[kMaxFakeModules];
-unsigned NumFakeModules;
+/// Set by tests (rt/testing/) to describe objects that are not loaded.
+bool (*ObjectLocator)(const void *Address, LoadedObject &Out);
 
 bool Initialized;
 
@@ -73,28 +64,15 @@ bool ensureInitialized() {
   if (!arenaInit())
     return false;
   Initialized = true;
-  // The services the options ask for.
-  initSymbolizer();
-  initFaultReporter();
-  initReports();
-  initTracer();
+  // The layers above start the services the options ask for.
+  announce(Event::Initialize);
+  announceExitAtExit();
   return true;
 }
 
 bool describeObject(const void *Address, LoadedObject &Out) {
-  for (unsigned I = 0; I < NumFakeModules; ++I) {
-    const FakeModule &F = FakeModules[I];
-    if (Address >= F.SectionStart && Address < F.SectionEnd) {
-      Out.Bias = 0;
-      Out.Key = F.TextStart;
-      Out.NumSegments = 1;
-      Out.SegmentBegin[0] = F.TextStart;
-      Out.SegmentEnd[0] = F.TextEnd;
-      strncpy(Out.Path, F.Name, sizeof(Out.Path) - 1);
-      Out.Path[sizeof(Out.Path) - 1] = '\0';
-      return true;
-    }
-  }
+  if (ObjectLocator && ObjectLocator(Address, Out))
+    return true;
   return findLoadedObject(uintptr_t(Address), Out);
 }
 
@@ -497,28 +475,9 @@ void removeSection(MetadataKind Kind, uint32_t Version, const char *Start,
   removeSections(&R, 1);
 }
 
-bool addFakeModule(const void *SectionStart, const void *SectionEnd,
-                   uintptr_t TextStart, uintptr_t TextEnd, const char *Name) {
+void setObjectLocatorForTesting(bool (*Locate)(const void *, LoadedObject &)) {
   WriterLock Lock;
-  if (NumFakeModules == kMaxFakeModules)
-    return false;
-  FakeModule &F = FakeModules[NumFakeModules++];
-  F.SectionStart = SectionStart;
-  F.SectionEnd = SectionEnd;
-  F.TextStart = TextStart;
-  F.TextEnd = TextEnd;
-  strncpy(F.Name, Name ? Name : "", sizeof(F.Name) - 1);
-  F.Name[sizeof(F.Name) - 1] = '\0';
-  return true;
-}
-
-void removeFakeModule(const void *SectionStart) {
-  WriterLock Lock;
-  for (unsigned I = 0; I < NumFakeModules; ++I)
-    if (FakeModules[I].SectionStart == SectionStart) {
-      FakeModules[I] = FakeModules[--NumFakeModules];
-      return;
-    }
+  ObjectLocator = Locate;
 }
 
 } // namespace rt

@@ -18,6 +18,7 @@
 #include "core/publication.h"
 #include "core/table.h"
 #include "pcmap/pcmap.h"
+#include "platform/platform.h"
 
 namespace pcmap {
 namespace rt {
@@ -94,10 +95,17 @@ struct Counters {
 };
 extern Counters Stats;
 
-/// Fake modules for tests (pcmap_testing.h).
-bool addFakeModule(const void *SectionStart, const void *SectionEnd,
-                   uintptr_t TextStart, uintptr_t TextEnd, const char *Name);
-void removeFakeModule(const void *SectionStart);
+/// For tests (rt/testing/): Locate, if not null, describes the object that
+/// holds a registered section before the loaded objects are searched, so that
+/// sections in memory that no loader mapped can stand for a module.
+void setObjectLocatorForTesting(bool (*Locate)(const void *, LoadedObject &));
+
+/// Which path a query takes, for tests and benchmarks (rt/testing/): -1 if
+/// no module holds PC.
+int isAtomicIndexedAt(uintptr_t PC);
+int functionMappedAt(uintptr_t PC);
+int hasAnswerMapAt(uintptr_t PC);
+int stretchDescribedAt(uintptr_t PC);
 
 } // namespace rt
 } // namespace pcmap

@@ -7,7 +7,7 @@
 #include "core/outline.h"
 #include "optional/describe.h"
 #include "optional/symbolizer.h"
-#include "optional/tracer.h"
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -301,13 +301,6 @@ void printFrames(const Frames &F, int First, int Depth,
   }
 }
 
-void restoreDefault(int Signal) {
-  struct sigaction Default;
-  memset(&Default, 0, sizeof(Default));
-  Default.sa_handler = SIG_DFL;
-  sigaction(Signal, &Default, nullptr);
-}
-
 /// Whether the program's disposition of Signal (the one pcmap's replaced)
 /// is a handler of its own.
 bool programHandles(const struct sigaction &P) {
@@ -359,7 +352,7 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
   // The default action: a fault recurs when the handler returns and then
   // takes it; a sent signal (or a trap, which does not recur) is sent again,
   // to be delivered on return.
-  restoreDefault(Signal);
+  restoreDefaultAction(Signal);
   if (Info->si_code <= 0 || Signal == SIGTRAP)
     raiseInThisThread(Signal);
 }
@@ -452,7 +445,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     // ignored sent signal does not): the tracer's last report now, as no
     // exit handler will run.
     if (Default && (P.sa_handler == SIG_DFL || Info->si_code > 0))
-      writeTraceReport(DumpReason::Fatal);
+      announce(Event::Fatal);
     char Line[200];
     Text T(Line, sizeof(Line));
     T << "==" << uint64_t(currentProcessId()) << "== "
@@ -467,14 +460,14 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
 
 } // namespace
 
-void ensureAltStack() { ensureAlternateSignalStack(); }
+namespace {
 
-/// Called first thing in every thread the program starts (platform/): its
-/// alternate stack, unless the options (once read) want none, and where its
-/// stack ends.
+/// First thing in every thread the program starts (Event::ThreadStart), even
+/// before the runtime has initialised: its alternate stack, unless the
+/// options (once read) want none, and where its stack ends.
 void threadStarted() {
   if (__atomic_load_n(&AltStacks, __ATOMIC_ACQUIRE) != AltStacksOff)
-    ensureAltStack();
+    ensureAlternateSignalStack();
   noteThreadStack();
 }
 
@@ -488,23 +481,26 @@ void initFaultReporter() {
   if (!Any)
     return;
   if (Flags.use_sigaltstack)
-    ensureAltStack();
+    ensureAlternateSignalStack();
   noteThreadStack();
   for (const HandledSignal &H : Handled) {
     if (!(Flags.*H.Enabled))
       continue;
-    struct sigaction Action;
-    memset(&Action, 0, sizeof(Action));
-    Action.sa_sigaction = handleSignal;
+
     // SA_NODEFER: the program's handler that pcmap calls may take a nested
     // fault (chain() blocks what the kernel would have blocked for it);
     // a fault in pcmap's own report is told apart by ReportingThread.
-    Action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
-    sigemptyset(&Action.sa_mask);
-    sigaction(H.Signal, &Action, &Previous[H.Signal]);
-
+    installSignalHandler(H.Signal, handleSignal,
+                         SA_ONSTACK | SA_RESTART | SA_NODEFER,
+                         &Previous[H.Signal]);
   }
 }
+
+PCMAP_SUBSCRIBE(FaultHooks, 30,
+                {{Event::Initialize, initFaultReporter},
+                 {Event::ThreadStart, threadStarted}});
+
+} // namespace
 
 void printStackTrace(unsigned long StartPC, int Depth) {
   Frames F;

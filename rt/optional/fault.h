@@ -20,13 +20,8 @@
 namespace pcmap {
 namespace rt {
 
-/// Installs the handlers the options ask for. Called once at start-up.
-void initFaultReporter();
-
-/// Gives the calling thread an alternate signal stack if it has none
-/// (use_sigaltstack). Async-signal-safe; the stack is reused after the
-/// thread has exited.
-void ensureAltStack();
+// It starts when the runtime does (Event::Initialize, platform/hooks.h),
+// installing the handlers the options ask for.
 
 /// Writes a stack trace of the calling context to the log, starting at the
 /// frame whose PC is StartPC (0: the caller), at most Depth frames,

@@ -7,7 +7,7 @@
 #include "core/options.h"
 #include "optional/describe.h"
 #include "optional/symbolizer.h"
-#include "optional/tracer.h"
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include "pcmap/pcmap.h"
@@ -249,9 +249,7 @@ void writeRow(ReportWriter &W, ReportFormat Fmt, Symbolizer &Sym,
   }
 }
 
-void atexitReports() {
-  if (Flags.trace_atomics)
-    writeTraceReport(DumpReason::Exit);
+void reportFunctionsAtExit() {
   if (Flags.report_functions)
     writeFunctionReport();
 }
@@ -273,9 +271,15 @@ void initReports() {
     M.emit();
     Format = ReportFormat::Text;
   }
-  if (Flags.trace_atomics || Flags.report_functions)
-    atexit(atexitReports);
 }
+
+namespace {
+// The format is known before the tracer starts; the function report comes
+// after the tracer's at exit.
+PCMAP_SUBSCRIBE(ReportFormatHooks, 25, {{Event::Initialize, initReports}});
+PCMAP_SUBSCRIBE(FunctionReportHooks, 40,
+                {{Event::Exit, reportFunctionsAtExit}});
+} // namespace
 
 void writeFunctionReport() {
   lockWriters(); // no module comes or goes meanwhile: paths stay valid

@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "optional/describe.h"
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include <string.h>
@@ -122,6 +123,10 @@ void initSymbolizer() {
 #endif
   searchPath(getEnv("PATH"), "llvm-symbolizer");
 }
+
+namespace {
+PCMAP_SUBSCRIBE(SymbolizerHooks, 20, {{Event::Initialize, initSymbolizer}});
+} // namespace
 
 bool haveSanitizerSymbolizer() { return &__sanitizer_symbolize_pc != nullptr; }
 

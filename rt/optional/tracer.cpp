@@ -7,9 +7,9 @@
 #include "core/outline.h"
 #include "core/registry.h"
 #include "optional/describe.h"
-#include "optional/fault.h"
 #include "optional/report.h"
 #include "optional/symbolizer.h"
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include "pcmap/pcmap.h"
@@ -210,14 +210,15 @@ void startThreadTimer() {
   unlockTable();
 }
 
-/// The kernel checks CPU-time timers at its tick (every 1 to 10 ms): the
-/// periods a thread ran since the last check are never signalled if it
-/// ends before the next one, which would lose a few milliseconds of every
-/// short-lived thread. They are charged to its last sample, as a
-/// signal's overrun is.
+/// The kernel checks CPU-time timers at its tick (every 1 to 10 ms), and
+/// only when the tick finds the thread running: the periods a thread ran
+/// since the last check are never signalled if it ends before the next one,
+/// which would lose a few milliseconds of every short-lived thread (all of
+/// one that a loaded machine never ran at a tick). They are charged to its
+/// last sample, as a signal's overrun is, or, if it had none, counted
+/// "elsewhere" (PC 0: no function): the totals stay the CPU time.
 void chargeUnsignalledPeriods() {
-  if (!Self.Timed || !Self.LastPC ||
-      !__atomic_load_n(&Running, __ATOMIC_RELAXED))
+  if (!Self.Timed || !__atomic_load_n(&Running, __ATOMIC_RELAXED))
     return;
   uint64_t Due =
       (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
@@ -226,6 +227,8 @@ void chargeUnsignalledPeriods() {
 }
 
 void stopThreadTimer() {
+  if (!Flags.trace_atomics)
+    return;
   lockTable();
   deleteThreadTimer(currentThreadId());
   unlockTable();
@@ -724,12 +727,7 @@ bool installDumpSignal() {
     Flags.trace_dump_signal = 0;
     return false;
   }
-  struct sigaction Action;
-  memset(&Action, 0, sizeof(Action));
-  Action.sa_handler = handleDumpSignal;
-  Action.sa_flags = SA_RESTART;
-  sigemptyset(&Action.sa_mask);
-  sigaction(Signal, &Action, nullptr);
+  installSimpleSignalHandler(Signal, handleDumpSignal, SA_RESTART);
   return true;
 }
 
@@ -791,12 +789,7 @@ void initTracer() {
     M.emit();
     Flags.trace_hz = 1000;
   }
-  struct sigaction Action;
-  memset(&Action, 0, sizeof(Action));
-  Action.sa_sigaction = handleProf;
-  Action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&Action.sa_mask);
-  sigaction(SIGPROF, nullptr, &PreviousProf);
+  currentSignalAction(SIGPROF, PreviousProf);
   if ((PreviousProf.sa_flags & SA_SIGINFO) ||
       (PreviousProf.sa_handler != SIG_DFL &&
        PreviousProf.sa_handler != SIG_IGN)) {
@@ -806,15 +799,12 @@ void initTracer() {
     Flags.trace_atomics = false;
     return;
   }
-  sigaction(SIGPROF, &Action, nullptr);
+  installSignalHandler(SIGPROF, handleProf, SA_RESTART, nullptr);
   RunId = randomBits() | 1;
   if (!startSampling())
     return;
   installDumpSignal();
   startDumps();
-  callInForkChild(restartInChild);
-  callAtThreadStart(startThreadTimer);
-  callAtThreadExit(stopThreadTimer);
 }
 
 void writeTraceReport(DumpReason Reason) {
@@ -837,6 +827,21 @@ void writeTraceReport(DumpReason Reason) {
     writeReport(Reason);
   unlockWriters();
 }
+
+namespace {
+void writeFinalTraceReport() { writeTraceReport(DumpReason::Exit); }
+/// In a fault handler, before a signal's default action ends the process:
+/// no exit handler will run.
+void writeFatalTraceReport() { writeTraceReport(DumpReason::Fatal); }
+
+PCMAP_SUBSCRIBE(TracerHooks, 35,
+                {{Event::Initialize, initTracer},
+                 {Event::ThreadStart, startThreadTimer},
+                 {Event::ThreadExit, stopThreadTimer},
+                 {Event::ForkChild, restartInChild},
+                 {Event::Exit, writeFinalTraceReport},
+                 {Event::Fatal, writeFatalTraceReport}});
+} // namespace
 
 } // namespace rt
 } // namespace pcmap

@@ -2,6 +2,8 @@
 
 #include "platform/platform.h"
 
+#include "platform/hooks.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -158,25 +160,17 @@ static pthread_mutex_t WriterMutex = PTHREAD_MUTEX_INITIALIZER;
 static void lockForFork() { pthread_mutex_lock(&WriterMutex); }
 static void unlockAfterFork() { pthread_mutex_unlock(&WriterMutex); }
 
-static constexpr unsigned kMaxForkChildHandlers = 8;
-static void (*ForkChildHandlers[kMaxForkChildHandlers])();
-static unsigned NumForkChildHandlers;
-
 static void unlockInForkChild() {
   pthread_mutex_unlock(&WriterMutex);
-  for (unsigned I = 0; I < NumForkChildHandlers; ++I)
-    ForkChildHandlers[I]();
+  announce(Event::ForkChild);
 }
 static pthread_once_t ForkHandlersOnce = PTHREAD_ONCE_INIT;
 static void installForkHandlers() {
   pthread_atfork(lockForFork, unlockAfterFork, unlockInForkChild);
 }
 
-void callInForkChild(void (*Fn)()) {
-  pthread_once(&ForkHandlersOnce, installForkHandlers);
-  if (NumForkChildHandlers < kMaxForkChildHandlers)
-    ForkChildHandlers[NumForkChildHandlers++] = Fn;
-}
+static void announceExit() { announce(Event::Exit); }
+void announceExitAtExit() { atexit(announceExit); }
 
 int parentProcessId() { return int(getppid()); }
 
@@ -563,6 +557,36 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
   ToChild = In[1];
   FromChild = Out[0];
   return int(Pid);
+}
+
+void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
+                          struct sigaction *Previous) {
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_sigaction = Handler;
+  Action.sa_flags = Flags | SA_SIGINFO;
+  sigemptyset(&Action.sa_mask);
+  sigaction(Signal, &Action, Previous);
+}
+
+void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags) {
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_handler = Handler;
+  Action.sa_flags = Flags;
+  sigemptyset(&Action.sa_mask);
+  sigaction(Signal, &Action, nullptr);
+}
+
+void currentSignalAction(int Signal, struct sigaction &Out) {
+  sigaction(Signal, nullptr, &Out);
+}
+
+void restoreDefaultAction(int Signal) {
+  struct sigaction Default;
+  memset(&Default, 0, sizeof(Default));
+  Default.sa_handler = SIG_DFL;
+  sigaction(Signal, &Default, nullptr);
 }
 
 void maskSignalsForHandler(const void *Context, const struct sigaction &Action,

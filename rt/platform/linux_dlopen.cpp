@@ -2,11 +2,11 @@
 //
 // The runtime learns that objects were loaded or unloaded by intercepting
 // dlopen and dlclose, as the sanitizers do; after the real call succeeded it
-// tells the core (loadedObjectsChanged), which rescans the loaded objects.
+// announces Event::ObjectsChanged (the stack maps rescan the loaded objects).
 //
 //===----------------------------------------------------------------------===//
 
-#include "platform/platform.h"
+#include "platform/hooks.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -39,7 +39,7 @@ __attribute__((weak)) void *dlopen(const char *File, int Mode) {
   void *Handle = Real(File, Mode);
   if (Handle) {
     int SavedErrno = errno;
-    pcmap::rt::loadedObjectsChanged();
+    pcmap::rt::announce(pcmap::rt::Event::ObjectsChanged);
     errno = SavedErrno;
   }
   return Handle;
@@ -52,7 +52,7 @@ __attribute__((weak)) int dlclose(void *Handle) {
   int Result = Real(Handle);
   if (Result == 0) {
     int SavedErrno = errno;
-    pcmap::rt::loadedObjectsChanged();
+    pcmap::rt::announce(pcmap::rt::Event::ObjectsChanged);
     errno = SavedErrno;
   }
   return Result;

@@ -1,19 +1,20 @@
 //===- platform/linux_threads.cpp - Thread start and stacks --------------===//
 //
 // The runtime learns that a thread starts by intercepting pthread_create, as
-// the sanitizers do: the new thread first calls threadStarted() (the fault
-// reporter gives it an alternate signal stack there) and the functions given
-// to callAtThreadStart (the tracer's timer), then the program's start
-// routine; when it ends, a thread-specific data destructor calls those given
-// to callAtThreadExit. The interceptor works before the runtime has
-// initialised (a constructor that runs before the runtime's may start
-// threads). Threads started otherwise (by a raw clone, or before a runtime
-// loaded with dlopen was there) are not seen. The runtime's own service
+// the sanitizers do: the new thread first announces Event::ThreadStart (the
+// fault reporter gives it an alternate signal stack, the tracer its timer),
+// then runs the program's start routine; when it ends, a thread-specific
+// data destructor announces Event::ThreadExit. The interceptor works before the
+// runtime has initialised (a constructor that runs before the runtime's may
+// start threads). Threads started otherwise (by a raw clone, or before a
+// runtime loaded with dlopen was there) are not seen. The runtime's own service
 // threads are started past the interceptor: nothing is announced for them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "platform/platform.h"
+
+#include "platform/hooks.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -52,36 +53,13 @@ void freeAltStack(void *Stack) {
 
 void createAltStackKey() { pthread_key_create(&AltStackKey, freeAltStack); }
 
-/// The functions called at thread start and exit: appended (at
-/// initialisation, by one thread at a time under the writer lock or before
-/// any thread exists), read by every thread without a lock.
-struct ThreadHooks {
-  static constexpr unsigned kMax = 8;
-  void (*Fn[kMax])();
-  unsigned Count;
-
-  void add(void (*F)()) {
-    unsigned N = __atomic_load_n(&Count, __ATOMIC_RELAXED);
-    if (N == kMax)
-      return;
-    Fn[N] = F;
-    __atomic_store_n(&Count, N + 1, __ATOMIC_RELEASE);
-  }
-  void callAll() const {
-    unsigned N = __atomic_load_n(&Count, __ATOMIC_ACQUIRE);
-    for (unsigned I = 0; I < N; ++I)
-      Fn[I]();
-  }
-};
-ThreadHooks StartHooks, ExitHooks;
-
 /// A key whose destructor announces a thread's end; only a thread that
 /// started through the interceptor sets it.
 pthread_key_t ExitKey;
 pthread_once_t ExitKeyOnce = PTHREAD_ONCE_INIT;
 bool HaveExitKey;
 
-void announceThreadExit(void *) { ExitHooks.callAll(); }
+void announceThreadExit(void *) { announce(Event::ThreadExit); }
 void createExitKey() {
   HaveExitKey = pthread_key_create(&ExitKey, announceThreadExit) == 0;
 }
@@ -94,14 +72,10 @@ struct StartRoutine {
 void *startThread(void *P) {
   StartRoutine Start = *static_cast<StartRoutine *>(P);
   free(P);
-  if (threadStarted)
-    threadStarted();
-  if (__atomic_load_n(&ExitHooks.Count, __ATOMIC_ACQUIRE)) {
-    pthread_once(&ExitKeyOnce, createExitKey);
-    if (HaveExitKey)
-      pthread_setspecific(ExitKey, &ExitHooks);
-  }
-  StartHooks.callAll();
+  pthread_once(&ExitKeyOnce, createExitKey);
+  if (HaveExitKey)
+    pthread_setspecific(ExitKey, &ExitKey); // any value but null
+  announce(Event::ThreadStart);
   return Start.Fn(Start.Arg);
 }
 
@@ -109,12 +83,6 @@ using PthreadCreateFn = int (*)(pthread_t *, const pthread_attr_t *,
                                 void *(*)(void *), void *);
 
 } // namespace
-
-void callAtThreadStart(void (*Fn)()) { StartHooks.add(Fn); }
-void callAtThreadExit(void (*Fn)()) {
-  pthread_once(&ExitKeyOnce, createExitKey);
-  ExitHooks.add(Fn);
-}
 
 void ensureAlternateSignalStack() {
   stack_t Current;
@@ -187,7 +155,7 @@ namespace rt {
 namespace {
 
 /// How pthread_create is passed on: wrapped (a start routine that calls
-/// threadStarted first), or as it is, to Next.
+/// announces the thread first), or as it is, to Next.
 struct Route {
   PthreadCreateFn Next;
   bool Wrap;

@@ -66,18 +66,9 @@ void unlockWriters();
 /// wait for a lock the faulting thread may hold.
 bool tryLockWriters();
 
-/// Calls Fn in the child after every fork(), in the order of the calls
-/// (at most 8 functions), once the writer lock is free again. The child has
-/// one thread, the one that forked; its timers and other threads are gone.
-void callInForkChild(void (*Fn)());
-/// Calls Fn first thing in every thread the program starts with
-/// pthread_create from now on, before its start routine (at most 8
-/// functions, in the order of the calls).
-void callAtThreadStart(void (*Fn)());
-/// Calls Fn in every such thread when it ends (returns from its start
-/// routine or calls pthread_exit), after the program's own thread-specific
-/// data destructors may already have run (at most 8 functions).
-void callAtThreadExit(void (*Fn)());
+/// Announces Event::Exit (platform/hooks.h) when the process exits: an
+/// atexit handler, registered once by the core's initialisation.
+void announceExitAtExit();
 /// The parent's process id.
 int parentProcessId();
 /// 64 random bits from the kernel (getrandom), or from the clock and the
@@ -138,10 +129,6 @@ int openForReading(const char *Path);
 /// Reads exactly Size bytes at Offset; false on an error or the file's end.
 bool readFileAt(int Fd, void *Buffer, size_t Size, uint64_t Offset);
 
-/// Defined by the runtime's core (stack-map discovery): the platform's
-/// dlopen and dlclose interceptors call it after the loaded objects changed.
-void loadedObjectsChanged();
-
 //===----------------------------------------------------------------------===//
 // Async-signal-safe services for the fault reporter and the tracer: system
 // calls only, no locks, no allocation.
@@ -171,6 +158,19 @@ uintptr_t callSiteOfReturnAddress(uintptr_t ReturnAddress);
 /// has none.
 size_t outlineHelperSize(uintptr_t Entry);
 
+/// The signal handlers the runtime installs (the fault reporter's, the
+/// tracer's): every sigaction call of the runtime is here.
+using SignalHandler = void (*)(int, siginfo_t *, void *);
+/// Installs Handler for Signal with Flags (SA_SIGINFO is added) and an empty
+/// mask; Previous, if not null, receives the action it replaces.
+void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
+                          struct sigaction *Previous);
+/// Installs a handler without SA_SIGINFO.
+void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags);
+/// The action in force for Signal.
+void currentSignalAction(int Signal, struct sigaction &Out);
+/// Makes the default action Signal's again. Async-signal-safe.
+void restoreDefaultAction(int Signal);
 /// In a handler of Signal whose signal context is Context: blocks the
 /// signals the kernel would block while running a handler installed with
 /// Action (the interrupted code's mask, Action's sa_mask, and Signal unless
@@ -197,12 +197,6 @@ bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi);
 size_t currentThreadName(char *Name, size_t Size);
 /// The stack pointer in a signal handler's context.
 uintptr_t signalContextSP(const void *Context);
-
-/// Defined by the fault reporter (optional/fault.cpp), if it is linked:
-/// platform/linux_threads.cpp, which intercepts pthread_create, calls it
-/// first thing in every thread the program starts, even before the runtime
-/// has initialised.
-void threadStarted() __attribute__((weak));
 
 /// A timer on thread Tid's own CPU clock (the clock pthread_getcpuclockid
 /// gives: it advances only while that thread runs) that sends Signal with

@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "core/publication.h"
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include <elf.h>
@@ -207,8 +208,9 @@ bool visit(const ObjectHeaders &H, void *) {
 
 } // namespace
 
-void rescanStackMaps() {
-  WriterLock Lock;
+namespace {
+/// Rescans the loaded objects; the writer lock is held.
+void rescanLocked() {
   if (!Initialized) {
     initOptions();
     if (!arenaInit())
@@ -239,15 +241,20 @@ void rescanStackMaps() {
     freeStackMapTable(Removed[I]);
 }
 
-void loadedObjectsChanged() { rescanStackMaps(); }
+} // namespace
+
+void rescanStackMaps() {
+  WriterLock Lock;
+  rescanLocked();
+}
 
 namespace {
-/// At start-up: the objects loaded with the program. Shared objects'
-/// constructors run earlier and may already have queried (and found
-/// nothing): stack maps are known from here on.
-__attribute__((constructor)) void initStackMapsAtStartUp() {
-  rescanStackMaps();
-}
+/// At the runtime's initialisation (its constructor, or an earlier
+/// registration: the loader has mapped every object of the program by
+/// then), and after every dlopen and dlclose.
+PCMAP_SUBSCRIBE(StackMapHooks, 10,
+                {{Event::Initialize, rescanLocked},
+                 {Event::ObjectsChanged, rescanStackMaps}});
 } // namespace
 
 } // namespace rt

@@ -2,7 +2,7 @@
 //
 // What RegistrationTest.cpp and QueryTest.cpp share: a fake module (a
 // reserved, unmapped range of "code" and, in front of it, room for sections,
-// made known to the runtime through pcmap_testing.h), a builder that writes
+// made known to the runtime through rt/testing/pcmap_testing.h), a builder that writes
 // pcmap and sanmd sections there byte by byte as docs/FORMAT.md describes
 // them (with Format.h's encoders and names), the real registration
 // callbacks, and the public queries' answers as text, so that a failed
@@ -15,7 +15,7 @@
 
 #include "pcmap/Format.h"
 #include "pcmap/pcmap.h"
-#include "pcmap/pcmap_testing.h"
+#include "pcmap_testing.h"
 
 #include "gtest/gtest.h"
 

@@ -1,4 +1,4 @@
-// The public C interface, from C. pcmap.h and pcmap_testing.h compile as
+// The public C interface, from C. pcmap.h compiles as
 // C99 and as C11 with -Wall -Wextra -Werror -pedantic; a C program linked
 // with the static runtime registers sections it builds by hand (in its own
 // data, naming its own code, as docs/FORMAT.md lays them out) through the
@@ -28,7 +28,6 @@
 // CHECK-NEXT: done
 
 #include <pcmap/pcmap.h>
-#include <pcmap/pcmap_testing.h>
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/*===- pcmap/pcmap_testing.h - Hooks for tests, fuzzers and benchmarks ----===*
+/*===- testing/pcmap_testing.h - Hooks for tests, fuzzers and benchmarks --===*
  *
- * Not for production use. Lets a test register tables that do not live in a
+ * Test-only (rt/testing/, never installed). Lets a test register tables that do not live in a
  * loaded object: sections in [section_start, section_end) are taken to belong
  * to a fake module whose executable code is [text_start, text_end) (which
  * need not be mapped: the runtime never reads code). Everything else is the
