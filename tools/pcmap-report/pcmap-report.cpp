@@ -7,13 +7,16 @@
 //                                    and call-site sizes
 //   pcmap-report trace FILE...       the atomic tracer's JSON dumps of any
 //                                    number of processes, merged into one
-//                                    ranked table (Trace.h)
+//                                    ranked table (trace/Trace.h)
 //
 // each with --format=text|csv|json|html (stackmaps: text|json). docs/Report.md
-// is the manual; the exit codes are ExitCode in Report.h.
+// is the manual; the exit codes are ExitCode in model/BinaryReport.h. This
+// file is the command line only; the work is in the component libraries
+// beside it (tools/pcmap-report/CMakeLists.txt).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Output.h"
 #include "Report.h"
 #include "Trace.h"
 #include "Views.h"
@@ -24,10 +27,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
-
-#ifndef PCMAP_VERSION_STRING
-#define PCMAP_VERSION_STRING "unknown"
-#endif
 
 using namespace llvm;
 using namespace pcmap::report;
@@ -254,8 +253,8 @@ int main(int Argc, char **Argv) {
        {&FunctionsCmd, &AtomicsCmd, &DiffCmd, &StackMapsCmd, &TraceCmd})
     cl::HideUnrelatedOptions(ReportCategory, *Sub);
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "pcmap-report " << PCMAP_VERSION_STRING << " (LLVM "
-       << LLVM_VERSION_STRING << ")\n";
+    OS << "pcmap-report " << toolVersion() << " (LLVM " << LLVM_VERSION_STRING
+       << ")\n";
   });
   cl::ParseCommandLineOptions(
       Argc, Argv,

@@ -1,6 +1,6 @@
-//===- Report.cpp - Errors and column names of the report model -----------===//
+//===- BinaryReport.cpp - Errors and column names of the report model -----===//
 
-#include "Report.h"
+#include "BinaryReport.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -25,7 +25,7 @@ void stringOrNull(json::OStream &J, StringRef Name, StringRef Value) {
   if (Value.empty())
     J.attribute(Name, nullptr);
   else
-    J.attribute(Name, jsonUTF8(Value));
+    J.attribute(Name, utf8(Value));
 }
 
 /// A share or ratio, to six decimals ("0.464286", not 0.46428599999999998).
@@ -48,14 +48,14 @@ void process(json::OStream &J, const TraceProcess &P) {
   J.object([&] {
     J.attribute("pid", P.Pid);
     J.attribute("ppid", P.PPid);
-    J.attribute("run", jsonUTF8(P.Run));
+    J.attribute("run", utf8(P.Run));
     stringOrNull(J, "parent_run", P.ParentRun);
     J.attribute("dump", int64_t(P.Dump));
-    J.attribute("reason", jsonUTF8(P.Reason));
+    J.attribute("reason", utf8(P.Reason));
     J.attribute("final", P.Final);
     J.attribute("threads", int64_t(P.Threads));
     counts(J, P);
-    J.attribute("file", jsonUTF8(P.File));
+    J.attribute("file", utf8(P.File));
     J.attribute("line", int64_t(P.Line));
   });
 }
@@ -65,7 +65,7 @@ void module(json::OStream &J, const TraceModule &M) {
     stringOrNull(J, "build_id", M.BuildID);
     J.attributeArray("paths", [&] {
       for (const std::string &P : M.Paths)
-        J.value(jsonUTF8(P));
+        J.value(utf8(P));
     });
     J.attribute("names", M.Symbolized ? "file" : "trace");
     stringOrNull(J, "symbolized_from", M.SymbolizedPath);
@@ -77,7 +77,7 @@ void module(json::OStream &J, const TraceModule &M) {
 /// process's part of it.
 void kindAttributes(json::OStream &J, const TraceSite &S) {
   J.attribute("function_offset", int64_t(S.FunctionOffset));
-  J.attribute("kind", jsonUTF8(S.Kind));
+  J.attribute("kind", utf8(S.Kind));
   stringOrNull(J, "op", S.Op);
   if (S.Size)
     J.attribute("size", int64_t(S.Size));
@@ -129,7 +129,7 @@ void row(json::OStream &J, const TraceReport &R, size_t Rank,
       for (const ProcessCount &C : M.Processes)
         J.object([&] {
           J.attribute("pid", R.Processes[C.Process].Pid);
-          J.attribute("run", jsonUTF8(R.Processes[C.Process].Run));
+          J.attribute("run", utf8(R.Processes[C.Process].Run));
           processAttributes(J, &E, C);
         });
     });
@@ -171,7 +171,7 @@ void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
     J.attributeArray("files", [&] {
       for (const TraceFile &F : R.Files)
         J.object([&] {
-          J.attribute("path", jsonUTF8(F.Path));
+          J.attribute("path", utf8(F.Path));
           J.attribute("dumps", int64_t(F.Dumps));
         });
     });

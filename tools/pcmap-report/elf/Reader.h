@@ -10,8 +10,8 @@
 //   ReaderMetadata.cpp     pcmap_* and sanmd_* sections, merged into the model
 //   ReaderLines.cpp        source lines from the DWARF line tables
 //   ReaderStackMaps.cpp    .llvm_stackmaps, its addresses and call sites
-// Only these files include this header; the rest of pcmap-report sees the
-// BinaryReport.
+// Only these files include this header; the rest of pcmap-report sees
+// readBinary() and the BinaryReport.
 //
 //===----------------------------------------------------------------------===//
 

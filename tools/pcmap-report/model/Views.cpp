@@ -3,12 +3,11 @@
 #include "Views.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,10 +17,6 @@ using namespace pcmap::format;
 
 namespace pcmap {
 namespace report {
-
-std::string hexAddress(uint64_t Address) {
-  return "0x" + utohexstr(Address, /*LowerCase=*/true);
-}
 
 std::string displaySymbol(StringRef Mangled, bool Demangle) {
   if (!Demangle)
@@ -77,20 +72,6 @@ std::vector<std::string> sourceNames(uint8_t Sources) {
   if (Sources & FromUpstream)
     Out.push_back("sanmd");
   return Out;
-}
-
-std::string join(ArrayRef<std::string> Items, StringRef Sep) {
-  std::string Out;
-  for (const std::string &I : Items) {
-    if (!Out.empty())
-      Out += Sep;
-    Out += I;
-  }
-  return Out;
-}
-
-std::string utf8(StringRef S) {
-  return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
 }
 
 std::string featureText(const FunctionInfo &F) {

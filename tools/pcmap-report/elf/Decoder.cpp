@@ -1,6 +1,7 @@
 //===- Decoder.cpp - Decoding the bytes of one metadata section ----------===//
 
 #include "Decoder.h"
+#include "Text.h"
 
 using namespace llvm;
 using namespace pcmap::format;
@@ -17,7 +18,7 @@ constexpr unsigned kPointerSize = 8;
 
 Error fail(uint64_t Offset, const Twine &What) {
   return createStringError(inconvertibleErrorCode(),
-                           "offset " + hexString(Offset) + ": " + What);
+                           "offset " + hexAddress(Offset) + ": " + What);
 }
 
 /// A bounds-checked cursor over a section.
@@ -83,7 +84,7 @@ Error checkVersion(MetadataKind Kind, uint32_t Version) {
   case VC_UnknownFlags:
     return createStringError(inconvertibleErrorCode(),
                              "unknown version flags " +
-                                 hexString(Version & ~kVersionBaseMask));
+                                 hexAddress(Version & ~kVersionBaseMask));
   case VC_UnknownBase:
     break;
   }
@@ -126,7 +127,7 @@ Error decodeFunctions(MetadataKind Kind, uint32_t Version,
         return fail(Start, "stack-arguments size over 4 GiB");
     }
     if (!PCs.inCode(F.PC, F.Size))
-      return fail(Start, "function [" + hexString(F.PC.Address) + ", +" +
+      return fail(Start, "function [" + hexAddress(F.PC.Address) + ", +" +
                              Twine(F.Size) + ") is not inside executable code");
     Out.push_back(F);
   }
@@ -151,7 +152,7 @@ Error decodeAtomics(MetadataKind Kind, uint32_t Version,
       if (IsZero)
         return fail(Start, "zero relative PC");
       if (!PCs.inCode(A.PC, 0))
-        return fail(Start, "atomic PC " + hexString(A.PC.Address) +
+        return fail(Start, "atomic PC " + hexAddress(A.PC.Address) +
                                " is not inside executable code");
       Out.push_back(A);
     }
@@ -174,7 +175,7 @@ Error decodeAtomics(MetadataKind Kind, uint32_t Version,
       if (IsZero)
         break;
       if (!PCs.inCode(A.PC, 0))
-        return fail(Start, "atomic PC " + hexString(A.PC.Address) +
+        return fail(Start, "atomic PC " + hexAddress(A.PC.Address) +
                                " is not inside executable code");
       A.HasDescriptor = true;
       Out.push_back(A);
@@ -187,7 +188,7 @@ Error decodeAtomics(MetadataKind Kind, uint32_t Version,
       return E;
     AtomicDescriptor D;
     if (!decodeDescriptor(Value, D))
-      return fail(DescriptorStart, "invalid descriptor " + hexString(Value));
+      return fail(DescriptorStart, "invalid descriptor " + hexAddress(Value));
     for (size_t I = RecordBegin; I < Out.size(); ++I)
       Out[I].Descriptor = D;
   }

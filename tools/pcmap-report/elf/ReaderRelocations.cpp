@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Reader.h"
+#include "Text.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -191,7 +192,7 @@ Error Reader::preparePCs(const SectionRef &Section, ArrayRef<uint8_t> Bytes,
     // DenseMap's reserved keys (~0 and ~0 - 1).
     if (Offset >= Bytes.size() ||
         (T.Width && Bytes.size() - Offset < T.Width)) {
-      return malformed(Section, "relocation at offset " + hexString(Offset) +
+      return malformed(Section, "relocation at offset " + hexAddress(Offset) +
                                     " lies outside the section");
     } else if (!T.Width || !Supports || !Supports(Type)) {
       T.Error = ("relocation " + TypeName + " is not a relative PC").str();
@@ -211,7 +212,7 @@ Error Reader::preparePCs(const SectionRef &Section, ArrayRef<uint8_t> Bytes,
     }
     if (!Resolved->Targets.try_emplace(Offset, std::move(T)).second)
       return malformed(Section,
-                       "two relocations at offset " + hexString(Offset));
+                       "two relocations at offset " + hexAddress(Offset));
     return Error::success();
   };
   if (Error E = forEachRelocation(Section, Add))

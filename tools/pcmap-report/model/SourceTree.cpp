@@ -3,7 +3,7 @@
 // The source tree of the HTML page's treemaps (Views.h): what a size review
 // reads, the way bloaty's compile units or Chromium's SuperSize show a
 // program. Built from the declaration lines the reader found in the DWARF
-// line tables (ReaderLines.cpp).
+// line tables (elf/ReaderLines.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Output.h"
 #include "Views.h"
 
 #include "pcmap/StackMap.h"
@@ -14,10 +15,6 @@
 #include "llvm/Support/JSON.h"
 
 using namespace llvm;
-
-#ifndef PCMAP_VERSION_STRING
-#define PCMAP_VERSION_STRING "unknown"
-#endif
 
 namespace pcmap {
 namespace report {
@@ -262,10 +259,7 @@ void writeStackMapsJSON(raw_ostream &OS,
                         const OutputOptions &Options) {
   json::OStream J(OS, 2);
   J.object([&] {
-    J.attribute("schema_version", int64_t(kJSONSchemaVersion));
-    J.attribute("tool", "pcmap-report");
-    J.attribute("tool_version", PCMAP_VERSION_STRING);
-    J.attribute("command", "stackmaps");
+    jsonHeader(J, "stackmaps");
     J.attributeArray("files", [&] {
       for (const BinaryReport &R : Reports)
         J.object([&] {

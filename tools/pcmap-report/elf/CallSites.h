@@ -10,12 +10,13 @@
 #ifndef PCMAP_REPORT_CALLSITES_H
 #define PCMAP_REPORT_CALLSITES_H
 
-#include "Report.h"
+#include "pcmap/StackMap.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <memory>
+#include <string>
 
 namespace pcmap {
 namespace report {

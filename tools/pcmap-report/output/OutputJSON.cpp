@@ -14,37 +14,17 @@
 using namespace llvm;
 using namespace pcmap::format;
 
-#ifndef PCMAP_VERSION_STRING
-#define PCMAP_VERSION_STRING "unknown"
-#endif
-
 namespace pcmap {
 namespace report {
 
-namespace {
-
-void header(json::OStream &J, StringRef Command) {
+void jsonHeader(json::OStream &J, StringRef Command) {
   J.attribute("schema_version", int64_t(kJSONSchemaVersion));
   J.attribute("tool", "pcmap-report");
-  J.attribute("tool_version", PCMAP_VERSION_STRING);
+  J.attribute("tool_version", toolVersion());
   J.attribute("command", Command);
 }
 
-const char *metadataKindName(MetadataKind K) {
-  switch (K) {
-  case MK_Atomics:
-    return "pcmap_atomics";
-  case MK_Functions:
-    return "pcmap_functions";
-  case MK_UpstreamAtomics:
-    return "sanmd_atomics";
-  case MK_UpstreamCovered:
-    return "sanmd_covered";
-  case MK_None:
-    break;
-  }
-  return "unknown";
-}
+namespace {
 
 void stringArray(json::OStream &J, StringRef Name,
                  const std::vector<std::string> &Items) {
@@ -90,7 +70,7 @@ void fileAttributes(json::OStream &J, const BinaryReport &R) {
     for (const MetadataSection &S : R.Sections)
       J.object([&] {
         J.attribute("name", utf8(S.Name));
-        J.attribute("kind", metadataKindName(S.Kind));
+        J.attribute("kind", metadataSectionBase(S.Kind));
         J.attribute("version", int64_t(S.Version));
         J.attribute("version_in_name", S.VersionFromName);
         J.attribute("size", int64_t(S.Size));
@@ -200,14 +180,11 @@ void briefFile(json::OStream &J, StringRef Name, const BinaryReport &R) {
 
 } // namespace
 
-std::string jsonUTF8(StringRef S) { return utf8(S); }
-void jsonHeader(json::OStream &J, StringRef Command) { header(J, Command); }
-
 void writeFunctionsJSON(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
                         const OutputOptions &O) {
   json::OStream J(OS, 1);
   J.object([&] {
-    header(J, "functions");
+    jsonHeader(J, "functions");
     J.attribute("sort", O.Sort == SortKey::Size      ? "size"
                         : O.Sort == SortKey::Atomics ? "atomics"
                         : O.Sort == SortKey::Name    ? "name"
@@ -241,7 +218,7 @@ void writeAtomicsJSON(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
                       const OutputOptions &O) {
   json::OStream J(OS, 1);
   J.object([&] {
-    header(J, "atomics");
+    jsonHeader(J, "atomics");
     J.attributeArray("files", [&] {
       for (const BinaryReport &R : Reports)
         J.object([&] {
@@ -275,7 +252,7 @@ void writeDiffJSON(raw_ostream &OS, const BinaryReport &Old,
                    const OutputOptions &O) {
   json::OStream J(OS, 1);
   J.object([&] {
-    header(J, "diff");
+    jsonHeader(J, "diff");
     briefFile(J, "old", Old);
     briefFile(J, "new", New);
     J.attributeArray("functions", [&] {

@@ -13,7 +13,7 @@
 #ifndef PCMAP_REPORT_TRACE_H
 #define PCMAP_REPORT_TRACE_H
 
-#include "Report.h"
+#include "BinaryReport.h"
 #include "Views.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -32,7 +32,9 @@ constexpr double kMapWidth = 960, kMapHeight = 440;
 /// Tiles drawn at most; the smallest functions beyond share one tile.
 constexpr size_t kMaxTiles = 1500;
 
-std::string escape(StringRef S) {
+} // namespace
+
+std::string htmlEscape(StringRef S) {
   std::string Out;
   Out.reserve(S.size());
   for (char C : S) {
@@ -59,6 +61,8 @@ std::string escape(StringRef S) {
   // Names come from the file: never let invalid UTF-8 through.
   return json::isUTF8(Out) ? Out : json::fixUTF8(Out);
 }
+
+namespace {
 
 const char *kStyle = R"(
 body { font: 14px/1.4 system-ui, sans-serif; margin: 20px; color: #222; }
@@ -332,18 +336,22 @@ const char *kTreemapScript = R"(
 })();
 )";
 
-void pageStart(raw_ostream &OS, StringRef Title) {
+} // namespace
+
+void htmlPageStart(raw_ostream &OS, StringRef Title) {
   OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
         "charset=\"utf-8\">\n"
      << "<meta name=\"generator\" content=\"pcmap-report\">\n"
-     << "<title>" << escape(Title) << "</title>\n<style>" << kStyle
+     << "<title>" << htmlEscape(Title) << "</title>\n<style>" << kStyle
      << "</style>\n</head>\n<body>\n";
 }
 
-void pageEnd(raw_ostream &OS) {
+void htmlPageEnd(raw_ostream &OS) {
   OS << "<script>" << kScript << "</script>\n<script>" << kTreemapScript
      << "</script>\n</body>\n</html>\n";
 }
+
+namespace {
 
 std::string rgb(double R, double G, double B) {
   char Buf[16];
@@ -432,10 +440,10 @@ void zoomableTreemap(raw_ostream &OS, SourceTree T, StringRef RootName,
      << "<svg class=\"treemap zoom\" xmlns=\"http://www.w3.org/2000/svg\" "
      << "width=\"" << unsigned(kMapWidth) << "\" height=\""
      << unsigned(kMapHeight) << "\" role=\"img\" aria-label=\""
-     << escape(RootName) << " by directory, file and function\"></svg>\n"
+     << htmlEscape(RootName) << " by directory, file and function\"></svg>\n"
      << "<noscript><p>The treemap needs JavaScript.</p></noscript>\n";
   if (!T.Prefix.empty())
-    OS << "<p class=\"legend\">Directories relative to " << escape(T.Prefix)
+    OS << "<p class=\"legend\">Directories relative to " << htmlEscape(T.Prefix)
        << "</p>\n";
   OS << "<script type=\"application/json\" class=\"treemap-data\">" << Safe
      << "</script>\n</div>\n";
@@ -468,12 +476,12 @@ void diffTreeRow(raw_ostream &OS, const TreeNode &N) {
   int64_t Delta = int64_t(N.Size) - int64_t(N.OldSize);
   int64_t AtomicsDelta = int64_t(N.Atomics) - int64_t(N.OldAtomics);
   OS << "<span class=\"name " << treeKindName(N.Kind) << "\" title=\""
-     << escape(N.Name) << "\">" << escape(N.Name) << "</span><span class=\"n\">"
-     << N.OldSize << "</span><span class=\"n\">" << N.Size
-     << "</span><span class=\"n " << (Delta < 0 ? "shrink-text" : "grow-text")
-     << "\">" << signedText(Delta) << "</span><span class=\"n\">"
-     << N.OldAtomics << " &rarr; " << N.Atomics << " ("
-     << signedText(AtomicsDelta) << ")</span>";
+     << htmlEscape(N.Name) << "\">" << htmlEscape(N.Name)
+     << "</span><span class=\"n\">" << N.OldSize << "</span><span class=\"n\">"
+     << N.Size << "</span><span class=\"n "
+     << (Delta < 0 ? "shrink-text" : "grow-text") << "\">" << signedText(Delta)
+     << "</span><span class=\"n\">" << N.OldAtomics << " &rarr; " << N.Atomics
+     << " (" << signedText(AtomicsDelta) << ")</span>";
 }
 
 void diffTree(raw_ostream &OS, const TreeNode &N, unsigned Depth,
@@ -539,7 +547,7 @@ void treemap(raw_ostream &OS, std::vector<TreemapItem> Items, StringRef Caption,
   OS << "<figure>\n<svg class=\"treemap\" xmlns=\"http://www.w3.org/2000/svg\" "
      << "width=\"" << Width << "\" height=\"" << Height << "\" viewBox=\"0 0 "
      << Width << " " << Height << "\" role=\"img\" aria-label=\""
-     << escape(Caption) << "\">\n";
+     << htmlEscape(Caption) << "\">\n";
   for (const Tile &T : Tiles) {
     const TreemapItem &I = Items[T.Item];
     if (!I.Link.empty())
@@ -548,7 +556,7 @@ void treemap(raw_ostream &OS, std::vector<TreemapItem> Items, StringRef Caption,
        << llvm::format("%.1f", T.Y) << "\" width=\""
        << llvm::format("%.1f", T.W) << "\" height=\""
        << llvm::format("%.1f", T.H) << "\" fill=\"" << I.Colour << "\"><title>"
-       << escape(I.Tooltip) << "</title></rect>";
+       << htmlEscape(I.Tooltip) << "</title></rect>";
     // A label where it fits, cut to the tile's width (about 6.5 px a
     // character at 11 px).
     if (T.W > 40 && T.H > 14) {
@@ -557,14 +565,14 @@ void treemap(raw_ostream &OS, std::vector<TreemapItem> Items, StringRef Caption,
       if (Label.size() > Chars)
         Label = Label.substr(0, Chars > 1 ? Chars - 1 : 0) + "\u2026";
       OS << "<text x=\"" << llvm::format("%.1f", T.X + 3) << "\" y=\""
-         << llvm::format("%.1f", T.Y + 12) << "\">" << escape(Label)
+         << llvm::format("%.1f", T.Y + 12) << "\">" << htmlEscape(Label)
          << "</text>";
     }
     if (!I.Link.empty())
       OS << "</a>";
     OS << "\n";
   }
-  OS << "</svg>\n<figcaption>" << escape(Caption)
+  OS << "</svg>\n<figcaption>" << htmlEscape(Caption)
      << "</figcaption>\n</figure>\n";
 }
 
@@ -574,11 +582,11 @@ std::string rowId(size_t File, size_t Row) {
 
 void fileHeading(raw_ostream &OS, const BinaryReport &R, StringRef What) {
   FunctionTotals T = totalsOf(R);
-  OS << "<h1>" << What << " of " << escape(sys::path::filename(R.Path))
-     << "</h1>\n<p class=\"meta\">" << escape(R.Path) << " &middot; "
-     << escape(R.FileFormat) << " " << escape(R.FileType) << " &middot; "
-     << T.Functions << " functions &middot; " << T.Size << " bytes &middot; "
-     << R.Atomics.size() << " atomic sites</p>\n";
+  OS << "<h1>" << What << " of " << htmlEscape(sys::path::filename(R.Path))
+     << "</h1>\n<p class=\"meta\">" << htmlEscape(R.Path) << " &middot; "
+     << htmlEscape(R.FileFormat) << " " << htmlEscape(R.FileType)
+     << " &middot; " << T.Functions << " functions &middot; " << T.Size
+     << " bytes &middot; " << R.Atomics.size() << " atomic sites</p>\n";
 }
 
 /// The zoomable treemap of a file's functions by source tree, coloured by
@@ -611,7 +619,7 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
   for (uint32_t I : selectFunctions(R, O)) {
     const FunctionInfo &F = R.Functions[I];
     OS << "<tr id=\"" << rowId(File, I) << "\"><td>"
-       << escape(displayName(F, O.Demangle));
+       << htmlEscape(displayName(F, O.Demangle));
     if (!F.Fragments.empty()) {
       // A split function: its fragments in a tooltip.
       std::string List;
@@ -619,7 +627,7 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
         List += Frag.Name + " at " + hexAddress(Frag.Address) + ", " +
                 std::to_string(Frag.Size) + " bytes, " +
                 std::to_string(Frag.NumAtomics) + " atomics\n";
-      OS << " <span class=\"fragments\" title=\"" << escape(List) << "\">(+"
+      OS << " <span class=\"fragments\" title=\"" << htmlEscape(List) << "\">(+"
          << F.Fragments.size() << " fragments)</span>";
     }
     OS << "</td><td class=\"n\">" << hexAddress(F.Address)
@@ -627,9 +635,9 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
        << F.NumAtomics << "</td>";
     for (unsigned K = 0; K < KC_Count; ++K)
       OS << "<td class=\"n\">" << F.AtomicsByKind[K] << "</td>";
-    OS << "<td>" << escape(featureText(F)) << "</td><td title=\""
-       << escape(F.Source.File) << "\">"
-       << escape(sourceText(F.Source, /*BaseName=*/true)) << "</td></tr>\n";
+    OS << "<td>" << htmlEscape(featureText(F)) << "</td><td title=\""
+       << htmlEscape(F.Source.File) << "\">"
+       << htmlEscape(sourceText(F.Source, /*BaseName=*/true)) << "</td></tr>\n";
   }
   FunctionTotals T = totalsOf(R);
   OS << "</tbody>\n<tfoot><tr><td>Total (" << T.Functions
@@ -687,7 +695,7 @@ void diffTable(raw_ostream &OS, const DiffResult &D, const OutputOptions &O) {
     const char *Status = diffStatusName(R->Status);
     unsigned Bar =
         unsigned(120.0 * double(std::llabs(R->delta())) / double(MaxDelta));
-    OS << "<tr><td>" << escape(displayName(*F, O.Demangle))
+    OS << "<tr><td>" << htmlEscape(displayName(*F, O.Demangle))
        << "</td><td class=\"" << Status << "\">" << Status
        << "</td><td class=\"n\">" << R->OldSize << "</td><td class=\"n\">"
        << R->NewSize << "</td><td class=\"n\">" << signedText(R->delta())
@@ -709,19 +717,15 @@ void diffTable(raw_ostream &OS, const DiffResult &D, const OutputOptions &O) {
 
 } // namespace
 
-std::string htmlEscape(StringRef S) { return escape(S); }
-void htmlPageStart(raw_ostream &OS, StringRef Title) { pageStart(OS, Title); }
-void htmlPageEnd(raw_ostream &OS) { pageEnd(OS); }
-
 void writeFunctionsHTML(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
                         const OutputOptions &O) {
   std::string Title = "pcmap-report functions:";
   for (const BinaryReport &R : Reports)
     Title += " " + sys::path::filename(R.Path).str();
-  pageStart(OS, Title);
+  htmlPageStart(OS, Title);
   for (size_t I = 0; I < Reports.size(); ++I)
     functionsSection(OS, Reports[I], I, O);
-  pageEnd(OS);
+  htmlPageEnd(OS);
 }
 
 void writeAtomicsHTML(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
@@ -729,7 +733,7 @@ void writeAtomicsHTML(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
   std::string Title = "pcmap-report atomics:";
   for (const BinaryReport &R : Reports)
     Title += " " + sys::path::filename(R.Path).str();
-  pageStart(OS, Title);
+  htmlPageStart(OS, Title);
   for (size_t File = 0; File < Reports.size(); ++File) {
     const BinaryReport &R = Reports[File];
     fileHeading(OS, R, "Atomics");
@@ -761,17 +765,18 @@ void writeAtomicsHTML(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
                               : displaySymbol(A.Symbol, O.Demangle) + "+" +
                                     hexAddress(A.SymbolOffset);
       OS << "<tr><td class=\"n\">" << hexAddress(A.Address) << "</td><td>"
-         << escape(Where) << "</td><td>" << Kind << "</td><td class=\"n\">"
+         << htmlEscape(Where) << "</td><td>" << Kind << "</td><td class=\"n\">"
          << Size << "</td><td>" << Order << "</td><td>" << Failure
          << "</td><td>" << Op << "</td><td>"
-         << escape(join(atomicFlagNames(A), ",")) << "</td><td title=\""
-         << escape(A.Source.File) << "\">"
-         << escape(sourceText(A.Source, /*BaseName=*/true)) << "</td></tr>\n";
+         << htmlEscape(join(atomicFlagNames(A), ",")) << "</td><td title=\""
+         << htmlEscape(A.Source.File) << "\">"
+         << htmlEscape(sourceText(A.Source, /*BaseName=*/true))
+         << "</td></tr>\n";
     }
     OS << "</tbody>\n<tfoot><tr><td colspan=\"9\">Total: " << R.Atomics.size()
        << " atomic sites</td></tr></tfoot>\n</table>\n";
   }
-  pageEnd(OS);
+  htmlPageEnd(OS);
 }
 
 void writeDiffHTML(raw_ostream &OS, const BinaryReport &Old,
@@ -779,11 +784,12 @@ void writeDiffHTML(raw_ostream &OS, const BinaryReport &Old,
                    const OutputOptions &O) {
   StringRef OldName = sys::path::filename(Old.Path);
   StringRef NewName = sys::path::filename(New.Path);
-  pageStart(OS, "pcmap-report diff: " + OldName.str() + " -> " + NewName.str());
-  OS << "<h1>Diff of " << escape(OldName) << " and " << escape(NewName)
-     << "</h1>\n<p class=\"meta\">" << escape(Old.Path) << " &rarr; "
-     << escape(New.Path) << "</p>\n<p class=\"summary\">" << escape(D.summary())
-     << "</p>\n";
+  htmlPageStart(OS,
+                "pcmap-report diff: " + OldName.str() + " -> " + NewName.str());
+  OS << "<h1>Diff of " << htmlEscape(OldName) << " and " << htmlEscape(NewName)
+     << "</h1>\n<p class=\"meta\">" << htmlEscape(Old.Path) << " &rarr; "
+     << htmlEscape(New.Path) << "</p>\n<p class=\"summary\">"
+     << htmlEscape(D.summary()) << "</p>\n";
 
   // Before and after: the same functions in both maps, coloured by what
   // happened to them.
@@ -840,7 +846,7 @@ void writeDiffHTML(raw_ostream &OS, const BinaryReport &Old,
   diffByDirectory(OS, NewName, D, O);
 
   diffTable(OS, D, O);
-  pageEnd(OS);
+  htmlPageEnd(OS);
 }
 
 } // namespace report

@@ -1,20 +1,19 @@
-//===- Views.h - What the subcommands show, independent of format -*- C++
-//-*-===//
+//===- Views.h - What the subcommands show, whatever the format -*- C++ -*-===//
 //
 // The rows each subcommand prints (functions in the requested order, atomic
 // sites, the per-function diff of two files) and how their fields read as
-// text. Every output format (OutputText.cpp, OutputJSON.cpp, OutputHTML.cpp)
-// renders these, so the formats cannot disagree.
+// text. Every output format (output/: text, CSV, JSON, HTML) renders these,
+// so the formats cannot disagree.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_REPORT_VIEWS_H
 #define PCMAP_REPORT_VIEWS_H
 
-#include "Report.h"
+#include "BinaryReport.h"
+#include "Text.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <string>
@@ -35,14 +34,10 @@ struct OutputOptions {
   bool PerProcess = false;    // trace: each process's counts in text, CSV
 };
 
-/// Version of the JSON document (docs/report-json.md).
-constexpr unsigned kJSONSchemaVersion = 1;
-
 //===----------------------------------------------------------------------===//
 // Field text
 //===----------------------------------------------------------------------===//
 
-std::string hexAddress(uint64_t Address); // "0x1240"
 /// The function's name, demangled if asked; "<function at 0x...>" if the
 /// file has no symbol for it.
 std::string displayName(const FunctionInfo &F, bool Demangle);
@@ -61,9 +56,6 @@ std::string featureText(const FunctionInfo &F);
 std::string sourceText(const SourceLine &S, bool BaseName);
 /// "volatile", "weak", "asm" (an instruction of an inline asm), "upstream".
 std::vector<std::string> atomicFlagNames(const AtomicSite &A);
-std::string join(llvm::ArrayRef<std::string> Items, llvm::StringRef Sep);
-/// Names and paths come from the file; JSON strings must be UTF-8.
-std::string utf8(llvm::StringRef S);
 
 //===----------------------------------------------------------------------===//
 // Rows
@@ -159,48 +151,6 @@ DiffResult diffReports(const BinaryReport &Old, const BinaryReport &New);
 std::string signedText(int64_t V); // "+5", "-3", "0"
 /// Leaves of a diff's rows, in D.Rows' order (the new function's source).
 std::vector<TreeLeaf> diffLeaves(const DiffResult &D, bool Demangle);
-
-//===----------------------------------------------------------------------===//
-// Writers
-//===----------------------------------------------------------------------===//
-
-void writeFunctionsText(llvm::raw_ostream &OS,
-                        llvm::ArrayRef<BinaryReport> Reports,
-                        const OutputOptions &O);
-void writeAtomicsText(llvm::raw_ostream &OS,
-                      llvm::ArrayRef<BinaryReport> Reports,
-                      const OutputOptions &O);
-void writeDiffText(llvm::raw_ostream &OS, const BinaryReport &Old,
-                   const BinaryReport &New, const DiffResult &D,
-                   const OutputOptions &O);
-
-void writeFunctionsJSON(llvm::raw_ostream &OS,
-                        llvm::ArrayRef<BinaryReport> Reports,
-                        const OutputOptions &O);
-void writeAtomicsJSON(llvm::raw_ostream &OS,
-                      llvm::ArrayRef<BinaryReport> Reports,
-                      const OutputOptions &O);
-void writeDiffJSON(llvm::raw_ostream &OS, const BinaryReport &Old,
-                   const BinaryReport &New, const DiffResult &D,
-                   const OutputOptions &O);
-
-void writeFunctionsHTML(llvm::raw_ostream &OS,
-                        llvm::ArrayRef<BinaryReport> Reports,
-                        const OutputOptions &O);
-void writeAtomicsHTML(llvm::raw_ostream &OS,
-                      llvm::ArrayRef<BinaryReport> Reports,
-                      const OutputOptions &O);
-void writeDiffHTML(llvm::raw_ostream &OS, const BinaryReport &Old,
-                   const BinaryReport &New, const DiffResult &D,
-                   const OutputOptions &O);
-
-/// The stackmaps subcommand (OutputStackMaps.cpp).
-void writeStackMapsText(llvm::raw_ostream &OS,
-                        const std::vector<BinaryReport> &Reports,
-                        const OutputOptions &Options);
-void writeStackMapsJSON(llvm::raw_ostream &OS,
-                        const std::vector<BinaryReport> &Reports,
-                        const OutputOptions &Options);
 
 } // namespace report
 } // namespace pcmap

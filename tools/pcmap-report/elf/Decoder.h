@@ -1,5 +1,4 @@
-//===- Decoder.h - Decoding the bytes of one metadata section ----*- C++
-//-*-===//
+//===- Decoder.h - Decoding the bytes of one metadata section ---*- C++ -*-===//
 //
 // Decodes a pcmap_* or sanmd_* section by the rules of docs/FORMAT.md, with
 // the helpers of pcmap/Format.h. Where a relative PC points is the business of
@@ -14,7 +13,6 @@
 #include "pcmap/Format.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -30,11 +28,6 @@ struct CodeAddress {
   uint64_t Address = 0;
   uint64_t Section = 0;
 };
-
-/// "0x1240": offsets and addresses in messages and reports.
-inline std::string hexString(uint64_t V) {
-  return "0x" + llvm::utohexstr(V, /*LowerCase=*/true);
-}
 
 inline bool operator<(const CodeAddress &A, const CodeAddress &B) {
   return A.Section != B.Section ? A.Section < B.Section : A.Address < B.Address;

@@ -9,6 +9,7 @@
 
 #include "CallSites.h"
 #include "Reader.h"
+#include "Text.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -66,7 +67,7 @@ Error Reader::relocatedStackMapAddresses(const SectionRef &Section,
     if (R.getType() != Abs64 || !Supports || !Supports(R.getType()))
       return Error::success(); // not a function address; unresolved
     if (Offset > Bytes.size() || Bytes.size() - Offset < 8)
-      return malformed(Section, "relocation at offset " + hexString(Offset) +
+      return malformed(Section, "relocation at offset " + hexAddress(Offset) +
                                     " lies outside the section");
     uint64_t SymSection, Value;
     if (Error E = relocationSymbol(R, SymSection, Value)) {
@@ -256,7 +257,7 @@ Error Reader::decodeStackMaps() {
     if (!stackmap::parse(Bytes.data() + Offset, Bytes.size() - Offset, S, &Err))
       return malformed(Section,
                        Twine(Err) + (Offset ? " (in the stack map at offset " +
-                                                  hexString(Offset) + ")"
+                                                  hexAddress(Offset) + ")"
                                             : Twine()));
     StackMapBlob B = decodeStackMapBlob(S, Offset, Addresses);
     if (Analyzer)

@@ -1,14 +1,14 @@
-//===- Report.h - What pcmap-report knows about one binary ------*- C++ -*-===//
+//===- BinaryReport.h - What pcmap-report knows about a binary --*- C++ -*-===//
 //
 // The model every subcommand and output format works from: the functions and
 // atomic sites that the metadata sections of one ELF file describe, with their
-// symbol names and source lines. The reader (Reader.h) fills it from an object
-// file; the writers only read it.
+// symbol names and source lines. The ELF reader (elf/Report.h) fills it from
+// an object file; the writers only read it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PCMAP_REPORT_REPORT_H
-#define PCMAP_REPORT_REPORT_H
+#ifndef PCMAP_REPORT_BINARYREPORT_H
+#define PCMAP_REPORT_BINARYREPORT_H
 
 #include "pcmap/Format.h"
 #include "pcmap/StackMap.h"
@@ -213,7 +213,7 @@ struct BinaryReport {
   /// Names of the sections functions and atomics refer to (relocatable
   /// objects), indexed by section index; empty for linked files.
   std::vector<std::string> SectionNames;
-  /// Blobs of .llvm_stackmaps (ReaderOptions::StackMaps only).
+  /// Blobs of .llvm_stackmaps (read for the stackmaps subcommand only).
   std::vector<StackMapBlob> StackMaps;
 
   bool isRelocatable() const { return FileType == "relocatable"; }
@@ -223,28 +223,7 @@ struct BinaryReport {
   }
 };
 
-/// What the user asked for an unsuffixed sanmd section (LLVM 16 to 18).
-enum class UpstreamVersionChoice { Auto, V1, V2 };
-
-struct ReaderOptions {
-  UpstreamVersionChoice UnsuffixedUpstream = UpstreamVersionChoice::Auto;
-  /// Look up source lines in the DWARF debug information, if any.
-  bool SourceLines = true;
-  /// Also fill BinaryReport::Atomics' symbols and source lines (the atomics
-  /// subcommand); counts per function are always computed.
-  bool AtomicDetails = false;
-  /// Read .llvm_stackmaps (the stackmaps subcommand): the file then needs a
-  /// stack map section rather than pcmap or sanmd sections, which are still
-  /// read for function sizes when present.
-  bool StackMaps = false;
-};
-
-/// Reads the metadata of one ELF file. The error is a ReportError naming the
-/// file.
-llvm::Expected<BinaryReport> readBinary(llvm::StringRef Path,
-                                        const ReaderOptions &Options);
-
 } // namespace report
 } // namespace pcmap
 
-#endif // PCMAP_REPORT_REPORT_H
+#endif // PCMAP_REPORT_BINARYREPORT_H
