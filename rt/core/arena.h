@@ -17,6 +17,8 @@
 #ifndef PCMAP_RT_ARENA_H
 #define PCMAP_RT_ARENA_H
 
+#include "core/algorithm.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,16 +59,12 @@ inline bool lastAtOrBefore(const uint64_t *Count, const uint64_t *Lo,
     N = Capacity;
   if (__builtin_expect(!N, 0))
     return false;
-  Base = 0;
   if (N <= 2) { // one module, or two: no loop
     Base = N == 2 && loadRelaxed(&Lo[1]) <= PC;
     return true;
   }
-  for (uint64_t Len = N; Len > 1;) {
-    uint64_t Half = Len / 2;
-    Base = loadRelaxed(&Lo[Base + Half]) <= PC ? Base + Half : Base;
-    Len -= Half;
-  }
+  Base = lastBelow(uint64_t(0), N,
+                   [Lo, PC](uint64_t I) { return loadRelaxed(&Lo[I]) <= PC; });
   return true;
 }
 
@@ -99,6 +97,74 @@ void arenaFree(ArenaOffset Offset, uint64_t Size);
 inline void *arenaWritable(ArenaOffset Offset) {
   return Arena.Base + (Offset & Arena.Mask);
 }
+
+/// A block that a writer owns, given back to the arena when its owner goes
+/// out of scope or allocates anew, so that a build that fails half-way
+/// frees what it allocated on every path. A table that is built takes its
+/// blocks with release() and records their offsets and sizes in its header,
+/// from which its free function gives them back. Move-only; writers only.
+class ArenaBlock {
+public:
+  ArenaBlock() = default;
+  ArenaBlock(ArenaBlock &&Other) : Off(Other.Off), Bytes(Other.Bytes) {
+    Other.Off = 0;
+    Other.Bytes = 0;
+  }
+  ArenaBlock &operator=(ArenaBlock &&Other) {
+    if (this != &Other) {
+      reset();
+      Off = Other.Off;
+      Bytes = Other.Bytes;
+      Other.Off = 0;
+      Other.Bytes = 0;
+    }
+    return *this;
+  }
+  ArenaBlock(const ArenaBlock &) = delete;
+  ArenaBlock &operator=(const ArenaBlock &) = delete;
+  ~ArenaBlock() { reset(); }
+
+  /// Frees the block held, if any, and allocates one of Size bytes (8 for
+  /// 0; its contents are unspecified). False, and empty, when out of
+  /// memory.
+  bool allocate(uint64_t Size) {
+    reset();
+    Bytes = Size ? Size : 8;
+    Off = arenaAllocate(Bytes);
+    if (!Off)
+      Bytes = 0;
+    return Off != 0;
+  }
+  /// Frees the block held, if any.
+  void reset() {
+    if (Off)
+      arenaFree(Off, Bytes);
+    Off = 0;
+    Bytes = 0;
+  }
+  /// Hands the block over (to a table's header, whose free function gives
+  /// it back with size()): the offset, and the owner becomes empty.
+  ArenaOffset release() {
+    ArenaOffset O = Off;
+    Off = 0;
+    Bytes = 0;
+    return O;
+  }
+
+  explicit operator bool() const { return Off != 0; }
+  ArenaOffset offset() const { return Off; }
+  /// The size it was allocated with, which arenaFree takes back.
+  uint64_t size() const { return Bytes; }
+  /// The block, writable, as an array of T.
+  template <class T = void> T *data() const {
+    return static_cast<T *>(arenaWritable(Off));
+  }
+
+private:
+  ArenaOffset Off = 0;
+  uint64_t Bytes = 0;
+};
+
 /// Copies Bytes from Src to Dst, in a block a writer owns, with relaxed
 /// atomic stores: a stale reader may still read a reused block with its
 /// relaxed loads, and a plain copy (memcpy, assignment) would race with them.

@@ -450,6 +450,33 @@ struct AtomicsDecoder {
   }
 };
 
+/// Out's arrays, in blocks of their own, from the keys (sorted by offset)
+/// and the records' descriptors, keeping the first of repeated PCs (a
+/// zero-size instruction at the same address). False when out of memory.
+bool storeAtomics(const uint64_t *Keys, size_t N, const uint32_t *Records,
+                  DecodedAtomics &Out) {
+  ArenaBlock OffsetsBlock, DescriptorsBlock;
+  if (!OffsetsBlock.allocate(N * sizeof(uint32_t)) ||
+      !DescriptorsBlock.allocate(N * sizeof(uint32_t)))
+    return false;
+  auto *Offsets = OffsetsBlock.data<uint32_t>();
+  auto *Descs = DescriptorsBlock.data<uint32_t>();
+  size_t Unique = 0;
+  uint64_t Prev = ~uint64_t(0);
+  for (size_t I = 0; I < N; ++I) {
+    uint64_t Key = Keys[I];
+    storeRelaxed(&Offsets[Unique], uint32_t(Key >> 32));
+    storeRelaxed(&Descs[Unique], Records[uint32_t(Key)]);
+    Unique += (Key >> 32) != Prev;
+    Prev = Key >> 32;
+  }
+  Out.Offsets = OffsetsBlock.release();
+  Out.Descriptors = DescriptorsBlock.release();
+  Out.Count = uint32_t(Unique);
+  Out.Capacity = uint32_t(N);
+  return true;
+}
+
 } // namespace
 
 DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
@@ -507,28 +534,8 @@ DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
     }
     sortByHighWord(Keys, Tmp, N);
   }
-  Out.Offsets = arenaAllocate(N * sizeof(uint32_t));
-  Out.Descriptors = arenaAllocate(N * sizeof(uint32_t));
-  Out.Capacity = uint32_t(N);
-  if (!Out.Offsets || !Out.Descriptors) {
-    freeDecoded(Out);
+  if (!storeAtomics(Keys, N, Records, Out))
     C.fail("out of memory", N);
-    return C.Error;
-  }
-  // Split the keys, keeping the first of repeated PCs (a zero-size
-  // instruction at the same address).
-  auto *Offsets = static_cast<uint32_t *>(arenaWritable(Out.Offsets));
-  auto *Descs = static_cast<uint32_t *>(arenaWritable(Out.Descriptors));
-  size_t Unique = 0;
-  uint64_t Prev = ~uint64_t(0);
-  for (size_t I = 0; I < N; ++I) {
-    uint64_t Key = Keys[I];
-    storeRelaxed(&Offsets[Unique], uint32_t(Key >> 32));
-    storeRelaxed(&Descs[Unique], Records[uint32_t(Key)]);
-    Unique += (Key >> 32) != Prev;
-    Prev = Key >> 32;
-  }
-  Out.Count = uint32_t(Unique);
   return C.Error;
 }
 
@@ -612,6 +619,51 @@ bool decodeFunctionRecords(Cursor &C, uint32_t VersionBase,
   return true;
 }
 
+/// Decodes the entries of a functions section of pcmap or sanmd (SanmdV1:
+/// version 1, of 32-bit words) with relative PCs of Width bytes
+/// (decodeFunctionRecords).
+template <unsigned Width>
+bool decodeRecordsOfWidth(Cursor &C, bool Upstream, bool SanmdV1,
+                          uint32_t VersionBase, const CodeRanges &Code,
+                          FunctionRecord *R, size_t &N, bool &Disordered) {
+  if (!Upstream)
+    return decodeFunctionRecords<Width, false, false>(C, VersionBase, Code, R,
+                                                      N, Disordered);
+  if (SanmdV1)
+    return decodeFunctionRecords<Width, true, true>(C, VersionBase, Code, R, N,
+                                                    Disordered);
+  return decodeFunctionRecords<Width, true, false>(C, VersionBase, Code, R, N,
+                                                   Disordered);
+}
+
+/// Out's records, in a block of their own: the N records R, which are out
+/// of order or list a start twice, sorted by start, keeping one of the
+/// functions that share a start. False when out of memory.
+bool storeSortedFunctions(const FunctionRecord *R, size_t N,
+                          DecodedFunctions &Out) {
+  uint64_t *Keys = Items.get(N);
+  uint64_t *Tmp = SortScratch.get(N + 1);
+  ArenaBlock Sorted;
+  if (!Keys || !Tmp || !Sorted.allocate(N * sizeof(FunctionRecord)))
+    return false;
+  for (size_t I = 0; I < N; ++I)
+    Keys[I] = (uint64_t(R[I].Start) << 32) | I;
+  sortByHighWord(Keys, Tmp, N);
+  auto *S = Sorted.data<FunctionRecord>();
+  size_t Unique = 0;
+  for (size_t I = 0; I < N; ++I) {
+    const FunctionRecord &F = R[uint32_t(Keys[I])];
+    // Functions folded by identical-code folding share a start: keep one.
+    if (Unique && S[Unique - 1].Start == F.Start)
+      continue;
+    arenaStore(&S[Unique++], &F, sizeof(F));
+  }
+  Out.Records = Sorted.release();
+  Out.Count = uint32_t(Unique);
+  Out.Capacity = uint32_t(N);
+  return true;
+}
+
 } // namespace
 
 DecodeError decodeFunctions(MetadataKind Kind, uint32_t Version,
@@ -631,64 +683,29 @@ DecodeError decodeFunctions(MetadataKind Kind, uint32_t Version,
   // most entries the section can hold (an entry is at least Width bytes and
   // two ULEB128 values, or two 32-bit words in sanmd version 1).
   size_t Capacity = size_t(Stop - Start) / (Width + (SanmdV1 ? 8 : 2)) + 1;
-  ArenaOffset Records = arenaAllocate(Capacity * sizeof(FunctionRecord));
-  if (!Records) {
+  ArenaBlock Records;
+  if (!Records.allocate(Capacity * sizeof(FunctionRecord))) {
     C.fail("out of memory", 0);
     return C.Error;
   }
-  auto *R = static_cast<FunctionRecord *>(arenaWritable(Records));
+  auto *R = Records.data<FunctionRecord>();
   size_t N = 0;
-  bool Disordered = false, Ok;
-  if (Width == 4)
-    Ok = !Upstream ? decodeFunctionRecords<4, false, false>(C, Base, Code, R, N,
-                                                            Disordered)
-         : SanmdV1 ? decodeFunctionRecords<4, true, true>(C, Base, Code, R, N,
-                                                          Disordered)
-                   : decodeFunctionRecords<4, true, false>(C, Base, Code, R, N,
-                                                           Disordered);
-  else
-    Ok = !Upstream ? decodeFunctionRecords<8, false, false>(C, Base, Code, R, N,
-                                                            Disordered)
-         : SanmdV1 ? decodeFunctionRecords<8, true, true>(C, Base, Code, R, N,
-                                                          Disordered)
-                   : decodeFunctionRecords<8, true, false>(C, Base, Code, R, N,
-                                                           Disordered);
-  if (!Ok) {
-    arenaFree(Records, Capacity * sizeof(FunctionRecord));
+  bool Disordered = false;
+  bool Ok = Width == 4 ? decodeRecordsOfWidth<4>(C, Upstream, SanmdV1, Base,
+                                                 Code, R, N, Disordered)
+                       : decodeRecordsOfWidth<8>(C, Upstream, SanmdV1, Base,
+                                                 Code, R, N, Disordered);
+  if (!Ok)
+    return C.Error;
+  if (!Disordered) {
+    Out.Records = Records.release();
+    Out.Count = uint32_t(N);
+    Out.Capacity = uint32_t(Capacity);
     return C.Error;
   }
-  Out.Records = Records;
-  Out.Count = uint32_t(N);
-  Out.Capacity = uint32_t(Capacity);
-  if (!Disordered)
-    return C.Error;
-
   // Out of order, or a start listed twice: sort a copy by start.
-  uint64_t *Keys = Items.get(N);
-  uint64_t *Tmp = SortScratch.get(N + 1);
-  ArenaOffset Sorted = arenaAllocate(N * sizeof(FunctionRecord));
-  if (!Keys || !Tmp || !Sorted) {
-    arenaFree(Sorted, N * sizeof(FunctionRecord));
-    freeDecoded(Out);
+  if (!storeSortedFunctions(R, N, Out))
     C.fail("out of memory", N);
-    return C.Error;
-  }
-  for (size_t I = 0; I < N; ++I)
-    Keys[I] = (uint64_t(R[I].Start) << 32) | I;
-  sortByHighWord(Keys, Tmp, N);
-  auto *S = static_cast<FunctionRecord *>(arenaWritable(Sorted));
-  size_t Unique = 0;
-  for (size_t I = 0; I < N; ++I) {
-    const FunctionRecord &F = R[uint32_t(Keys[I])];
-    // Functions folded by identical-code folding share a start: keep one.
-    if (Unique && S[Unique - 1].Start == F.Start)
-      continue;
-    arenaStore(&S[Unique++], &F, sizeof(F));
-  }
-  freeDecoded(Out);
-  Out.Records = Sorted;
-  Out.Count = uint32_t(Unique);
-  Out.Capacity = uint32_t(N);
   return C.Error;
 }
 

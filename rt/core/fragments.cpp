@@ -2,6 +2,7 @@
 
 #include "core/fragments.h"
 
+#include "core/algorithm.h"
 #include "core/elf_file.h"
 #include "core/log.h"
 #include "core/options.h"
@@ -46,12 +47,12 @@ struct SymbolScan {
   uint64_t NamesSize;
   uintptr_t Bias;
   const CodeRanges *Code;
-  uint64_t Group; // the last STT_FILE symbol's index
+  uint64_t Group = kNoFile; // the last STT_FILE symbol's index
   // Pass 1: count; pass 2: fill; pass 3: join.
-  unsigned Pass;
-  Candidate *Candidates;
-  uint64_t Count;
-  const uint64_t *ByHash; // (hash << 32 | candidate), sorted
+  unsigned Pass = 1;
+  Candidate *Candidates = nullptr;
+  uint64_t Count = 0;
+  const uint64_t *ByHash = nullptr; // (hash << 32 | candidate), sorted
 };
 
 /// The symbol's name, or null.
@@ -84,14 +85,9 @@ void joinFunction(SymbolScan &S, const ElfW(Sym) & Sym, uint64_t Group) {
   bool Global = ELF64_ST_BIND(Sym.st_info) != STB_LOCAL;
   uint64_t Key = uint64_t(hashName(Name, Len)) << 32;
   // The first candidate with this hash.
-  uint64_t Lo = 0, Hi = S.Count;
-  while (Lo < Hi) {
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if ((S.ByHash[Mid] & ~0xffffffffull) < Key)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
+  uint64_t Lo = lowerBound(uint64_t(0), S.Count, Key, [&S](uint64_t I) {
+    return S.ByHash[I] & ~0xffffffffull;
+  });
   for (; Lo < S.Count && (S.ByHash[Lo] & ~0xffffffffull) == Key; ++Lo) {
     Candidate &C = S.Candidates[S.ByHash[Lo] & 0xffffffffu];
     if (C.BaseLength != Len || memcmp(S.Names + C.Name, Name, Len))
@@ -158,6 +154,75 @@ uint64_t *sortItems(uint64_t *ItemsData, size_t N) {
   return ItemsData;
 }
 
+/// Reads the names of a symbol table, NUL-terminated, into Names; false if
+/// they cannot be read.
+bool readNames(int Fd, const ElfW(Shdr) & Strings, ArenaBlock &Names) {
+  uint64_t Size = Strings.sh_size;
+  if (Size > (uint64_t(1) << 30) || !Names.allocate(Size + 1) ||
+      !readFileAt(Fd, Names.data(), Size, Strings.sh_offset))
+    return false;
+  Names.data<char>()[Size] = '\0';
+  return true;
+}
+
+/// Finds the fragment symbols of the symbol table SymTab (scanChunk's
+/// passes 1 and 2) and joins each to its function (pass 3): S.Count
+/// candidates at S.Candidates, in Candidates. False if there are none, or
+/// the file cannot be read or changed under us.
+bool joinCandidates(int Fd, const ElfW(Shdr) & SymTab, SymbolScan &S,
+                    ArenaBlock &Candidates) {
+  if (!forEachSymbolChunk(Fd, SymTab, scanChunk, &S) || !S.Count ||
+      S.Count > 0xffffffffu)
+    return false;
+  const uint64_t Count = S.Count;
+  uint64_t *ByHash = Items.get(Count);
+  if (!ByHash || !Candidates.allocate(Count * sizeof(Candidate)))
+    return false;
+  S.Candidates = Candidates.data<Candidate>();
+  S.Pass = 2;
+  S.Count = 0;
+  S.Group = kNoFile;
+  if (!forEachSymbolChunk(Fd, SymTab, scanChunk, &S) || S.Count != Count)
+    return false; // the file changed under us
+  for (uint64_t I = 0; I < Count; ++I) {
+    const Candidate &C = S.Candidates[I];
+    ByHash[I] = uint64_t(hashName(S.Names + C.Name, C.BaseLength)) << 32 | I;
+  }
+  if (!sortItems(ByHash, Count))
+    return false;
+  S.ByHash = ByHash;
+  S.Pass = 3;
+  S.Group = kNoFile;
+  return forEachSymbolChunk(Fd, SymTab, scanChunk, &S);
+}
+
+/// The fragments of the candidates that joined one function, sorted by
+/// entry, to Out; false if there are none or out of memory.
+bool storeFragments(const SymbolScan &S, ModuleFragments &Out) {
+  uint64_t *Order = Items.get(S.Count);
+  if (!Order)
+    return false;
+  uint64_t Joined = 0;
+  for (uint64_t I = 0; I < S.Count; ++I) {
+    const Candidate &C = S.Candidates[I];
+    if (C.Rank && !C.Ambiguous)
+      Order[Joined++] = uint64_t(C.Entry) << 32 | I;
+  }
+  ArenaBlock Array;
+  if (!Joined || !sortItems(Order, Joined) ||
+      !Array.allocate(Joined * sizeof(Fragment)))
+    return false;
+  auto *F = Array.data<Fragment>();
+  for (uint64_t I = 0; I < Joined; ++I) {
+    const Candidate &C = S.Candidates[Order[I] & 0xffffffffu];
+    Fragment Frag{C.Start, C.Size, C.Entry};
+    arenaStore(&F[I], &Frag, sizeof(Frag));
+  }
+  Out.Array = Array.release();
+  Out.Count = uint32_t(Joined);
+  return true;
+}
+
 void readFromFile(int Fd, const char *Path, uintptr_t Bias,
                   const CodeRanges &Code, ModuleFragments &Out) {
   ElfFileSections Sections;
@@ -173,65 +238,16 @@ void readFromFile(int Fd, const char *Path, uintptr_t Bias,
     }
     return;
   }
-  uint64_t NamesSize = Sections.SymTabStrings.sh_size;
-  if (NamesSize > (uint64_t(1) << 30))
+  ArenaBlock Names, Candidates;
+  if (!readNames(Fd, Sections.SymTabStrings, Names))
     return;
-  ArenaBuffer NamesBuf, CandidatesBuf;
-  auto *Names = static_cast<char *>(NamesBuf.get(NamesSize + 1));
-  if (!Names ||
-      !readFileAt(Fd, Names, NamesSize, Sections.SymTabStrings.sh_offset))
+  SymbolScan S{Names.data<char>(), Sections.SymTabStrings.sh_size, Bias, &Code};
+  if (!joinCandidates(Fd, Sections.SymTab, S, Candidates) ||
+      !storeFragments(S, Out))
     return;
-  Names[NamesSize] = '\0';
-  SymbolScan S{Names, NamesSize, Bias, &Code, kNoFile, 1, nullptr, 0, nullptr};
-  if (!forEachSymbolChunk(Fd, Sections.SymTab, scanChunk, &S) || !S.Count ||
-      S.Count > 0xffffffffu)
-    return;
-  uint64_t Count = S.Count;
-  S.Candidates =
-      static_cast<Candidate *>(CandidatesBuf.get(Count * sizeof(Candidate)));
-  uint64_t *ByHash = Items.get(Count);
-  if (!S.Candidates || !ByHash)
-    return;
-  S.Pass = 2;
-  S.Count = 0;
-  S.Group = kNoFile;
-  if (!forEachSymbolChunk(Fd, Sections.SymTab, scanChunk, &S) ||
-      S.Count != Count)
-    return; // the file changed under us
-  for (uint64_t I = 0; I < Count; ++I) {
-    const Candidate &C = S.Candidates[I];
-    ByHash[I] = uint64_t(hashName(Names + C.Name, C.BaseLength)) << 32 | I;
-  }
-  if (!sortItems(ByHash, Count))
-    return;
-  S.ByHash = ByHash;
-  S.Pass = 3;
-  S.Group = kNoFile;
-  if (!forEachSymbolChunk(Fd, Sections.SymTab, scanChunk, &S))
-    return;
-
-  uint64_t Joined = 0;
-  for (uint64_t I = 0; I < Count; ++I) {
-    const Candidate &C = S.Candidates[I];
-    if (C.Rank && !C.Ambiguous)
-      ByHash[Joined++] = uint64_t(C.Entry) << 32 | I;
-  }
-  if (!Joined || !sortItems(ByHash, Joined))
-    return;
-  ArenaOffset Array = arenaAllocate(Joined * sizeof(Fragment));
-  if (!Array)
-    return;
-  auto *F = static_cast<Fragment *>(arenaWritable(Array));
-  for (uint64_t I = 0; I < Joined; ++I) {
-    const Candidate &C = S.Candidates[ByHash[I] & 0xffffffffu];
-    Fragment Frag{C.Start, C.Size, C.Entry};
-    arenaStore(&F[I], &Frag, sizeof(Frag));
-  }
-  Out.Array = Array;
-  Out.Count = uint32_t(Joined);
   if (Verbosity >= 2) {
     Message M;
-    M << "found " << uint64_t(Joined) << " function fragments in " << Path;
+    M << "found " << uint64_t(Out.Count) << " function fragments in " << Path;
     M.emit();
   }
 }
@@ -256,18 +272,105 @@ void markHolders(FunctionRecord *Records, const uint64_t *Order, uint64_t N,
 /// The fragments of the function whose entry is at Entry: [First, Last).
 void fragmentsOf(const Fragment *F, uint32_t Count, uint32_t Entry,
                  uint32_t &First, uint32_t &Last) {
-  uint32_t Lo = 0, Hi = Count;
-  while (Lo < Hi) {
-    uint32_t Mid = Lo + (Hi - Lo) / 2;
-    if (F[Mid].Entry < Entry)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
+  uint32_t Lo = lowerBound(uint32_t(0), Count, Entry,
+                           [F](uint32_t I) { return F[I].Entry; });
   First = Lo;
   while (Lo < Count && F[Lo].Entry == Entry)
     ++Lo;
   Last = Lo;
+}
+
+/// A functions section's records and the fragments of the functions that
+/// may be split: the pieces of each function.
+struct FunctionPieces {
+  const FunctionRecord *In;
+  uint32_t Count;
+  const Fragment *Frags;
+  uint32_t NumFrags;
+
+  /// The fragments of In[I]: [From, To).
+  void fragmentsOfRecord(uint32_t I, uint32_t &From, uint32_t &To) const {
+    From = To = 0;
+    if (In[I].Declared & kFeatureFragmented)
+      fragmentsOf(Frags, NumFrags, In[I].Start, From, To);
+  }
+  /// The records and fragments.
+  uint64_t count() const {
+    uint64_t Total = Count;
+    for (uint32_t I = 0; I < Count; ++I) {
+      uint32_t From, To;
+      fragmentsOfRecord(I, From, To);
+      Total += To - From;
+    }
+    return Total;
+  }
+  /// Writes every record, each followed by its fragments' records, to Out,
+  /// with NumAtomics 0 (scratch: whether the piece holds an atomic), and
+  /// (start << 32 | index) of each to Order. Returns their number.
+  uint64_t write(FunctionRecord *Out, uint64_t *Order) const {
+    uint64_t N = 0;
+    auto Append = [&](const FunctionRecord &R) {
+      Order[N] = uint64_t(R.Start) << 32 | N;
+      Out[N] = R;
+      Out[N++].NumAtomics = 0;
+    };
+    for (uint32_t I = 0; I < Count; ++I) {
+      Append(In[I]);
+      uint32_t From, To;
+      fragmentsOfRecord(I, From, To);
+      for (uint32_t J = From; J < To; ++J) {
+        FunctionRecord P{};
+        P.Start = Frags[J].Start;
+        P.Size = Frags[J].Size;
+        P.Entry = In[I].Start;
+        P.Source = PCMAP_SOURCE_PCMAP | PCMAP_SOURCE_FRAGMENT;
+        P.Declared = In[I].Declared;
+        Append(P);
+      }
+    }
+    return N;
+  }
+};
+
+/// A function that declares atomics has them if one of its pieces (which
+/// follow one another in Pieces, marked by markHolders) holds one; then its
+/// pieces without atomics are complete as they are. Clears the marks.
+void settleAtomics(FunctionRecord *Pieces, uint64_t N) {
+  for (uint64_t First = 0, End; First < N; First = End) {
+    bool Any = Pieces[First].NumAtomics;
+    for (End = First + 1;
+         End < N && (Pieces[End].Source & PCMAP_SOURCE_FRAGMENT); ++End)
+      Any |= Pieces[End].NumAtomics;
+    for (uint64_t K = First; K < End; ++K) {
+      if (Any && End - First > 1 && !Pieces[K].NumAtomics)
+        Pieces[K].Declared &= ~uint32_t(kFeatureHasAtomics);
+      Pieces[K].NumAtomics = 0;
+    }
+  }
+}
+
+/// Copies the pieces, in the order Order sorts them (by start), to Sorted,
+/// but for a fragment that overlaps another record (the symbol table does
+/// not describe what is loaded): never a wrong function. Returns the
+/// records kept.
+uint64_t keepDisjoint(const FunctionRecord *Pieces, const uint64_t *Order,
+                      uint64_t N, FunctionRecord *Sorted) {
+  uint64_t Kept = 0;
+  for (uint64_t I = 0; I < N; ++I) {
+    const FunctionRecord &R = Pieces[Order[I] & 0xffffffffu];
+    bool IsFragment = R.Source & PCMAP_SOURCE_FRAGMENT;
+    if (Kept) {
+      const FunctionRecord &Prev = Sorted[Kept - 1];
+      bool Overlaps =
+          uint64_t(Prev.Start) + Prev.Size > R.Start || Prev.Start == R.Start;
+      if (Overlaps && IsFragment)
+        continue;
+      if (Overlaps && (Prev.Source & PCMAP_SOURCE_FRAGMENT))
+        --Kept;
+    }
+    arenaStore(&Sorted[Kept++], &R, sizeof(R));
+  }
+  return Kept;
 }
 
 } // namespace
@@ -309,91 +412,32 @@ bool addFragments(const DecodedFunctions &Section, const ModuleFragments &MF,
   Out = DecodedFunctions();
   if (!MF.Count || !Section.Count)
     return false;
-  const auto *In =
-      static_cast<const FunctionRecord *>(arenaPointer(Section.Records));
-  const auto *Frags = static_cast<const Fragment *>(arenaPointer(MF.Array));
-  uint64_t Total = Section.Count;
-  for (uint32_t I = 0; I < Section.Count; ++I) {
-    if (!(In[I].Declared & kFeatureFragmented))
-      continue;
-    uint32_t First, Last;
-    fragmentsOf(Frags, MF.Count, In[I].Start, First, Last);
-    Total += Last - First;
-  }
+  const FunctionPieces P{
+      static_cast<const FunctionRecord *>(arenaPointer(Section.Records)),
+      Section.Count, static_cast<const Fragment *>(arenaPointer(MF.Array)),
+      MF.Count};
+  uint64_t Total = P.count();
   if (Total == Section.Count || Total > 0xffffffffu)
     return false;
-
   // The records in section order, each function followed by its fragments;
   // then sorted by start.
-  ArenaBuffer UnsortedBuf;
-  auto *Unsorted = static_cast<FunctionRecord *>(
-      UnsortedBuf.get(Total * sizeof(FunctionRecord)));
+  ArenaBlock Unsorted, Records;
   uint64_t *Order = Items.get(Total);
-  if (!Unsorted || !Order)
+  if (!Order || !Unsorted.allocate(Total * sizeof(FunctionRecord)))
     return false;
-  uint64_t N = 0;
-  for (uint32_t I = 0; I < Section.Count; ++I) {
-    auto Append = [&](const FunctionRecord &R) {
-      Order[N] = uint64_t(R.Start) << 32 | N;
-      Unsorted[N] = R;
-      Unsorted[N++].NumAtomics = 0; // scratch: whether it holds an atomic
-    };
-    Append(In[I]);
-    uint32_t From = 0, To = 0;
-    if (In[I].Declared & kFeatureFragmented)
-      fragmentsOf(Frags, MF.Count, In[I].Start, From, To);
-    for (uint32_t J = From; J < To; ++J) {
-      FunctionRecord P{};
-      P.Start = Frags[J].Start;
-      P.Size = Frags[J].Size;
-      P.Entry = In[I].Start;
-      P.Source = PCMAP_SOURCE_PCMAP | PCMAP_SOURCE_FRAGMENT;
-      P.Declared = In[I].Declared;
-      Append(P);
-    }
-  }
+  FunctionRecord *Pieces = Unsorted.data<FunctionRecord>();
+  uint64_t N = P.write(Pieces, Order);
   if (!sortItems(Order, N))
     return false;
   for (unsigned J = 0; J < NumAtomicSections; ++J)
-    markHolders(Unsorted, Order, N, Atomics[J]);
-  // A function that declares atomics has them if one of its pieces (which
-  // follow one another in Unsorted) holds one; then its pieces without
-  // atomics are complete as they are.
-  for (uint64_t First = 0, End; First < N; First = End) {
-    bool Any = Unsorted[First].NumAtomics;
-    for (End = First + 1;
-         End < N && (Unsorted[End].Source & PCMAP_SOURCE_FRAGMENT); ++End)
-      Any |= Unsorted[End].NumAtomics;
-    for (uint64_t K = First; K < End; ++K) {
-      if (Any && End - First > 1 && !Unsorted[K].NumAtomics)
-        Unsorted[K].Declared &= ~uint32_t(kFeatureHasAtomics);
-      Unsorted[K].NumAtomics = 0;
-    }
-  }
-  ArenaOffset Records = arenaAllocate(N * sizeof(FunctionRecord));
-  if (!Records)
+    markHolders(Pieces, Order, N, Atomics[J]);
+  settleAtomics(Pieces, N);
+  if (!Records.allocate(N * sizeof(FunctionRecord)))
     return false;
-  auto *Sorted = static_cast<FunctionRecord *>(arenaWritable(Records));
-  // A fragment that overlaps another record (the symbol table does not
-  // describe what is loaded) is left out: never a wrong function.
-  uint64_t Kept = 0;
-  for (uint64_t I = 0; I < N; ++I) {
-    const FunctionRecord &R = Unsorted[Order[I] & 0xffffffffu];
-    bool IsFragment = R.Source & PCMAP_SOURCE_FRAGMENT;
-    if (Kept) {
-      const FunctionRecord &Prev = Sorted[Kept - 1];
-      bool Overlaps =
-          uint64_t(Prev.Start) + Prev.Size > R.Start || Prev.Start == R.Start;
-      if (Overlaps && IsFragment)
-        continue;
-      if (Overlaps && (Prev.Source & PCMAP_SOURCE_FRAGMENT))
-        --Kept;
-    }
-    arenaStore(&Sorted[Kept++], &R, sizeof(R));
-  }
-  Out.Records = Records;
-  Out.Count = uint32_t(Kept);
+  Out.Count =
+      uint32_t(keepDisjoint(Pieces, Order, N, Records.data<FunctionRecord>()));
   Out.Capacity = uint32_t(N);
+  Out.Records = Records.release();
   return true;
 }
 

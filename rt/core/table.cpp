@@ -213,32 +213,20 @@ inline uint64_t mapLanes(uint64_t From, uint64_t To) {
   return Below & ~((uint64_t(1) << (2 * From)) - 1);
 }
 
-/// Builds a small module's maps (table.h) of [0, TextSize) straight into
-/// the arena, a word at a time in one pass: the answer map from the
-/// boundaries as the index has them (sorted; Bounds[-1] is the class 0 at
-/// offset 0) and the atomics: NO in the segments of complete functions, YES
-/// at atomics, UNKNOWN elsewhere; then the function map from the functions
-/// (sorted by start, starts unique). Returns 0 when out of memory: the
-/// module's queries then go through its index.
-ArenaOffset buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
-                      const uint32_t *Atomics, uint64_t NumAtomics,
-                      const FunctionRecord *F, uint64_t NumFunctions,
-                      uint64_t TextSize, uint64_t &Bytes) {
-  Bytes = 0;
-  const uint64_t AnswerBytes = answerMapBytes(TextSize);
-  const uint64_t MapBytes = AnswerBytes + functionMapBytes(TextSize);
-  ArenaOffset Map = arenaAllocate(MapBytes);
-  if (!Map)
-    return 0;
-  auto *Out = static_cast<uint64_t *>(arenaWritable(Map));
-
+/// Writes the answer map (table.h) of the code's first Words * 32 bytes, a
+/// word at a time in one pass, from the boundaries as the index has them
+/// (sorted; Bounds[-1] is the class 0 at offset 0) and the atomics: NO in
+/// the segments of complete functions, YES at atomics, UNKNOWN elsewhere.
+void writeAnswerMap(uint64_t *Out, uint64_t Words, const uint64_t *Bounds,
+                    uint64_t NumBounds, const uint32_t *Atomics,
+                    uint64_t NumAtomics) {
   constexpr uint64_t kPerWord = 1u << kMapBytesPerWordShift;
   constexpr uint64_t kNoInEveryLane = 0x5555555555555555; // answer 0, plus 1
   auto NoIn = [](uint64_t Class) {
     return (Class & kClassComplete) ? kNoInEveryLane : 0;
   };
   uint64_t K = 0, A = 0, Class = 0; // the class of the segment at Lo
-  for (uint64_t W = 0; W < AnswerBytes / sizeof(uint64_t); ++W) {
+  for (uint64_t W = 0; W < Words; ++W) {
     const uint64_t Lo = W * kPerWord, Hi = Lo + kPerWord;
     uint64_t Word = NoIn(Class);
     if (K < NumBounds && (Bounds[K] >> 32) < Hi) {
@@ -262,10 +250,13 @@ ArenaOffset buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
     }
     storeRelaxed(&Out[W], Word);
   }
+}
 
-  // The function map, four granules to a word, a function start at a time:
-  // the granules between two starts share one entry.
-  auto *Granules = Out + AnswerBytes / sizeof(uint64_t);
+/// Writes the function map (table.h) of the granules of [0, TextSize), four
+/// granules to a word, a function start at a time: the granules between two
+/// starts share one entry. F: sorted by start, starts unique.
+void writeFunctionMap(uint64_t *Granules, const FunctionRecord *F,
+                      uint64_t NumFunctions, uint64_t TextSize) {
   const uint64_t NumGranules =
       (TextSize + (1u << kGranuleShift) - 1) >> kGranuleShift;
   auto EntryOf = [](uint64_t S, uint64_t Inner) -> uint64_t {
@@ -304,8 +295,26 @@ ArenaOffset buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
   Fill(NumGranules, EntryOf(I, 0));
   if (G % 4)
     storeRelaxed(&Granules[G / 4], Word);
-  Bytes = MapBytes;
-  return Map;
+}
+
+/// Builds a small module's maps (table.h) of [0, TextSize) straight into
+/// one block of the arena: the answer map from the boundaries (as
+/// writeAnswerMap takes them) and the atomics, then the function map from
+/// the functions. False when out of memory: the module's queries then go
+/// through its index.
+bool buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
+               const uint32_t *Atomics, uint64_t NumAtomics,
+               const FunctionRecord *F, uint64_t NumFunctions,
+               uint64_t TextSize, ArenaBlock &Maps) {
+  const uint64_t AnswerBytes = answerMapBytes(TextSize);
+  if (!Maps.allocate(AnswerBytes + functionMapBytes(TextSize)))
+    return false;
+  auto *Out = Maps.data<uint64_t>();
+  writeAnswerMap(Out, AnswerBytes / sizeof(uint64_t), Bounds, NumBounds,
+                 Atomics, NumAtomics);
+  writeFunctionMap(Out + AnswerBytes / sizeof(uint64_t), F, NumFunctions,
+                   TextSize);
+  return true;
 }
 
 /// The features of R that the runtime relies on, given that it holds the
@@ -327,44 +336,77 @@ uint32_t reliedFeatures(const FunctionRecord &R, uint64_t A, uint64_t B,
                   (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0));
 }
 
-/// Finishes the functions (sorted by start, with unique starts): sets each
-/// one's atomics, the range of the sorted Atomics inside it, and the
-/// features the runtime relies on; and builds the index over [0, TextSize)
-/// with the stretches' bytes. A function holds the bytes from its start to
-/// its end or to the next function's start, whichever comes first: the
-/// function that the searches (table.h) find.
-bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
-                    const uint32_t *Atomics, uint64_t NumAtomics,
-                    const ModuleAtomicsState &State, uint64_t TextSize,
-                    ModuleTable &T) {
-  T.NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
-  const uint64_t NumEntries = T.NumStretches + 2;
-  const uint64_t CodeEnd = T.NumStretches << kStretchShift;
-  const uint32_t *Before = countAtomicsBefore(Atomics, NumAtomics, NumEntries);
-  if (NumFunctions >= kMaxFunctions) {
-    Message M;
-    M << "a module of " << NumFunctions << " functions is more than the "
-      << "index holds (" << kMaxFunctions - 1 << ")";
-    M.emit();
-    return false;
-  }
-  // The boundaries, after one and before two of class 0 (IndexWriter).
-  uint64_t *Bounds = BoundaryScratch.get(2 * NumFunctions + 4);
-  uint32_t *BoundsBefore = zeroedCounts(BoundaryCountScratch, NumEntries);
-  if (!Before || !Bounds || !BoundsBefore)
-    return false;
-  *Bounds++ = 0;
-  const AtomicsByStretch ByStretch = {Atomics, NumAtomics, Before};
+/// A module's table while it is built: its header, and the blocks it owns
+/// until publish() hands them over to the header, from which
+/// freeModuleTable gives them back. A build that fails frees them all.
+struct TableBuild {
+  ModuleTable T;
+  ArenaBlock Header, AtomicOffsets, AtomicDescriptors, Functions, Index,
+      StretchBytes, Maps, Path;
 
-  uint64_t Below = 0, PreviousEnd = 0, NumBounds = 0;
-  uint64_t Covered = 0, LastCovered = ~uint64_t(0);
-  for (uint64_t I = 0; I < NumFunctions; ++I) {
-    FunctionRecord &R = F[I];
-    uint64_t Start = R.Start, End = Start + R.Size;
+  TableBuild() { memset(&T, 0, sizeof(T)); }
+
+  /// The header, written to its block, which owns the others from now on.
+  ArenaOffset publish() {
+    T.Bytes = sizeof(ModuleTable) + T.PathBytes +
+              T.NumFunctions * sizeof(FunctionRecord) + T.NumAtomics * 8 +
+              indexBytes(T.NumStretches) + T.StretchBytesSize +
+              T.AnswerMapBytes;
+    AtomicOffsets.release();
+    AtomicDescriptors.release();
+    Functions.release();
+    Index.release();
+    StretchBytes.release();
+    Maps.release();
+    Path.release();
+    arenaStore(Header.data(), &T, sizeof(T));
+    return Header.release();
+  }
+};
+
+/// The boundaries of a module's index, as finishFunctions collects them in
+/// order (see boundary()), after one and before two of class 0
+/// (IndexWriter); those before each stretch; and the stretches that
+/// functions cover, about (overlapping functions count twice).
+struct Boundaries {
+  uint64_t *Bounds = nullptr;
+  uint64_t Num = 0;
+  uint32_t *Before = nullptr; // NumEntries + 1 counts
+  uint64_t Covered = 0;
+
+  /// Room for the boundaries of NumFunctions functions, and the counts;
+  /// false when out of memory.
+  bool reserve(uint64_t NumFunctions, uint64_t NumEntries) {
+    Bounds = BoundaryScratch.get(2 * NumFunctions + 4);
+    Before = zeroedCounts(BoundaryCountScratch, NumEntries);
+    if (!Bounds || !Before)
+      return false;
+    *Bounds++ = 0;
+    return true;
+  }
+  /// Ends the list and counts the boundaries before each stretch.
+  void finish(uint64_t NumEntries) {
+    Bounds[Num] = Bounds[Num + 1] = 0;
+    for (uint64_t K = 0; K < Num; ++K)
+      Before[(Bounds[K] >> (32 + kStretchShift)) + 1] = uint32_t(K + 1);
+    runningMaximum(Before, NumEntries);
+  }
+};
+
+/// The sorted atomics of each function in turn, by start: [A, B).
+struct AtomicsOfFunctions {
+  AtomicsByStretch ByStretch;
+  uint64_t CodeEnd;
+  uint64_t Below = 0, PreviousEnd = 0;
+
+  __attribute__((always_inline)) void next(uint64_t Start, uint64_t End,
+                                           uint64_t &A, uint64_t &B) {
+    const uint32_t *Atomics = ByStretch.Atomics;
+    const uint64_t NumAtomics = ByStretch.NumAtomics;
     // The atomics before the function: as many as before the previous
     // one's end, unless some lie between the two (rare) or the functions
     // overlap; and its own, counted from there.
-    uint64_t A = Below;
+    A = Below;
     if (__builtin_expect(
             Start < PreviousEnd || (A < NumAtomics && Atomics[A] < Start), 0))
       A = ByStretch.below(Start < CodeEnd ? Start : CodeEnd);
@@ -372,11 +414,32 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
     uint32_t InWindow = countBelow(
         Atomics + A, uint32_t(Left < kCountWindow ? Left : kCountWindow),
         uint32_t(End < CodeEnd ? End : CodeEnd));
-    uint64_t B = __builtin_expect(InWindow < kCountWindow, 1)
-                     ? A + InWindow
-                     : ByStretch.below(End < CodeEnd ? End : CodeEnd);
+    B = __builtin_expect(InWindow < kCountWindow, 1)
+            ? A + InWindow
+            : ByStretch.below(End < CodeEnd ? End : CodeEnd);
     Below = B;
     PreviousEnd = End;
+  }
+};
+
+/// Finishes the functions (sorted by start, with unique starts): sets each
+/// one's atomics, the range of the sorted atomics inside it, and the
+/// features the runtime relies on; and collects the index's boundaries
+/// below CodeEnd into Out (reserved). A function holds the bytes from its
+/// start to its end or to the next function's start, whichever comes
+/// first: the function that the searches (table.h) find.
+void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
+                     const AtomicsByStretch &ByStretch,
+                     const ModuleAtomicsState &State, uint64_t CodeEnd,
+                     Boundaries &Out) {
+  AtomicsOfFunctions Of{ByStretch, CodeEnd};
+  // In registers through the loop (the stores to Bounds may alias Out).
+  uint64_t *const Bounds = Out.Bounds;
+  uint64_t NumBounds = 0, Covered = 0, LastCovered = ~uint64_t(0);
+  for (uint64_t I = 0; I < NumFunctions; ++I) {
+    FunctionRecord &R = F[I];
+    uint64_t Start = R.Start, End = Start + R.Size, A, B;
+    Of.next(Start, End, A, B);
     // The stretches it covers, less the one it shares with the function
     // before (about: overlapping functions count twice).
     if (R.Size && Start < CodeEnd) {
@@ -401,43 +464,75 @@ bool finishAndIndex(FunctionRecord *F, uint64_t NumFunctions,
     if (End < Next && End < CodeEnd)
       Bounds[NumBounds++] = boundary(End, 0, I + 1);
   }
+  Out.Num = NumBounds;
+  Out.Covered = Covered;
+}
 
-  Bounds[NumBounds] = Bounds[NumBounds + 1] = 0;
-  for (uint64_t K = 0; K < NumBounds; ++K)
-    BoundsBefore[(Bounds[K] >> (32 + kStretchShift)) + 1] = uint32_t(K + 1);
-  runningMaximum(BoundsBefore, NumEntries);
-
+/// Writes the index and the stretches' bytes (IndexWriter) of the sorted
+/// atomics, with the atomics before each stretch (AtomicsBefore) and the
+/// boundaries, into blocks of their own.
+bool writeIndex(const uint32_t *Atomics, const uint32_t *AtomicsBefore,
+                const Boundaries &B, TableBuild &Build) {
+  ModuleTable &T = Build.T;
+  const uint64_t NumEntries = T.NumStretches + 2;
   T.StretchBytesSize =
-      IndexWriter::bytesNeeded(NumAtomics, NumBounds, NumEntries) + kBytesSlack;
-  T.Index = arenaAllocate(indexBytes(T.NumStretches));
-  T.StretchBytes = T.Index ? arenaAllocate(T.StretchBytesSize) : 0;
-  if (!T.StretchBytes)
+      IndexWriter::bytesNeeded(T.NumAtomics, B.Num, NumEntries) + kBytesSlack;
+  if (!Build.Index.allocate(indexBytes(T.NumStretches)) ||
+      !Build.StretchBytes.allocate(T.StretchBytesSize))
     return false;
-  IndexWriter W(static_cast<uint64_t *>(arenaWritable(T.Index)),
-                static_cast<unsigned char *>(arenaWritable(T.StretchBytes)),
-                Before, BoundsBefore);
-  W.write(Atomics, NumAtomics, Bounds, NumBounds, NumEntries, Covered);
-  const uint64_t MapLimit =
-      Flags.answer_map_kib > 0 ? uint64_t(Flags.answer_map_kib) << 10 : 0;
-  if (TextSize && TextSize <= MapLimit)
-    T.AnswerMap = buildMaps(Bounds, NumBounds, Atomics, NumAtomics, F,
-                            NumFunctions, TextSize, T.AnswerMapBytes);
+  T.Index = Build.Index.offset();
+  T.StretchBytes = Build.StretchBytes.offset();
+  IndexWriter W(Build.Index.data<uint64_t>(),
+                Build.StretchBytes.data<unsigned char>(), AtomicsBefore,
+                B.Before);
+  W.write(Atomics, T.NumAtomics, B.Bounds, B.Num, NumEntries, B.Covered);
   return true;
 }
 
-/// Merges K sorted atomics arrays into new ones, dropping duplicate PCs and
-/// preferring a pcmap descriptor to an upstream one.
-bool mergeAtomics(const DecodedAtomics *In, unsigned K, uint64_t Total,
-                  ArenaOffset &OffsetsOut, ArenaOffset &DescsOut,
-                  uint64_t &Count) {
-  OffsetsOut = arenaAllocate(Total * sizeof(uint32_t));
-  DescsOut = arenaAllocate(Total * sizeof(uint32_t));
-  if (!OffsetsOut || !DescsOut)
+/// Finishes the table's functions (finishFunctions), with its sorted
+/// atomics, and builds the index over [0, TextSize) with the stretches'
+/// bytes, and a small module's maps.
+bool finishAndIndex(FunctionRecord *F, const uint32_t *Atomics,
+                    const ModuleAtomicsState &State, uint64_t TextSize,
+                    TableBuild &Build) {
+  ModuleTable &T = Build.T;
+  T.NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
+  const uint64_t NumEntries = T.NumStretches + 2;
+  const uint32_t *Before =
+      countAtomicsBefore(Atomics, T.NumAtomics, NumEntries);
+  if (T.NumFunctions >= kMaxFunctions) {
+    Message M;
+    M << "a module of " << T.NumFunctions << " functions is more than the "
+      << "index holds (" << kMaxFunctions - 1 << ")";
+    M.emit();
     return false;
-  auto *Offsets = static_cast<uint32_t *>(arenaWritable(OffsetsOut));
-  auto *Descs = static_cast<uint32_t *>(arenaWritable(DescsOut));
+  }
+  Boundaries B;
+  if (!Before || !B.reserve(T.NumFunctions, NumEntries))
+    return false;
+  finishFunctions(F, T.NumFunctions, {Atomics, T.NumAtomics, Before}, State,
+                  T.NumStretches << kStretchShift, B);
+  B.finish(NumEntries);
+  if (!writeIndex(Atomics, Before, B, Build))
+    return false;
+  const uint64_t MapLimit =
+      Flags.answer_map_kib > 0 ? uint64_t(Flags.answer_map_kib) << 10 : 0;
+  if (TextSize && TextSize <= MapLimit &&
+      buildMaps(B.Bounds, B.Num, Atomics, T.NumAtomics, F, T.NumFunctions,
+                TextSize, Build.Maps)) {
+    T.AnswerMap = Build.Maps.offset();
+    T.AnswerMapBytes = Build.Maps.size();
+  }
+  return true;
+}
+
+/// Merges K sorted atomics arrays into Offsets and Descs (room for all of
+/// theirs), dropping duplicate PCs and preferring a pcmap descriptor to an
+/// upstream one. Returns the atomics written.
+uint64_t mergeAtomics(const DecodedAtomics *In, unsigned K, uint32_t *Offsets,
+                      uint32_t *Descs) {
   uint64_t Pos[kMaxSectionsPerModule] = {};
-  Count = 0;
+  uint64_t Count = 0;
   for (;;) {
     int Best = -1;
     uint32_t BestOffset = 0;
@@ -462,7 +557,7 @@ bool mergeAtomics(const DecodedAtomics *In, unsigned K, uint64_t Total,
     storeRelaxed(&Descs[Count], Desc);
     ++Count;
   }
-  return true;
+  return Count;
 }
 
 /// Merges function arrays by start into Out; the records of one function
@@ -514,6 +609,72 @@ uint64_t mergeFunctions(const DecodedFunctions *const *In, unsigned K,
   return Count;
 }
 
+/// The module's atomics: the one section's arrays as they are, or a merge
+/// of several into blocks of the table's own.
+bool takeAtomics(const DecodedAtomics *Atomics, unsigned NumSections,
+                 TableBuild &Build) {
+  ModuleTable &T = Build.T;
+  if (NumSections == 1) {
+    T.AtomicOffsets = Atomics[0].Offsets;
+    T.AtomicDescriptors = Atomics[0].Descriptors;
+    T.NumAtomics = Atomics[0].Count;
+    return true;
+  }
+  uint64_t Total = 0;
+  for (unsigned I = 0; I < NumSections; ++I)
+    Total += Atomics[I].Count;
+  if (!Total)
+    return true;
+  if (!Build.AtomicOffsets.allocate(Total * sizeof(uint32_t)) ||
+      !Build.AtomicDescriptors.allocate(Total * sizeof(uint32_t)))
+    return false;
+  T.OwnsAtomics = 1;
+  T.AtomicsCapacity = Total;
+  T.AtomicOffsets = Build.AtomicOffsets.offset();
+  T.AtomicDescriptors = Build.AtomicDescriptors.offset();
+  T.NumAtomics =
+      mergeAtomics(Atomics, NumSections, Build.AtomicOffsets.data<uint32_t>(),
+                   Build.AtomicDescriptors.data<uint32_t>());
+  return true;
+}
+
+/// The module's functions: the one section's records, finished in place if
+/// no table has published them, else a copy or a merge in a block of the
+/// table's own.
+bool takeFunctions(DecodedFunctions *const *Functions, unsigned NumSections,
+                   TableBuild &Build) {
+  ModuleTable &T = Build.T;
+  if (NumSections == 1 && !Functions[0]->Adopted) {
+    Functions[0]->Adopted = true;
+    T.Functions = Functions[0]->Records;
+    T.NumFunctions = Functions[0]->Count;
+    return true;
+  }
+  uint64_t Total = 0;
+  for (unsigned I = 0; I < NumSections; ++I)
+    Total += Functions[I]->Count;
+  if (!Build.Functions.allocate(Total * sizeof(FunctionRecord)))
+    return false;
+  T.OwnsFunctions = 1;
+  T.FunctionsCapacity = Total;
+  T.Functions = Build.Functions.offset();
+  T.NumFunctions = mergeFunctions(Functions, NumSections,
+                                  Build.Functions.data<FunctionRecord>());
+  return true;
+}
+
+/// The module's path, NUL-terminated, in a block of the table's own.
+bool copyPath(const char *Path, TableBuild &Build) {
+  size_t Len = Path ? strlen(Path) : 0;
+  if (!Build.Path.allocate(Len + 1))
+    return false;
+  arenaStore(Build.Path.data(), Path ? Path : "", Len);
+  arenaStore(Build.Path.data<char>() + Len, "", 1);
+  Build.T.Path = Build.Path.offset();
+  Build.T.PathBytes = Len + 1;
+  return true;
+}
+
 } // namespace
 
 ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
@@ -522,80 +683,24 @@ ArenaOffset buildModuleTable(const CodeRanges &Code, uintptr_t Bias,
                              DecodedFunctions *const *Functions,
                              unsigned NumFunctionSections,
                              const ModuleAtomicsState &State) {
-  ArenaOffset TableOff = arenaAllocate(sizeof(ModuleTable));
-  if (!TableOff)
+  TableBuild Build;
+  if (!Build.Header.allocate(sizeof(ModuleTable)))
     return 0;
-  ModuleTable T;
-  memset(&T, 0, sizeof(T));
+  ModuleTable &T = Build.T;
   T.TextLo = Code.TextLo;
   T.TextHi = Code.TextHi;
   T.Bias = Bias;
-  uint64_t TextSize = Code.TextHi - Code.TextLo;
-
-  // Atomics: the one section's arrays as they are, or a merge.
-  uint64_t TotalAtomics = 0;
-  for (unsigned I = 0; I < NumAtomicSections; ++I)
-    TotalAtomics += Atomics[I].Count;
-  if (NumAtomicSections == 1) {
-    T.AtomicOffsets = Atomics[0].Offsets;
-    T.AtomicDescriptors = Atomics[0].Descriptors;
-    T.NumAtomics = Atomics[0].Count;
-  } else if (TotalAtomics) {
-    T.OwnsAtomics = 1;
-    if (!mergeAtomics(Atomics, NumAtomicSections, TotalAtomics, T.AtomicOffsets,
-                      T.AtomicDescriptors, T.NumAtomics))
-      goto Fail;
-  }
-
-  {
-    // Functions: the one section's records, finished in place if no table
-    // has published them, else a copy or a merge.
-    FunctionRecord *F;
-    if (NumFunctionSections == 1 && !Functions[0]->Adopted) {
-      Functions[0]->Adopted = true;
-      T.Functions = Functions[0]->Records;
-      T.NumFunctions = Functions[0]->Count;
-    } else {
-      uint64_t TotalFunctions = 0;
-      for (unsigned I = 0; I < NumFunctionSections; ++I)
-        TotalFunctions += Functions[I]->Count;
-      T.OwnsFunctions = 1;
-      T.FunctionsCapacity = TotalFunctions;
-      T.Functions = arenaAllocate(TotalFunctions * sizeof(FunctionRecord));
-      if (!T.Functions)
-        goto Fail;
-      T.NumFunctions = mergeFunctions(
-          Functions, NumFunctionSections,
-          static_cast<FunctionRecord *>(arenaWritable(T.Functions)));
-    }
-    F = static_cast<FunctionRecord *>(arenaWritable(T.Functions));
-    const auto *Offsets =
-        static_cast<const uint32_t *>(arenaWritable(T.AtomicOffsets));
-    if (!finishAndIndex(F, T.NumFunctions, Offsets, T.NumAtomics, State,
-                        TextSize, T))
-      goto Fail;
-  }
-
-  {
-    size_t Len = Path ? strlen(Path) : 0;
-    T.PathBytes = Len + 1;
-    T.Path = arenaAllocate(T.PathBytes);
-    if (!T.Path)
-      goto Fail;
-    arenaStore(arenaWritable(T.Path), Path ? Path : "", Len);
-    arenaStore(static_cast<char *>(arenaWritable(T.Path)) + Len, "", 1);
-  }
-
-  T.Bytes = sizeof(ModuleTable) + T.PathBytes +
-            T.NumFunctions * sizeof(FunctionRecord) + T.NumAtomics * 8 +
-            indexBytes(T.NumStretches) + T.StretchBytesSize + T.AnswerMapBytes;
-  arenaStore(arenaWritable(TableOff), &T, sizeof(T));
-  return TableOff;
-
-Fail:
-  arenaStore(arenaWritable(TableOff), &T, sizeof(T));
-  freeModuleTable(TableOff);
-  return 0;
+  if (!takeAtomics(Atomics, NumAtomicSections, Build) ||
+      !takeFunctions(Functions, NumFunctionSections, Build))
+    return 0;
+  // Writers read and finish their own arrays directly.
+  auto *F = static_cast<FunctionRecord *>(arenaWritable(T.Functions));
+  const auto *Offsets =
+      static_cast<const uint32_t *>(arenaWritable(T.AtomicOffsets));
+  if (!finishAndIndex(F, Offsets, State, Code.TextHi - Code.TextLo, Build) ||
+      !copyPath(Path, Build))
+    return 0;
+  return Build.publish();
 }
 
 void freeModuleTable(ArenaOffset TableOff) {
@@ -607,15 +712,12 @@ void freeModuleTable(ArenaOffset TableOff) {
   if (T.OwnsFunctions)
     arenaFree(T.Functions, T.FunctionsCapacity * sizeof(FunctionRecord));
   if (T.OwnsAtomics) {
-    arenaFree(T.AtomicOffsets, T.NumAtomics * sizeof(uint32_t));
-    arenaFree(T.AtomicDescriptors, T.NumAtomics * sizeof(uint32_t));
+    arenaFree(T.AtomicOffsets, T.AtomicsCapacity * sizeof(uint32_t));
+    arenaFree(T.AtomicDescriptors, T.AtomicsCapacity * sizeof(uint32_t));
   }
-  if (T.Index)
-    arenaFree(T.Index, indexBytes(T.NumStretches));
-  if (T.StretchBytes)
-    arenaFree(T.StretchBytes, T.StretchBytesSize);
-  if (T.AnswerMap)
-    arenaFree(T.AnswerMap, T.AnswerMapBytes);
+  arenaFree(T.Index, indexBytes(T.NumStretches));
+  arenaFree(T.StretchBytes, T.StretchBytesSize);
+  arenaFree(T.AnswerMap, T.AnswerMapBytes);
   arenaFree(TableOff, sizeof(ModuleTable));
 }
 

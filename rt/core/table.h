@@ -77,6 +77,7 @@
 #ifndef PCMAP_RT_TABLE_H
 #define PCMAP_RT_TABLE_H
 
+#include "core/algorithm.h"
 #include "core/arena.h"
 #include "core/decode.h"
 
@@ -160,7 +161,9 @@ struct ModuleTable {
   uint64_t Bias;
   ArenaOffset Path; // NUL-terminated
   uint64_t PathBytes;
-  uint64_t OwnsAtomics; // else they belong to the one decoded section
+  /// Whether the atomics are this table's (merged, AtomicsCapacity of
+  /// each array), or the one decoded atomics section's.
+  uint64_t OwnsAtomics, AtomicsCapacity;
   /// Whether Functions is this table's (FunctionsCapacity records), or the
   /// one decoded functions section's.
   uint64_t OwnsFunctions, FunctionsCapacity;
@@ -452,21 +455,16 @@ inline int answerFromMap(ArenaOffset Map, uint64_t Offset) {
 /// apart, given that the keys before Lo are smaller and those from Hi on are
 /// larger. Tolerates garbage: the bounds are clamped, and every load goes
 /// through the arena.
-inline uint64_t upperBound(ArenaOffset Keys, uint64_t Stride, uint64_t Lo,
+inline uint64_t keysAtMost(ArenaOffset Keys, uint64_t Stride, uint64_t Lo,
                            uint64_t Hi, uint64_t N, uint32_t X) {
   if (Hi > N)
     Hi = N;
   if (Lo > Hi)
     Lo = Hi;
-  while (Lo < Hi) {
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if (loadRelaxed(static_cast<const uint32_t *>(
-            arenaPointer(Keys + Mid * Stride))) <= X)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
-  return Lo;
+  return upperBound(Lo, Hi, X, [Keys, Stride](uint64_t I) {
+    return loadRelaxed(
+        static_cast<const uint32_t *>(arenaPointer(Keys + I * Stride)));
+  });
 }
 
 /// Index of the last atomic at or before Offset, or -1.
@@ -476,7 +474,7 @@ inline int64_t lastAtomicAtOrBefore(const TableView &V, uint32_t Offset) {
   uint64_t S = Offset >> kStretchShift;
   // The atomics before stretch S's FirstAtomic lie before it; those from
   // stretch S + 1's on, after it.
-  return int64_t(upperBound(V.atomicOffsets(), sizeof(uint32_t),
+  return int64_t(keysAtMost(V.atomicOffsets(), sizeof(uint32_t),
                             loadStretch(V, S).firstAtomic(),
                             loadStretch(V, S + 1).firstAtomic(), V.numAtomics(),
                             Offset)) -
@@ -490,7 +488,7 @@ inline int64_t lastFunctionAtOrBefore(const TableView &V, uint32_t Offset) {
   static_assert(offsetof(FunctionRecord, Start) == 0, "Start first");
   // The functions before stretch S's FirstFunction start before it; those
   // from stretch S + 1's on, after it.
-  return int64_t(upperBound(V.functions(), sizeof(FunctionRecord),
+  return int64_t(keysAtMost(V.functions(), sizeof(FunctionRecord),
                             loadStretch(V, S).firstFunction(),
                             loadStretch(V, S + 1).firstFunction(),
                             V.numFunctions(), Offset)) -

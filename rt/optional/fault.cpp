@@ -124,114 +124,137 @@ void emitLine(const char *S) {
   M.emit();
 }
 
+/// The report's first line: the signal, its cause, address, PC and thread.
+void writeHeadline(int Signal, const siginfo_t *Info, uintptr_t PC,
+                   const void *Context) {
+  char Line[900];
+  Text T(Line, sizeof(Line));
+  T << "==" << uint64_t(currentProcessId()) << "== " << signalName(Signal)
+    << " ("
+    << (isStackOverflow(Signal, Info, signalContextSP(Context))
+            ? "stack overflow"
+            : codeMeaning(Signal, Info->si_code))
+    << ")";
+  bool HasAddress = Signal != SIGTRAP || Info->si_code == TRAP_HWBKPT ||
+                    Info->si_code == kTrapPerf;
+  if (Info->si_code > 0 && HasAddress) {
+    T << " on address ";
+    T.hex(uintptr_t(Info->si_addr));
+  }
+  T << " at pc ";
+  T.hex(PC) << " in thread " << uint64_t(currentThreadId());
+  char Name[32];
+  if (currentThreadName(Name, sizeof(Name)))
+    T << " (" << Name << ")";
+  emitLine(Line);
+}
+
+void writeModuleLine(uintptr_t PC) {
+  char Line[900], Path[512];
+  uintptr_t Bias = 0;
+  Text T(Line, sizeof(Line));
+  T << "  module:   ";
+  if (moduleOf(PC, Path, sizeof(Path), Bias)) {
+    T << Path << "+";
+    T.hex(PC - Bias);
+  } else {
+    T << "unknown";
+  }
+  emitLine(Line);
+}
+
+/// What the tables say about the faulting PC. A trap reports the PC after
+/// the instruction of interest (After); inside an outline-atomic helper
+/// whose caller is known, the report is about the call site: its function,
+/// and the order the source asked for.
+struct FaultSite {
+  uintptr_t PC, Inside, At;
+  bool After, Outline, HasFunction;
+  pcmap_atomic Call, Helper;
+  pcmap_function F;
+
+  FaultSite(int Signal, uintptr_t PC, const void *Context) : PC(PC) {
+    After = Signal == SIGTRAP;
+    Inside = After ? PC - 1 : PC;
+    Outline =
+        !After &&
+        lookupOutlineCallSite(PC, signalContextReturnAddress(Context), Call) &&
+        pcmap_lookup_atomic(PC, &Helper);
+    At = Outline ? Call.pc : PC;
+    if (Outline) {
+      F = Call.function;
+      HasFunction = Call.has_function == 1;
+    } else {
+      HasFunction = pcmap_lookup_function(Inside, &F);
+    }
+  }
+};
+
+void writeFunctionLine(const FaultSite &S) {
+  char Line[900];
+  Text T(Line, sizeof(Line));
+  T << "  function: ";
+  if (!S.HasFunction) {
+    T << "not covered by pcmap metadata";
+    emitLine(Line);
+    return;
+  }
+  const pcmap_function &F = S.F;
+  T.hex(F.start) << "+";
+  T.hex(S.At - F.start) << " (" << uint64_t(F.size) << " bytes, "
+                        << uint64_t(F.num_atomics)
+                        << (F.num_atomics == 1 ? " atomic" : " atomics");
+  if (F.features & PCMAP_FEATURE_OPAQUE_ASM)
+    T << ", atomics not recorded: inline asm pcmap cannot analyse";
+  else if (!(F.features & PCMAP_FEATURE_ATOMICS))
+    T << ", atomics not recorded";
+  T << ")";
+  emitLine(Line);
+}
+
+void writeAtomicLine(const FaultSite &S) {
+  char Line[900];
+  Text T(Line, sizeof(Line));
+  pcmap_atomic A;
+  bool Found = S.After ? pcmap_lookup_atomic_before(S.PC, 15, &A)
+                       : pcmap_lookup_atomic(S.PC, &A);
+  const char *Origin =
+      Found && (A.flags & PCMAP_ATOMIC_INLINE_ASM) ? " (inline asm)" : "";
+  if (S.After)
+    T << "  before pc: ";
+  else
+    T << "  atomic" << Origin << (*Origin ? ": " : ":   ");
+  if (S.Outline) {
+    describeAtomic(S.Call, T, /*WithOrigin=*/false);
+    char Name[48];
+    bool Named = outlineHelperName(S.Helper, Name, sizeof(Name));
+    T << " (in " << (Named ? Name : "an outline-atomic helper")
+      << ", called at ";
+    T.hex(S.Call.pc) << ")";
+  } else if (Found) {
+    if (S.After) {
+      T << "atomic" << Origin << " at ";
+      T.hex(A.pc) << ", ";
+    }
+    describeAtomic(A, T, /*WithOrigin=*/false);
+  } else if (pcmap_is_atomic_pc(S.Inside) != PCMAP_UNKNOWN) {
+    T << "not atomic (covered)";
+  } else if (S.HasFunction && (S.F.features & PCMAP_FEATURE_OPAQUE_ASM)) {
+    T << "unknown (inline asm pcmap cannot analyse)";
+  } else {
+    T << "no pcmap metadata";
+  }
+  emitLine(Line);
+}
+
 /// Writes the signal-safe part of the report.
 void reportFault(int Signal, siginfo_t *Info, uintptr_t PC,
                  const void *Context) {
-  char Line[900];
-  {
-    Text T(Line, sizeof(Line));
-    T << "==" << uint64_t(currentProcessId()) << "== " << signalName(Signal)
-      << " ("
-      << (isStackOverflow(Signal, Info, signalContextSP(Context))
-              ? "stack overflow"
-              : codeMeaning(Signal, Info->si_code))
-      << ")";
-    bool HasAddress = Signal != SIGTRAP || Info->si_code == TRAP_HWBKPT ||
-                      Info->si_code == kTrapPerf;
-    if (Info->si_code > 0 && HasAddress) {
-      T << " on address ";
-      T.hex(uintptr_t(Info->si_addr));
-    }
-    T << " at pc ";
-    T.hex(PC) << " in thread " << uint64_t(currentThreadId());
-    char Name[32];
-    if (currentThreadName(Name, sizeof(Name)))
-      T << " (" << Name << ")";
-    emitLine(Line);
-  }
-  char Path[512];
-  uintptr_t Bias = 0;
-  {
-    Text T(Line, sizeof(Line));
-    T << "  module:   ";
-    if (moduleOf(PC, Path, sizeof(Path), Bias)) {
-      T << Path << "+";
-      T.hex(PC - Bias);
-    } else {
-      T << "unknown";
-    }
-    emitLine(Line);
-  }
-  // A trap reports the PC after the instruction of interest.
-  bool After = Signal == SIGTRAP;
-  uintptr_t Inside = After ? PC - 1 : PC;
-  // Inside an outline-atomic helper whose caller is known, the report is
-  // about the call site: its function, and the order the source asked for.
-  pcmap_atomic Call, Helper;
-  bool Outline =
-      !After &&
-      lookupOutlineCallSite(PC, signalContextReturnAddress(Context), Call) &&
-      pcmap_lookup_atomic(PC, &Helper);
-  uintptr_t At = Outline ? Call.pc : PC;
-  pcmap_function F;
-  bool HasFunction = false;
-  if (Outline) {
-    F = Call.function;
-    HasFunction = Call.has_function == 1;
-  } else {
-    HasFunction = pcmap_lookup_function(Inside, &F);
-  }
-  {
-    Text T(Line, sizeof(Line));
-    T << "  function: ";
-    if (HasFunction) {
-      T.hex(F.start) << "+";
-      T.hex(At - F.start) << " (" << uint64_t(F.size) << " bytes, "
-                          << uint64_t(F.num_atomics)
-                          << (F.num_atomics == 1 ? " atomic" : " atomics");
-      if (F.features & PCMAP_FEATURE_OPAQUE_ASM)
-        T << ", atomics not recorded: inline asm pcmap cannot analyse";
-      else if (!(F.features & PCMAP_FEATURE_ATOMICS))
-        T << ", atomics not recorded";
-      T << ")";
-    } else {
-      T << "not covered by pcmap metadata";
-    }
-    emitLine(Line);
-  }
-  {
-    Text T(Line, sizeof(Line));
-    pcmap_atomic A;
-    bool Found = After ? pcmap_lookup_atomic_before(PC, 15, &A)
-                       : pcmap_lookup_atomic(PC, &A);
-    const char *Origin =
-        Found && (A.flags & PCMAP_ATOMIC_INLINE_ASM) ? " (inline asm)" : "";
-    if (After)
-      T << "  before pc: ";
-    else
-      T << "  atomic" << Origin << (*Origin ? ": " : ":   ");
-    if (Outline) {
-      describeAtomic(Call, T, /*WithOrigin=*/false);
-      char Name[48];
-      bool Named = outlineHelperName(Helper, Name, sizeof(Name));
-      T << " (in " << (Named ? Name : "an outline-atomic helper")
-        << ", called at ";
-      T.hex(Call.pc) << ")";
-    } else if (Found) {
-      if (After) {
-        T << "atomic" << Origin << " at ";
-        T.hex(A.pc) << ", ";
-      }
-      describeAtomic(A, T, /*WithOrigin=*/false);
-    } else if (pcmap_is_atomic_pc(Inside) != PCMAP_UNKNOWN) {
-      T << "not atomic (covered)";
-    } else if (HasFunction && (F.features & PCMAP_FEATURE_OPAQUE_ASM)) {
-      T << "unknown (inline asm pcmap cannot analyse)";
-    } else {
-      T << "no pcmap metadata";
-    }
-    emitLine(Line);
-  }
+  writeHeadline(Signal, Info, PC, Context);
+  writeModuleLine(PC);
+  FaultSite Site(Signal, PC, Context);
+  writeFunctionLine(Site);
+  writeAtomicLine(Site);
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,6 +2,7 @@
 
 #include "optional/report.h"
 
+#include "core/algorithm.h"
 #include "core/arena.h"
 #include "core/log.h"
 #include "core/options.h"
@@ -115,14 +116,8 @@ size_t foldFragments(FunctionRow *Rows, size_t N) {
       FunctionRow &R = Rows[I];
       if (!(R.F.source & PCMAP_SOURCE_FRAGMENT))
         continue;
-      size_t Lo = Begin, Hi = End;
-      while (Lo < Hi) {
-        size_t Mid = Lo + (Hi - Lo) / 2;
-        if (Rows[Mid].F.start < R.F.entry)
-          Lo = Mid + 1;
-        else
-          Hi = Mid;
-      }
+      size_t Lo = lowerBound(Begin, End, R.F.entry,
+                             [Rows](size_t I) { return Rows[I].F.start; });
       if (Lo == End || Rows[Lo].F.start != R.F.entry)
         continue; // no row for its function: the fragment stays a row
       FunctionRow &To = Rows[Lo];

@@ -2,6 +2,7 @@
 
 #include "stackmaps/stackmap.h"
 
+#include "core/algorithm.h"
 #include "core/publication.h"
 #include "pcmap/StackMap.h"
 #include "pcmap/pcmap.h"
@@ -40,10 +41,6 @@ uint64_t NextSerial = 1;
 // Building (writers)
 //===----------------------------------------------------------------------===//
 
-template <class T> T *writable(ArenaOffset Off) {
-  return static_cast<T *>(arenaWritable(Off));
-}
-
 /// Heap sort (no allocation, no recursion), for the writer side.
 template <class T, class LessFn> void heapSort(T *A, size_t N, LessFn Less) {
   auto SiftDown = [&](size_t I, size_t End) {
@@ -69,22 +66,6 @@ template <class T, class LessFn> void heapSort(T *A, size_t N, LessFn Less) {
     A[End - 1] = Tmp;
     SiftDown(0, End - 1);
   }
-}
-
-struct Block {
-  ArenaOffset Off = 0;
-  uint64_t Bytes = 0;
-};
-
-bool allocate(Block &B, uint64_t Bytes) {
-  B.Bytes = Bytes ? Bytes : 8;
-  B.Off = arenaAllocate(B.Bytes);
-  return B.Off != 0;
-}
-void release(Block &B) {
-  if (B.Off)
-    arenaFree(B.Off, B.Bytes);
-  B.Off = 0;
 }
 
 /// The executable range of In holding [Begin, End), or -1.
@@ -151,15 +132,10 @@ bool forEachBlob(const StackMapInput &In, const char **Error,
   return true;
 }
 
-} // namespace
-
-ArenaOffset buildStackMapTable(const StackMapInput &In,
-                               SymbolizeFunctions Symbolize, void *Context,
-                               const char **Error, uint64_t *ErrorOffset) {
-  *Error = nullptr;
-  *ErrorOffset = 0;
-  // Pass 1: validate every blob and count.
-  Counts C;
+/// Validates every blob of the section and counts what the table holds.
+/// False with an error.
+bool countBlobs(const StackMapInput &In, const char **Error,
+                uint64_t *ErrorOffset, Counts &C) {
   bool Ok =
       forEachBlob(In, Error, ErrorOffset, [&](const sm::Section &S, size_t) {
         if (!C.Version)
@@ -182,124 +158,157 @@ ArenaOffset buildStackMapTable(const StackMapInput &In,
         }
         return true;
       });
-  if (!Ok)
-    return 0;
-  if (C.Records > 0xffffffffu || C.Locations > 0xffffffffu ||
-      C.LiveOuts > 0xffffffffu || C.Functions > 0xffffffffu) {
+  if (Ok && (C.Records > 0xffffffffu || C.Locations > 0xffffffffu ||
+             C.LiveOuts > 0xffffffffu || C.Functions > 0xffffffffu)) {
     *Error = "too many stack map records";
-    return 0;
+    return false;
   }
-  size_t PathLen = In.Path ? strlen(In.Path) : 0;
-  Block Header, Records, Functions, Locations, LiveOuts, Path, Perm, Buckets;
-  auto Cleanup = [&] {
-    release(Header), release(Records), release(Functions), release(Locations);
-    release(LiveOuts), release(Path), release(Perm), release(Buckets);
-  };
-  if (!allocate(Header, sizeof(StackMapTable)) ||
-      !allocate(Records, C.Records * sizeof(SMRecord)) ||
-      !allocate(Functions, C.Functions * sizeof(SMFunction)) ||
-      !allocate(Locations, C.Locations * sizeof(SMLocation)) ||
-      !allocate(LiveOuts, C.LiveOuts * sizeof(SMLiveOut)) ||
-      !allocate(Path, PathLen + 1) ||
-      !allocate(Perm, C.Functions * sizeof(uint32_t))) {
-    Cleanup();
-    *Error = "out of memory";
-    return 0;
-  }
-  SMRecord *Rs = writable<SMRecord>(Records.Off);
-  SMFunction *Fs = writable<SMFunction>(Functions.Off);
-  SMLocation *Ls = writable<SMLocation>(Locations.Off);
-  SMLiveOut *Os = writable<SMLiveOut>(LiveOuts.Off);
+  return Ok;
+}
 
-  // Pass 2: copy. Function indexes are global over the blobs.
-  uint64_t NF = 0, NR = 0, NL = 0, NO = 0;
-  forEachBlob(In, Error, ErrorOffset, [&](const sm::Section &S, size_t) {
+/// A module's table while it is built: its arrays, owned until publish()
+/// hands them over to the header, from which freeStackMapTable gives them
+/// back. A build that fails frees them all.
+struct StackMapBuild {
+  Counts C;
+  ArenaBlock Header, Records, Functions, Locations, LiveOuts, Path, Buckets;
+  uint64_t NF = 0, NR = 0, NL = 0, NO = 0; // filled so far
+  uint64_t Lo = 0, Hi = 0;                 // the code the table covers
+  uint64_t NumBuckets = 0;
+
+  SMRecord *records() const { return Records.data<SMRecord>(); }
+  SMFunction *functions() const { return Functions.data<SMFunction>(); }
+
+  /// The arrays, for what countBlobs counted; false when out of memory.
+  bool allocate(size_t PathLen) {
+    return Header.allocate(sizeof(StackMapTable)) &&
+           Records.allocate(C.Records * sizeof(SMRecord)) &&
+           Functions.allocate(C.Functions * sizeof(SMFunction)) &&
+           Locations.allocate(C.Locations * sizeof(SMLocation)) &&
+           LiveOuts.allocate(C.LiveOuts * sizeof(SMLiveOut)) &&
+           Path.allocate(PathLen + 1);
+  }
+
+  /// Copies one blob's functions, and its records with their locations and
+  /// live-outs. Function indexes are global over the blobs.
+  void copyBlob(const sm::Section &S) {
     uint64_t FirstFunction = NF;
     for (uint32_t I = 0; I < S.NumFunctions; ++I) {
       sm::Function F = S.function(I);
-      SMFunction &G = Fs[NF++];
+      SMFunction &G = functions()[NF++];
       memset(&G, 0, sizeof(G));
       G.Address = F.Address;
       G.StackSize = F.StackSize;
       G.Start = F.Address;
     }
     sm::Record R;
-    for (sm::RecordIterator It = S.records(); It.next(R);) {
-      SMRecord &Out = Rs[NR];
-      memset(&Out, 0, sizeof(Out));
-      uint32_t FI =
-          R.FunctionIndex == sm::kUnknownFunction ? 0 : R.FunctionIndex;
-      Out.Function = uint32_t(FirstFunction + FI);
-      Out.PC = Fs[Out.Function].Address + R.InstructionOffset;
-      Out.ID = R.ID;
-      Out.InstructionOffset = R.InstructionOffset;
-      Out.Flags = R.Flags;
-      Out.NumLocations = R.NumLocations;
-      Out.NumLiveOuts = R.NumLiveOuts;
-      Out.RecordIndex = uint32_t(NR);
-      Out.FirstLocation = uint32_t(NL);
-      Out.FirstLiveOut = uint32_t(NO);
-      ++NR;
-      for (unsigned I = 0; I < R.NumLocations; ++I) {
-        sm::Location L = R.location(I);
-        SMLocation &M = Ls[NL++];
-        memset(&M, 0, sizeof(M));
-        M.Kind = L.Kind;
-        M.Size = L.Size;
-        M.DwarfReg = L.DwarfReg;
-        M.Offset = L.Offset;
-        if (L.Kind == sm::LK_Constant)
-          M.Value = uint64_t(int64_t(L.Offset));
-        else if (L.Kind == sm::LK_ConstantIndex)
-          M.Value = S.constant(uint32_t(L.Offset)); // checked by parse()
-      }
-      for (unsigned I = 0; I < R.NumLiveOuts; ++I) {
-        sm::LiveOut L = R.liveOut(I);
-        SMLiveOut &M = Os[NO++];
-        M.DwarfReg = L.DwarfReg;
-        M.Size = L.Size;
-        M.Padding = 0;
-      }
-    }
-    return true;
-  });
+    for (sm::RecordIterator It = S.records(); It.next(R);)
+      copyRecord(S, R, FirstFunction);
+  }
 
-  // Functions by address; records refer to them through the permutation.
-  uint32_t *P = writable<uint32_t>(Perm.Off);
+  void copyRecord(const sm::Section &S, const sm::Record &R,
+                  uint64_t FirstFunction) {
+    SMRecord &Out = records()[NR];
+    memset(&Out, 0, sizeof(Out));
+    uint32_t FI = R.FunctionIndex == sm::kUnknownFunction ? 0 : R.FunctionIndex;
+    Out.Function = uint32_t(FirstFunction + FI);
+    Out.PC = functions()[Out.Function].Address + R.InstructionOffset;
+    Out.ID = R.ID;
+    Out.InstructionOffset = R.InstructionOffset;
+    Out.Flags = R.Flags;
+    Out.NumLocations = R.NumLocations;
+    Out.NumLiveOuts = R.NumLiveOuts;
+    Out.RecordIndex = uint32_t(NR);
+    Out.FirstLocation = uint32_t(NL);
+    Out.FirstLiveOut = uint32_t(NO);
+    ++NR;
+    for (unsigned I = 0; I < R.NumLocations; ++I)
+      copyLocation(S, R.location(I), Locations.data<SMLocation>()[NL++]);
+    for (unsigned I = 0; I < R.NumLiveOuts; ++I) {
+      sm::LiveOut L = R.liveOut(I);
+      SMLiveOut &M = LiveOuts.data<SMLiveOut>()[NO++];
+      M.DwarfReg = L.DwarfReg;
+      M.Size = L.Size;
+      M.Padding = 0;
+    }
+  }
+
+  static void copyLocation(const sm::Section &S, const sm::Location &L,
+                           SMLocation &M) {
+    memset(&M, 0, sizeof(M));
+    M.Kind = L.Kind;
+    M.Size = L.Size;
+    M.DwarfReg = L.DwarfReg;
+    M.Offset = L.Offset;
+    if (L.Kind == sm::LK_Constant)
+      M.Value = uint64_t(int64_t(L.Offset));
+    else if (L.Kind == sm::LK_ConstantIndex)
+      M.Value = S.constant(uint32_t(L.Offset)); // checked by parse()
+  }
+
+  /// The header, written to its block, which owns the others from now on.
+  ArenaOffset publish(const StackMapInput &In) {
+    StackMapTable *T = Header.data<StackMapTable>();
+    memset(T, 0, sizeof(*T));
+    T->Serial = NextSerial++;
+    T->Lo = Lo;
+    T->Hi = Hi;
+    T->NumBuckets = NumBuckets;
+    T->NumRecords = NR;
+    T->NumFunctions = NF;
+    T->NumLocations = NL;
+    T->NumLiveOuts = NO;
+    T->PathBytes = Path.size();
+    T->Bias = In.Bias;
+    T->Version = C.Version;
+    T->Bytes = Header.size() + Records.size() + Functions.size() +
+               Locations.size() + LiveOuts.size() + Path.size() +
+               Buckets.size();
+    T->Buckets = Buckets.release();
+    T->Records = Records.release();
+    T->Functions = Functions.release();
+    T->Locations = Locations.release();
+    T->LiveOuts = LiveOuts.release();
+    T->Path = Path.release();
+    return Header.release();
+  }
+};
+
+/// Sorts the functions by address (stable); records refer to them through
+/// the permutation. False when out of memory.
+bool sortFunctions(StackMapBuild &B) {
+  const uint64_t NF = B.NF;
+  SMFunction *Fs = B.functions();
+  ArenaBlock Perm, Sorted, Inverse;
+  if (!Perm.allocate(NF * sizeof(uint32_t)) ||
+      !Sorted.allocate(NF * sizeof(SMFunction)) ||
+      !Inverse.allocate(NF * sizeof(uint32_t)))
+    return false;
+  uint32_t *P = Perm.data<uint32_t>();
   for (uint64_t I = 0; I < NF; ++I)
     P[I] = uint32_t(I);
   heapSort(P, NF, [Fs](uint32_t A, uint32_t B) {
     return Fs[A].Address < Fs[B].Address ||
            (Fs[A].Address == Fs[B].Address && A < B);
   });
-  {
-    // Fs[I] becomes the old Fs[P[I]]; records follow through the inverse.
-    Block Sorted, Inverse;
-    if (!allocate(Sorted, NF * sizeof(SMFunction)) ||
-        !allocate(Inverse, NF * sizeof(uint32_t))) {
-      release(Sorted), release(Inverse);
-      Cleanup();
-      *Error = "out of memory";
-      return 0;
-    }
-    SMFunction *S = writable<SMFunction>(Sorted.Off);
-    uint32_t *Inv = writable<uint32_t>(Inverse.Off);
-    for (uint64_t I = 0; I < NF; ++I) {
-      S[I] = Fs[P[I]];
-      Inv[P[I]] = uint32_t(I);
-    }
-    if (NF)
-      memcpy(Fs, S, NF * sizeof(SMFunction));
-    for (uint64_t I = 0; I < NR; ++I)
-      Rs[I].Function = Inv[Rs[I].Function];
-    release(Sorted), release(Inverse);
+  // Fs[I] becomes the old Fs[P[I]]; records follow through the inverse.
+  SMFunction *S = Sorted.data<SMFunction>();
+  uint32_t *Inv = Inverse.data<uint32_t>();
+  for (uint64_t I = 0; I < NF; ++I) {
+    S[I] = Fs[P[I]];
+    Inv[P[I]] = uint32_t(I);
   }
-  release(Perm);
+  if (NF)
+    memcpy(Fs, S, NF * sizeof(SMFunction));
+  SMRecord *Rs = B.records();
+  for (uint64_t I = 0; I < B.NR; ++I)
+    Rs[I].Function = Inv[Rs[I].Function];
+  return true;
+}
 
-  if (Symbolize && NF)
-    Symbolize(Context, Fs, size_t(NF));
-  // Starts must keep the functions sorted; a symbol that does not (the
-  // section's address is not inside it) is ignored.
+/// Starts must keep the functions sorted; a symbol that does not (the
+/// section's address is not inside it) is ignored.
+void dropUnsortedSymbols(SMFunction *Fs, uint64_t NF) {
   for (uint64_t I = 0; I < NF; ++I) {
     SMFunction &F = Fs[I];
     bool Bad = F.Start > F.Address ||
@@ -310,12 +319,19 @@ ArenaOffset buildStackMapTable(const StackMapInput &In,
       F.Size = 0;
     }
   }
+}
 
-  heapSort(Rs, NR, [](const SMRecord &A, const SMRecord &B) {
+/// Sorts the records by PC, counts each function's, and sets the code the
+/// table covers: from the first function's start past the last record and
+/// the end of every function. False when that is more than 4 GiB.
+bool sortRecords(StackMapBuild &B) {
+  SMRecord *Rs = B.records();
+  SMFunction *Fs = B.functions();
+  heapSort(Rs, B.NR, [](const SMRecord &A, const SMRecord &B) {
     return A.PC < B.PC || (A.PC == B.PC && A.RecordIndex < B.RecordIndex);
   });
-  uint64_t Lo = NF ? Fs[0].Start : 0, Hi = Lo;
-  for (uint64_t I = 0; I < NR; ++I) {
+  uint64_t Lo = B.NF ? Fs[0].Start : 0, Hi = Lo;
+  for (uint64_t I = 0; I < B.NR; ++I) {
     SMFunction &F = Fs[Rs[I].Function];
     ++F.RecordCount;
     if (Rs[I].PC > F.LastRecordPC)
@@ -323,64 +339,79 @@ ArenaOffset buildStackMapTable(const StackMapInput &In,
     if (Rs[I].PC + 1 > Hi)
       Hi = Rs[I].PC + 1;
   }
-  for (uint64_t I = 0; I < NF; ++I) {
+  for (uint64_t I = 0; I < B.NF; ++I) {
     uint64_t End = Fs[I].Start + (Fs[I].Size ? Fs[I].Size : 1);
     if (End > Hi)
       Hi = End;
   }
-  if (Hi - Lo > 0xffffffffull) {
-    Cleanup();
-    *Error = "stack map functions span more than 4 GiB";
-    return 0;
-  }
-  for (uint64_t I = 0; I < NR; ++I)
-    findCallSite(In, Rs, size_t(NR), size_t(I), Fs[Rs[I].Function]);
+  B.Lo = Lo;
+  B.Hi = Hi;
+  return Hi - Lo <= 0xffffffffull;
+}
 
-  uint64_t NumBuckets = ((Hi - Lo) >> kStackMapBucketShift) + 1;
-  if (!allocate(Buckets, (NumBuckets + 1) * 2 * sizeof(uint32_t))) {
-    Cleanup();
-    *Error = "out of memory";
-    return 0;
-  }
-  uint32_t *B = writable<uint32_t>(Buckets.Off);
+/// The buckets (stackmap.h): per 256 bytes of [Lo, Hi), and one more at
+/// the end, the first record and the first function at or after its start.
+/// False when out of memory.
+bool fillBuckets(StackMapBuild &B) {
+  B.NumBuckets = ((B.Hi - B.Lo) >> kStackMapBucketShift) + 1;
+  if (!B.Buckets.allocate((B.NumBuckets + 1) * 2 * sizeof(uint32_t)))
+    return false;
+  uint32_t *Out = B.Buckets.data<uint32_t>();
+  const SMRecord *Rs = B.records();
+  const SMFunction *Fs = B.functions();
   uint64_t R = 0, F = 0;
-  for (uint64_t I = 0; I <= NumBuckets; ++I) {
-    uint64_t At = Lo + (I << kStackMapBucketShift);
-    while (R < NR && Rs[R].PC < At)
+  for (uint64_t I = 0; I <= B.NumBuckets; ++I) {
+    uint64_t At = B.Lo + (I << kStackMapBucketShift);
+    while (R < B.NR && Rs[R].PC < At)
       ++R;
-    while (F < NF && Fs[F].Start < At)
+    while (F < B.NF && Fs[F].Start < At)
       ++F;
-    B[2 * I] = uint32_t(R);
-    B[2 * I + 1] = uint32_t(F);
+    Out[2 * I] = uint32_t(R);
+    Out[2 * I + 1] = uint32_t(F);
   }
+  return true;
+}
 
-  char *PathOut = writable<char>(Path.Off);
+/// No table, for the error What.
+ArenaOffset failedBuild(const char **Error, const char *What) {
+  *Error = What;
+  return 0;
+}
+
+} // namespace
+
+ArenaOffset buildStackMapTable(const StackMapInput &In,
+                               SymbolizeFunctions Symbolize, void *Context,
+                               const char **Error, uint64_t *ErrorOffset) {
+  *Error = nullptr;
+  *ErrorOffset = 0;
+  StackMapBuild B;
+  if (!countBlobs(In, Error, ErrorOffset, B.C))
+    return 0;
+  size_t PathLen = In.Path ? strlen(In.Path) : 0;
+  if (!B.allocate(PathLen))
+    return failedBuild(Error, "out of memory");
+  forEachBlob(In, Error, ErrorOffset, [&B](const sm::Section &S, size_t) {
+    B.copyBlob(S);
+    return true;
+  });
+  if (!sortFunctions(B))
+    return failedBuild(Error, "out of memory");
+  if (Symbolize && B.NF)
+    Symbolize(Context, B.functions(), size_t(B.NF));
+  dropUnsortedSymbols(B.functions(), B.NF);
+  if (!sortRecords(B))
+    return failedBuild(Error, "stack map functions span more than 4 GiB");
+  for (uint64_t I = 0; I < B.NR; ++I)
+    findCallSite(In, B.records(), size_t(B.NR), size_t(I),
+                 B.functions()[B.records()[I].Function]);
+  if (!fillBuckets(B))
+    return failedBuild(Error, "out of memory");
+  char *PathOut = B.Path.data<char>();
   if (PathLen)
     memcpy(PathOut, In.Path, PathLen);
   PathOut[PathLen] = '\0';
-
-  StackMapTable *T = writable<StackMapTable>(Header.Off);
-  memset(T, 0, sizeof(*T));
-  T->Serial = NextSerial++;
-  T->Lo = Lo;
-  T->Hi = Hi;
-  T->Buckets = Buckets.Off;
-  T->NumBuckets = NumBuckets;
-  T->Records = Records.Off;
-  T->NumRecords = NR;
-  T->Functions = Functions.Off;
-  T->NumFunctions = NF;
-  T->Locations = Locations.Off;
-  T->NumLocations = NL;
-  T->LiveOuts = LiveOuts.Off;
-  T->NumLiveOuts = NO;
-  T->Path = Path.Off;
-  T->PathBytes = Path.Bytes;
-  T->Bias = In.Bias;
-  T->Version = C.Version;
-  T->Bytes = Header.Bytes + Records.Bytes + Functions.Bytes + Locations.Bytes +
-             LiveOuts.Bytes + Path.Bytes + Buckets.Bytes;
-  return Header.Off;
+  return B.publish(In);
 }
 
 void freeStackMapTable(ArenaOffset Table) {
@@ -501,16 +532,12 @@ Found findRecord(const SMIndexCopy &Copy, uintptr_t PC) {
   loadBucket(T, B, R0, F0);
   loadBucket(T, B + 1, R1, F1);
   uint64_t Lo = R0, Hi = R1 < T.NumRecords ? R1 : T.NumRecords;
-  while (Lo < Hi) { // first record with PC >= the PC
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if (loadRecordPC(T, Mid) < PC)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
-  if (Lo >= T.NumRecords || loadRecordPC(T, Lo) != PC)
+  // The first record at or after PC.
+  uint64_t I = lowerBound(Lo, Hi, uint64_t(PC),
+                          [&T](uint64_t J) { return loadRecordPC(T, J); });
+  if (I >= T.NumRecords || loadRecordPC(T, I) != PC)
     return Out;
-  Out.R = loadStruct<SMRecord>(T.Records + Lo * sizeof(SMRecord));
+  Out.R = loadStruct<SMRecord>(T.Records + I * sizeof(SMRecord));
   if (Out.R.Function >= T.NumFunctions)
     return Out;
   Out.F = loadStruct<SMFunction>(T.Functions +
@@ -536,13 +563,9 @@ Found findFunction(const SMIndexCopy &Copy, uintptr_t PC) {
   uint64_t Lo = F0, Hi = F1 < T.NumFunctions ? F1 : T.NumFunctions;
   if (Lo > Hi)
     Lo = Hi;
-  while (Lo < Hi) { // first function starting after PC
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if (loadFunctionStart(T, Mid) <= PC)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
+  // The first function starting after PC.
+  Lo = upperBound(Lo, Hi, uint64_t(PC),
+                  [&T](uint64_t I) { return loadFunctionStart(T, I); });
   if (Lo == 0)
     return Out;
   Out.F = loadStruct<SMFunction>(T.Functions + (Lo - 1) * sizeof(SMFunction));

@@ -15,6 +15,7 @@
 
 #include "stackmaps/stackmap.h"
 
+#include "core/algorithm.h"
 #include "core/arena.h"
 #include "core/elf_file.h"
 #include "core/log.h"
@@ -64,14 +65,8 @@ bool symbolizeChunk(uint64_t, const ElfW(Sym) * Chunk, size_t K, void *C) {
     uintptr_t Start = Ctx.Bias + S.st_value;
     uintptr_t End = Start + S.st_size;
     // The first function whose address is at or after Start.
-    size_t Lo = 0, Hi = N;
-    while (Lo < Hi) {
-      size_t Mid = Lo + (Hi - Lo) / 2;
-      if (Fs[Mid].Address < Start)
-        Lo = Mid + 1;
-      else
-        Hi = Mid;
-    }
+    size_t Lo = lowerBound(size_t(0), N, Start,
+                           [Fs](size_t I) { return Fs[I].Address; });
     for (; Lo < N && Fs[Lo].Address < End; ++Lo)
       if (!Fs[Lo].Size) {
         Fs[Lo].Start = Start;
