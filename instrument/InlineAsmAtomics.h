@@ -1,10 +1,11 @@
 //===- InlineAsmAtomics.h - Atomics written in inline asm -------*- C++ -*-===//
 //
-// The policy for inline asm in one place: which statements of an asm template
+// What the plugin asks of inline asm: which statements of an asm template
 // are atomics for pcmap (x86 AT&T and AArch64), with their descriptors, and
 // which statements pcmap cannot analyse, so that their function must not
-// claim that all its atomics are recorded. docs/Instrumentation.md lists what
-// is recognised.
+// claim that all its atomics are recorded. The template is read by
+// AsmTemplateLexer.h and judged by one AsmClassifier per target
+// (AsmClassifier.h); docs/Instrumentation.md lists what is recognised.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,8 @@ class Module;
 } // namespace llvm
 
 namespace pcmap {
+
+class AsmClassifier;
 
 /// An atomic instruction in an asm template.
 struct AsmAtomic {
@@ -56,7 +59,9 @@ public:
 
 private:
   llvm::Triple TT;
-  const llvm::Module &M;
+  /// The classifier of TT's instructions; null for a target pcmap does not
+  /// read.
+  const AsmClassifier *Classifier;
   llvm::StringSet<> Macros;
 };
 

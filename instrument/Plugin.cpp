@@ -1,5 +1,4 @@
-//===- Plugin.cpp - pcmap pass plugin entry point
-//--------------------------===//
+//===- Plugin.cpp - pcmap pass plugin entry point -------------------------===//
 //
 // Registers the pcmap pass with the new pass manager:
 //  * as "pcmap" (or "pcmap<atomics;functions;lto-prelink>") for

@@ -1,5 +1,4 @@
-//===- Driver.cpp - pcmap-clang and pcmap-clang++
-//--------------------------===//
+//===- Driver.cpp - pcmap-clang and pcmap-clang++ -------------------------===//
 //
 // A compiler wrapper in the style of afl-clang-fast: it understands
 //   -fsanitize-metadata=<list>        atomics, functions (alias: covered), all
@@ -268,90 +267,129 @@ struct Invocation {
        NoRuntime = false;
 };
 
+/// The -x language in force while the command line is read.
+struct InputLanguage {
+  std::string Name = "none";
+  /// Whether a -x other than "none" is in force: the inputs are then sources.
+  bool Given = false;
+
+  void set(StringRef Language) {
+    Name = Language.str();
+    Given = Name != "none";
+  }
+};
+
+/// Notes what an option whose value is a separate argument says.
+void noteSeparateValue(StringRef Arg, StringRef Value, Invocation &Inv,
+                       InputLanguage &Language) {
+  if (Arg == "-target")
+    Inv.Target = Value.str();
+  else if (Arg == "-x")
+    Language.set(Value);
+  else if (Arg == "-o")
+    Inv.OutputIndex = Inv.Passthrough.size();
+}
+
+/// Takes one of pcmap's own options, which clang does not know; false if Arg
+/// is not one.
+bool takeOwnOption(StringRef Arg, Invocation &Inv) {
+  if (Arg.consume_front("-fsanitize-metadata=")) {
+    Inv.Features |= parseFeatures(Arg, "-fsanitize-metadata=");
+    return true;
+  }
+  if (Arg.consume_front("-fno-sanitize-metadata=")) {
+    Inv.Features &= ~parseFeatures(Arg, "-fno-sanitize-metadata=");
+    return true;
+  }
+  if (Arg.consume_front("-fsanitize-metadata-ignorelist=")) {
+    if (!sys::fs::exists(Arg))
+      fail("ignorelist file '" + Arg + "' not found");
+    SmallString<256> Abs(Arg);
+    sys::fs::make_absolute(Abs);
+    Inv.Ignorelists.emplace_back(Abs.str());
+    return true;
+  }
+  if (Arg == "-shared-libpcmap" || Arg == "-static-libpcmap") {
+    Inv.SharedRuntime = Arg == "-shared-libpcmap";
+    return true;
+  }
+  return false;
+}
+
+/// Notes what decides the runtime a link gets, and the informational
+/// options (--version, --help).
+void noteOutputOption(StringRef Arg, Invocation &Inv) {
+  if (Arg.starts_with("--target="))
+    Inv.Target = Arg.drop_front(strlen("--target=")).str();
+  if (Arg.starts_with("-fexperimental-sanitize-metadata="))
+    Inv.UpstreamMetadata = true;
+  else if (Arg.starts_with("-fno-experimental-sanitize-metadata="))
+    Inv.UpstreamMetadata = false;
+  else if (Arg == "-shared")
+    Inv.SharedOutput = true;
+  else if (Arg == "-r" || Arg == "-nostdlib" || Arg == "-nodefaultlibs")
+    Inv.NoRuntime = true;
+  else if (Arg == "--version")
+    Inv.Version = true;
+  else if (Arg == "--help")
+    Inv.Help = true;
+}
+
+/// Notes whether the code generator will split functions into fragments.
+void noteFragmentOption(StringRef Arg, Invocation &Inv) {
+  if (Arg.starts_with("-fbasic-block-sections="))
+    Inv.BBSections = Arg == "-fbasic-block-sections=all" ||
+                     Arg.starts_with("-fbasic-block-sections=list=");
+  else if (Arg == "-fsplit-machine-functions")
+    Inv.SplitMachineFunctions = true;
+  else if (Arg == "-fno-split-machine-functions")
+    Inv.SplitMachineFunctions = false;
+}
+
+/// Notes which phases clang runs (LTO, link or not) and the inputs, with the
+/// language each is compiled as.
+void notePhaseOrInput(StringRef Arg, Invocation &Inv, InputLanguage &Language) {
+  if (Arg == "-flto" || Arg.starts_with("-flto="))
+    Inv.LTO = true;
+  else if (Arg == "-fno-lto")
+    Inv.LTO = false;
+  else if (Arg == "-c" || Arg == "-S" || Arg == "-E" ||
+           Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM")
+    Inv.Linking = false;
+  else if (Arg.starts_with("-fuse-ld="))
+    Inv.UseLdGiven = true;
+  else if (Arg.starts_with("-x"))
+    Language.set(Arg.drop_front(2));
+  else if (Arg == "-" || !Arg.starts_with("-")) {
+    Inv.HasInput = true;
+    Inv.Inputs.push_back(Inv.Passthrough.size());
+    if (Language.Given || Arg == "-" || !isLinkerInput(Arg)) {
+      Inv.CompilesSource = true;
+      Inv.RunsCompiler |= inputLanguage(Arg, Language.Name) != "assembler";
+      Inv.Sources.emplace_back(Inv.Passthrough.size(), Language.Name);
+    }
+  }
+}
+
 /// Takes pcmap's own options out of the command line and notes what the
 /// rest asks clang to do.
 Invocation parseArguments(ArrayRef<const char *> Argv) {
   Invocation Inv;
-  std::string Language = "none";
-  bool LanguageGiven = false;
+  InputLanguage Language;
   int Argc = int(Argv.size());
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg = Argv[I];
     if (takesSeparateValue(Arg) && I + 1 < Argc) {
-      if (Arg == "-target") {
-        Inv.Target = Argv[I + 1];
-      } else if (Arg == "-x") {
-        Language = Argv[I + 1];
-        LanguageGiven = Language != "none";
-      } else if (Arg == "-o") {
-        Inv.OutputIndex = Inv.Passthrough.size();
-      }
+      noteSeparateValue(Arg, Argv[I + 1], Inv, Language);
       Inv.Passthrough.emplace_back(Argv[I]);
       Inv.Passthrough.emplace_back(Argv[++I]);
       continue;
     }
-    if (Arg.consume_front("-fsanitize-metadata=")) {
-      Inv.Features |= parseFeatures(Arg, "-fsanitize-metadata=");
+    if (takeOwnOption(Arg, Inv))
       continue;
-    }
-    if (Arg.consume_front("-fno-sanitize-metadata=")) {
-      Inv.Features &= ~parseFeatures(Arg, "-fno-sanitize-metadata=");
-      continue;
-    }
-    if (Arg.consume_front("-fsanitize-metadata-ignorelist=")) {
-      if (!sys::fs::exists(Arg))
-        fail("ignorelist file '" + Arg + "' not found");
-      SmallString<256> Abs(Arg);
-      sys::fs::make_absolute(Abs);
-      Inv.Ignorelists.emplace_back(Abs.str());
-      continue;
-    }
-    if (Arg == "-shared-libpcmap" || Arg == "-static-libpcmap") {
-      Inv.SharedRuntime = Arg == "-shared-libpcmap";
-      continue;
-    }
-    if (Arg.starts_with("--target="))
-      Inv.Target = Arg.drop_front(strlen("--target=")).str();
-    if (Arg.starts_with("-fexperimental-sanitize-metadata="))
-      Inv.UpstreamMetadata = true;
-    else if (Arg.starts_with("-fno-experimental-sanitize-metadata="))
-      Inv.UpstreamMetadata = false;
-    else if (Arg == "-shared")
-      Inv.SharedOutput = true;
-    else if (Arg == "-r" || Arg == "-nostdlib" || Arg == "-nodefaultlibs")
-      Inv.NoRuntime = true;
-    else if (Arg == "--version")
-      Inv.Version = true;
-    else if (Arg == "--help")
-      Inv.Help = true;
-    if (Arg.starts_with("-fbasic-block-sections="))
-      Inv.BBSections = Arg == "-fbasic-block-sections=all" ||
-                       Arg.starts_with("-fbasic-block-sections=list=");
-    else if (Arg == "-fsplit-machine-functions")
-      Inv.SplitMachineFunctions = true;
-    else if (Arg == "-fno-split-machine-functions")
-      Inv.SplitMachineFunctions = false;
-    if (Arg == "-flto" || Arg.starts_with("-flto="))
-      Inv.LTO = true;
-    else if (Arg == "-fno-lto")
-      Inv.LTO = false;
-    else if (Arg == "-c" || Arg == "-S" || Arg == "-E" ||
-             Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM")
-      Inv.Linking = false;
-    else if (Arg.starts_with("-fuse-ld="))
-      Inv.UseLdGiven = true;
-    else if (Arg.starts_with("-x")) {
-      Language = Arg.drop_front(2).str();
-      LanguageGiven = Language != "none";
-    } else if (Arg == "-" || !Arg.starts_with("-")) {
-      Inv.HasInput = true;
-      Inv.Inputs.push_back(Inv.Passthrough.size());
-      if (LanguageGiven || Arg == "-" || !isLinkerInput(Arg)) {
-        Inv.CompilesSource = true;
-        Inv.RunsCompiler |= inputLanguage(Arg, Language) != "assembler";
-        Inv.Sources.emplace_back(Inv.Passthrough.size(), Language);
-      }
-    }
+    noteOutputOption(Arg, Inv);
+    noteFragmentOption(Arg, Inv);
+    notePhaseOrInput(Arg, Inv, Language);
     Inv.Passthrough.emplace_back(Argv[I]);
   }
   return Inv;
