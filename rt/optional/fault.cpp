@@ -11,6 +11,7 @@
 #include "platform/platform.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -382,11 +383,11 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
 
 /// Where a fault inside the report returns to (one thread reports at a
 /// time), and whether one is being written.
-void *ReportJump[5];
+sigjmp_buf ReportJump;
 bool ReportInProgress;
 
-/// The report: what faulted, then the stack. Not inlined: the frame that
-/// __builtin_setjmp saves must outlive it.
+/// The report: what faulted, then the stack. Not inlined, so that the
+/// handler's frame, which sigsetjmp saved, is not this one.
 __attribute__((noinline)) void writeReport(int Signal, siginfo_t *Info,
                                            void *Context) {
   uintptr_t PC = signalContextPC(Context);
@@ -435,7 +436,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
       // A fault in the reporter itself: do not report it again; end the
       // report (above), or, past it, take the default action.
       if (__atomic_load_n(&ReportInProgress, __ATOMIC_RELAXED))
-        __builtin_longjmp(ReportJump, 1);
+        siglongjmp(ReportJump, 1);
       Report = false;
     } else {
       // Another thread is reporting: wait (at most about ten seconds) so
@@ -454,7 +455,7 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     // A fault inside the report (the unwinder reading a bad PC's code, a
     // stack of junk) ends the report, not the process: the nested handler
     // jumps back here, and the hand-over below still happens.
-    if (__builtin_setjmp(ReportJump) == 0) {
+    if (sigsetjmp(ReportJump, /*savemask=*/0) == 0) {
       __atomic_store_n(&ReportInProgress, true, __ATOMIC_RELAXED);
       writeReport(Signal, Info, Context);
     } else {

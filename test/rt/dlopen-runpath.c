@@ -3,6 +3,9 @@
 // default) and the shared one. Regression test: the runtime's dlopen
 // interceptor made itself the caller, so the loader searched the runtime's
 // path instead of the library's ("cannot open shared object file").
+// Not with a sanitizer: its own dlopen interceptor, which the program calls
+// first, has the same defect (docs/Runtime.md, "Discovery").
+// UNSUPPORTED: sanitizer
 
 // RUN: rm -rf %t && mkdir -p %t/lib/plugins %t/bin
 // RUN: %clang -fPIC -shared -DPLUGIN %S/Inputs/runpath.c -o %t/lib/plugins/libplug.so
