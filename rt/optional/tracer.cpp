@@ -118,14 +118,19 @@ void record(uintptr_t PC, uint64_t Weight) {
 // Each thread has a timer on its own CPU clock, which advances only while
 // the thread runs: a thread is interrupted only while it runs, and its
 // samples are its CPU time times the rate. A thread started with
-// pthread_create gets its timer first thing (callAtThreadStart) and deletes
-// it when it ends; threads started otherwise are found by a scan of
-// /proc/self/task, from the sampling handler of a thread that runs (every
-// kScanEvery samples of the process), so that no timer ever interrupts a
-// thread that sleeps or waits.
+// pthread_create gets its timer first thing (Event::ThreadStart) and
+// deletes it when it ends; threads started otherwise (a raw clone, or any
+// thread when a sanitizer's interceptor starts them) are found by a scan of
+// /proc/self/task every kScanPeriods periods of the process's CPU time. The
+// scan runs in a service thread of the runtime's, which a process CPU-time
+// timer directed at it wakes (it waits for the signal with every signal
+// blocked), so that no timer ever interrupts a program's thread that sleeps
+// or waits; without that thread, a sampled thread's handler scans (every
+// kScanEvery samples).
 
 constexpr unsigned kMaxThreads = 4096;
 constexpr uint64_t kScanEvery = 100;
+constexpr long kScanPeriods = 10;
 struct ThreadSlot {
   int Tid; // 0: free
   int Timer;
@@ -137,6 +142,9 @@ uint64_t ThreadsSeen;
 /// so that a handler never waits for the code it interrupted.
 int TableBusy;
 uint64_t SamplesSinceScan;
+/// The service thread that scans, 0 if none.
+int ScanThreadTid;
+constexpr int kScanCookie = 0x5053; // "PS"
 /// The thread that writes dumps (never sampled), 0 if none.
 int DumpThreadTid;
 bool Running;
@@ -246,7 +254,8 @@ void noteLiveThread(int Tid, void *Data) {
   auto &Live = *static_cast<LiveThreads *>(Data);
   if (Live.Count < kMaxThreads)
     Live.Tid[Live.Count++] = Tid;
-  if (Tid != __atomic_load_n(&DumpThreadTid, __ATOMIC_ACQUIRE))
+  if (Tid != __atomic_load_n(&DumpThreadTid, __ATOMIC_ACQUIRE) &&
+      Tid != __atomic_load_n(&ScanThreadTid, __ATOMIC_ACQUIRE))
     ensureThreadTimer(Tid);
 }
 
@@ -285,8 +294,9 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
   record(PC, Periods);
   Self.Periods += Periods;
   Self.LastPC = PC;
-  if (__atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) % kScanEvery ==
-      0)
+  if (!__atomic_load_n(&ScanThreadTid, __ATOMIC_RELAXED) &&
+      __atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) % kScanEvery ==
+          0)
     discoverThreads();
   errno = SavedErrno;
 }
@@ -731,6 +741,26 @@ bool installDumpSignal() {
   return true;
 }
 
+/// The scanning service thread: woken by its process CPU-time timer.
+void *scanLoop(void *) {
+  int Tid = currentThreadId();
+  int Timer = createProcessCPUTimer(Tid, SIGPROF, kScanCookie);
+  if (Timer < 0)
+    return nullptr;
+  __atomic_store_n(&ScanThreadTid, Tid, __ATOMIC_RELEASE);
+  armTimer(Timer, intervalNanos() * kScanPeriods);
+  for (;;) {
+    int Cookie = waitForSignal(SIGPROF);
+    if (Cookie == kScanCookie)
+      discoverThreads();
+    else if (Cookie < 0)
+      break;
+  }
+  deleteTimer(Timer);
+  __atomic_store_n(&ScanThreadTid, 0, __ATOMIC_RELEASE);
+  return nullptr;
+}
+
 /// Gives every thread of the process a timer and starts sampling. False
 /// (with a warning) if the kernel gives no timer.
 bool startSampling() {
@@ -747,6 +777,7 @@ bool startSampling() {
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();
   setRunning(true);
+  startServiceThread(scanLoop, nullptr);
   return true;
 }
 
@@ -774,6 +805,7 @@ void restartInChild() {
     DumpPipe[0] = DumpPipe[1] = -1;
   }
   DumpThreadTid = 0;
+  ScanThreadTid = 0;
   if (startSampling())
     startDumps();
 }

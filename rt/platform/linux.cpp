@@ -619,7 +619,7 @@ static clockid_t threadCPUClock(int Tid) {
   return clockid_t((~unsigned(Tid)) << 3) | kPerThread | kSchedClock;
 }
 
-int createThreadCPUTimer(int Tid, int Signal, int Cookie) {
+static int createTimerFor(clockid_t Clock, int Tid, int Signal, int Cookie) {
   struct sigevent E;
   memset(&E, 0, sizeof(E));
   E.sigev_value.sival_int = Cookie;
@@ -629,9 +629,30 @@ int createThreadCPUTimer(int Tid, int Signal, int Cookie) {
   // The raw system call: glibc's timer_create allocates, and it is not
   // async-signal-safe.
   int Id = -1;
-  if (syscall(SYS_timer_create, threadCPUClock(Tid), &E, &Id) != 0)
+  if (syscall(SYS_timer_create, Clock, &E, &Id) != 0)
     return -1;
   return Id;
+}
+
+int createThreadCPUTimer(int Tid, int Signal, int Cookie) {
+  return createTimerFor(threadCPUClock(Tid), Tid, Signal, Cookie);
+}
+
+int createProcessCPUTimer(int Tid, int Signal, int Cookie) {
+  return createTimerFor(CLOCK_PROCESS_CPUTIME_ID, Tid, Signal, Cookie);
+}
+
+int waitForSignal(int Signal) {
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigaddset(&Set, Signal);
+  for (;;) {
+    siginfo_t Info;
+    if (sigwaitinfo(&Set, &Info) == Signal)
+      return Info.si_code == SI_TIMER ? Info.si_value.sival_int : 0;
+    if (errno != EINTR)
+      return -1;
+  }
 }
 
 void armTimer(int Timer, long Nanos) {

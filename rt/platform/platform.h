@@ -202,6 +202,12 @@ uintptr_t signalContextSP(const void *Context);
 /// gives: it advances only while that thread runs) that sends Signal with
 /// the value Cookie to that thread. Returns its id, or -1. Async-signal-safe.
 int createThreadCPUTimer(int Tid, int Signal, int Cookie);
+/// A timer on the process's CPU clock (all its threads' CPU time) that
+/// sends Signal with the value Cookie to thread Tid alone. -1 on failure.
+int createProcessCPUTimer(int Tid, int Signal, int Cookie);
+/// Waits until Signal, which the calling thread blocks, is pending, and
+/// takes it: its value (the timer's cookie); -1 on an error.
+int waitForSignal(int Signal);
 /// Makes Timer fire every Nanos nanoseconds of CPU time; 0 stops it.
 void armTimer(int Timer, long Nanos);
 void deleteTimer(int Timer);
