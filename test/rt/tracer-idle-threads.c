@@ -8,7 +8,9 @@
 // threads were signalled, got EINTR, and the samples were 2.9x the CPU time.
 // Not under TSan: it delivers asynchronous signals only when the thread next
 // enters its runtime, never in the middle of the uninstrumented loop.
-// UNSUPPORTED: sanitize-thread
+// Not under qemu-user either: the process's CPU time there includes the
+// emulator's translation work, which no guest timer samples.
+// UNSUPPORTED: sanitize-thread, emulator
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O1 -pthread -fsanitize-metadata=all %S/Inputs/idle_threads.c -o %t/prog
