@@ -15,8 +15,11 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O1 -pthread -fsanitize-metadata=all %S/Inputs/idle_threads.c -o %t/prog
 // RUN: %python %S/Inputs/check_accuracy.py %t spin_on_atomic 0.9 %run %t/prog | FileCheck %s
+// Short-lived threads get their timer when they start, which a sanitizer's
+// pthread_create interceptor (it starts them itself) hides: there they are
+// found by the next scan (docs/Runtime.md, "The atomic tracer").
 // RUN: rm -rf %t/trace*
-// RUN: %python %S/Inputs/check_accuracy.py %t spin_on_atomic 0.5 %run %t/prog short | FileCheck %s --check-prefix=SHORT
+// RUN: %if !sanitizer %{ %python %S/Inputs/check_accuracy.py %t spin_on_atomic 0.5 %run %t/prog short | FileCheck %s --check-prefix=SHORT %}
 // CHECK:      interrupted sleeps: 0, spurious wake-ups: 0
 // CHECK-NEXT: samples within 10% of CPU time x rate: True
 // CHECK-NEXT: at least 90% in spin_on_atomic: True
