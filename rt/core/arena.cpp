@@ -35,12 +35,26 @@ constexpr uint64_t kRetainedMark = 0x72657461696e6564ull;
 /// masked offset stays inside the mapping.
 constexpr uint64_t kGuard = 1 << 16;
 
-uint64_t Bump;      // next unallocated offset for small blocks
-uint64_t LargeBump; // next unallocated offset for large blocks
-uint64_t InUse;     // bytes in allocated blocks
-uint64_t PeakInUse; // the most InUse has been
-uint64_t Retained;  // bytes of free blocks whose pages were kept
-uint64_t Released;  // bytes whose pages went back to the system (stats)
+/// The region's size: the largest power of two up to kMaxRegionLog that
+/// fits the limits (arenaInit), and at least 2^kMinRegionLog.
+constexpr unsigned kMaxRegionLog = 36; // 64 GiB
+constexpr unsigned kMinRegionLog = 20; // 1 MiB
+/// Of an address-space limit (RLIMIT_AS), the share the region may take.
+constexpr uint64_t kAddressSpaceShare = 16;
+/// The region is reserved read-only and made writable in steps of this
+/// much as blocks are allocated: memory, and commit charge under strict
+/// overcommit, grow with the tables rather than with the reservation.
+constexpr uint64_t kCommitStep = uint64_t(1) << 21;
+
+bool InitFailed;
+uint64_t SmallCommitted; // the lower half is writable up to this offset
+uint64_t LargeCommitted; // the upper half is, from its start up to this one
+uint64_t Bump;           // next unallocated offset for small blocks
+uint64_t LargeBump;      // next unallocated offset for large blocks
+uint64_t InUse;          // bytes in allocated blocks
+uint64_t PeakInUse;      // the most InUse has been
+uint64_t Retained;       // bytes of free blocks whose pages were kept
+uint64_t Released;       // bytes whose pages went back to the system (stats)
 ArenaOffset FreeList[kMaxClass + 1]; // per class; the link is the block's
                                      // first 8 bytes
 
@@ -48,6 +62,19 @@ void addInUse(uint64_t Bytes) {
   InUse += Bytes;
   if (InUse > PeakInUse)
     PeakInUse = InUse;
+}
+
+/// Makes the region writable up to End (from Committed, up to Limit).
+bool commitUpTo(uint64_t &Committed, uint64_t End, uint64_t Limit) {
+  if (End <= Committed)
+    return true;
+  uint64_t NewEnd = (End + kCommitStep - 1) & ~(kCommitStep - 1);
+  if (NewEnd > Limit)
+    NewEnd = Limit;
+  if (!commitPages(Arena.Base + Committed, NewEnd - Committed))
+    return false;
+  Committed = NewEnd;
+  return true;
 }
 
 unsigned classOf(uint64_t Size) {
@@ -59,24 +86,42 @@ unsigned classOf(uint64_t Size) {
 
 } // namespace
 
-bool arenaInit() {
+bool arenaInit(uint64_t LimitBytes) {
   if (Arena.Base)
     return true;
-  // As much address space as the system gives, from 64 GiB down to 1 GiB;
-  // none of it is backed by memory until tables are written.
-  for (unsigned Log = 36; Log >= 30; --Log) {
+  if (InitFailed)
+    return false;
+  // The largest region the limits allow; none of it is memory, or commit
+  // charge, until tables are written.
+  uint64_t Max = uint64_t(1) << kMaxRegionLog;
+  if (LimitBytes && LimitBytes < Max)
+    Max = LimitBytes;
+  if (uint64_t AS = addressSpaceLimit())
+    if (AS / kAddressSpaceShare < Max)
+      Max = AS / kAddressSpaceShare;
+  for (unsigned Log = kMaxRegionLog; Log >= kMinRegionLog; --Log) {
     uint64_t Size = uint64_t(1) << Log;
-    if (void *P = reserveAddressSpace(Size + kGuard)) {
+    if (Size > Max)
+      continue;
+    if (void *P = reserveReadOnly(Size + kGuard)) {
       Arena.Mask = Size - 1;
       // Offset 0 is reserved to mean "no block".
       Bump = 1 << kMinClass;
-      LargeBump = Size / 2;
+      SmallCommitted = 0;
+      LargeBump = LargeCommitted = Size / 2;
       adviseHugePages(static_cast<char *>(P) + LargeBump, Size / 2);
       __atomic_store_n(&Arena.Base, static_cast<char *>(P), __ATOMIC_RELEASE);
       return true;
     }
   }
+  InitFailed = true;
   return false;
+}
+
+uint64_t arenaRegionBytes() { return Arena.Base ? Arena.Mask + 1 : 0; }
+uint64_t arenaCommittedBytes() {
+  return Arena.Base ? SmallCommitted + LargeCommitted - (Arena.Mask + 1) / 2
+                    : 0;
 }
 
 ArenaOffset arenaAllocate(uint64_t Size) {
@@ -98,7 +143,8 @@ ArenaOffset arenaAllocate(uint64_t Size) {
   // which keeps them from straddling pages needlessly.
   if (C >= kLargeClass) {
     uint64_t Offset = (LargeBump + kLargeAlign - 1) & ~(kLargeAlign - 1);
-    if (Offset + ClassSize > Arena.Mask + 1)
+    if (Offset + ClassSize > Arena.Mask + 1 ||
+        !commitUpTo(LargeCommitted, Offset + ClassSize, Arena.Mask + 1))
       return 0;
     LargeBump = Offset + ClassSize;
     addInUse(ClassSize);
@@ -106,7 +152,8 @@ ArenaOffset arenaAllocate(uint64_t Size) {
   }
   uint64_t Align = ClassSize < 4096 ? ClassSize : 4096;
   uint64_t Offset = (Bump + Align - 1) & ~(Align - 1);
-  if (Offset + ClassSize > (Arena.Mask + 1) / 2)
+  if (Offset + ClassSize > (Arena.Mask + 1) / 2 ||
+      !commitUpTo(SmallCommitted, Offset + ClassSize, (Arena.Mask + 1) / 2))
     return 0;
   Bump = Offset + ClassSize;
   addInUse(ClassSize);

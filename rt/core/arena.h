@@ -1,6 +1,7 @@
 //===- arena.h - Memory the runtime's tables live in ------------*- C++ -*-===//
 //
-// All tables live in one reserved region that is never unmapped. Blocks are
+// All tables live in one reserved region that is never unmapped; it is
+// reserved read-only and made writable as blocks are allocated. Blocks are
 // named by their offset in the region; readers turn an offset into a pointer
 // with a mask, so that a reader holding a stale offset (its view has been
 // replaced and the block reused) reads garbage but never faults; the
@@ -87,10 +88,15 @@ template <class T> inline T arenaLoad(ArenaOffset Offset, uint64_t I) {
       static_cast<const T *>(arenaPointer(Offset + I * sizeof(T))));
 }
 
-/// Writers: initialise the arena (idempotent); allocate a block of at least
-/// Size bytes (its contents are unspecified); free it. Size class 0 on
-/// failure.
-bool arenaInit();
+/// Writers: initialise the arena (idempotent; false, for good, if no
+/// region can be had): a region of up to 64 GiB of address space, at most
+/// LimitBytes (0: no limit of the caller's) and a sixteenth of RLIMIT_AS,
+/// at least 1 MiB. Allocate a block of at least Size bytes (its contents
+/// are unspecified); free it. Offset 0 on failure.
+bool arenaInit(uint64_t LimitBytes = 0);
+/// The region's size, and how much of it is writable (committed) so far.
+uint64_t arenaRegionBytes();
+uint64_t arenaCommittedBytes();
 ArenaOffset arenaAllocate(uint64_t Size);
 void arenaFree(ArenaOffset Offset, uint64_t Size);
 /// A writable pointer to a block a writer owns.

@@ -57,12 +57,52 @@ bool (*ObjectLocator)(const void *Address, LoadedObject &Out);
 
 bool Initialized;
 
+/// A module whose tables do not fit answers UNKNOWN (it has no table);
+/// said for the first such module, and, at verbosity 2, for every one.
+void reportOutOfMemory(const char *Path) {
+  static bool Said;
+  if (Verbosity < 1 || (Said && Verbosity < 2))
+    return;
+  Message M;
+  M << "warning: out of memory for the tables of " << Path << " ("
+    << (arenaBytesInUse() >> 20) << " of " << (arenaRegionBytes() >> 20)
+    << " MiB in use; tables_limit_mb sets the limit)";
+  if (!Said)
+    M << "; its queries, and those of any module that does not fit, "
+         "answer UNKNOWN";
+  Said = true;
+  M.emit();
+}
+
 bool ensureInitialized() {
   if (Initialized)
     return true;
   initOptions();
-  if (!arenaInit())
+  if (!arenaInit(uint64_t(Flags.tables_limit_mb) << 20)) {
+    // Said once: arenaInit fails for good, and every query answers UNKNOWN.
+    static bool Said;
+    if (!Said && Verbosity >= 1) {
+      Said = true;
+      Message M;
+      M << "warning: no address space for the tables";
+      if (uint64_t AS = addressSpaceLimit())
+        M << " (they may take a sixteenth of RLIMIT_AS, " << (AS >> 20)
+          << " MiB, and need 1 MiB)";
+      if (Flags.tables_limit_mb)
+        M << " (tables_limit_mb=" << uint64_t(Flags.tables_limit_mb) << ")";
+      M << "; every query answers UNKNOWN";
+      M.emit();
+    }
     return false;
+  }
+  if (Verbosity >= 2) {
+    Message M;
+    M << "tables: " << (arenaRegionBytes() >> 20)
+      << " MiB of address space reserved";
+    if (uint64_t AS = addressSpaceLimit())
+      M << " (a sixteenth at most of RLIMIT_AS, " << (AS >> 20) << " MiB)";
+    M.emit();
+  }
   Initialized = true;
   // The layers above start the services the options ask for.
   announce(Event::Initialize);
@@ -210,11 +250,8 @@ void rebuild(ModuleRecord *M) {
     arenaStore(T->BuildId, M->BuildId, sizeof(T->BuildId));
     storeRelaxed(&T->BuildIdSize, uint64_t(M->BuildIdSize));
   }
-  if (HasEntries && !M->Table) {
-    Message Msg;
-    Msg << "out of memory building the tables of " << M->Path;
-    Msg.emit();
-  }
+  if (HasEntries && !M->Table)
+    reportOutOfMemory(M->Path);
   publish();
   freeModuleTable(Old);
   for (unsigned I = 0; I < NumReplaced; ++I)

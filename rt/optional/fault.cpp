@@ -386,8 +386,18 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
 sigjmp_buf ReportJump;
 bool ReportInProgress;
 
+/// The stack reports are written on: the unwinder, the symbolizer's
+/// buffers and the report's lines take tens of KiB, more than a program's
+/// alternate signal stack may have (SIGSTKSZ is 8 KiB), so the handler
+/// itself only decides and chains, in a frame of a few hundred bytes, and
+/// the report runs here. One thread reports at a time (ReportingThread).
+/// Reserved when the reporter starts; backed by memory only where a report
+/// touches it.
+constexpr size_t kReportStackBytes = 256 * 1024;
+char *ReportStack;
+
 /// The report: what faulted, then the stack. Not inlined, so that the
-/// handler's frame, which sigsetjmp saved, is not this one.
+/// frame that sigsetjmp saved is not this one.
 __attribute__((noinline)) void writeReport(int Signal, siginfo_t *Info,
                                            void *Context) {
   uintptr_t PC = signalContextPC(Context);
@@ -414,6 +424,87 @@ __attribute__((noinline)) void writeReport(int Signal, siginfo_t *Info,
   printFrames(F, First, Flags.stack_depth, Signal == SIGTRAP);
 }
 
+struct ReportRequest {
+  int Signal;
+  siginfo_t *Info;
+  void *Context;
+  bool OwnStack;          // running on ReportStack
+  stack_t OldSignalStack; // the alternate stack to restore, if OwnStack
+};
+
+/// Writes the report and says what follows it; on ReportStack when there
+/// is one. A fault inside the report (the unwinder reading a bad PC's code,
+/// a stack of junk) ends the report, not the process: the nested handler
+/// jumps back here, and the hand-over still happens.
+void runReport(void *P) {
+  auto &R = *static_cast<ReportRequest *>(P);
+  // A nested fault is delivered on this stack, below the report's frames,
+  // not at the top of the alternate stack the handler came from.
+  if (R.OwnStack)
+    R.OwnStack =
+        useStackForSignals(ReportStack, kReportStackBytes, R.OldSignalStack);
+  // And it is delivered: a handler that wraps pcmap's (TSan's) may have
+  // blocked every signal. The mask is the signal frame's again when the
+  // handler returns, or chain() sets the program's handler's.
+  int FaultSignals[sizeof(Handled) / sizeof(Handled[0])];
+  int N = 0;
+  for (const HandledSignal &H : Handled)
+    FaultSignals[N++] = H.Signal;
+  unblockSignals(FaultSignals, N);
+  if (sigsetjmp(ReportJump, /*savemask=*/0) == 0) {
+    __atomic_store_n(&ReportInProgress, true, __ATOMIC_RELAXED);
+    writeReport(R.Signal, R.Info, R.Context);
+  } else {
+    emitLine("  (the report itself faulted; it ends here)");
+  }
+  __atomic_store_n(&ReportInProgress, false, __ATOMIC_RELAXED);
+  const struct sigaction &Prev = Previous[R.Signal];
+  bool Default = !(Prev.sa_flags & SA_SIGINFO) &&
+                 (Prev.sa_handler == SIG_DFL || Prev.sa_handler == SIG_IGN);
+  // The default action ends the process (an ignored fault too; an ignored
+  // sent signal does not): the tracer's last report now, as no exit
+  // handler will run.
+  if (Default && (Prev.sa_handler == SIG_DFL || R.Info->si_code > 0))
+    announce(Event::Fatal);
+  char Line[200];
+  Text T(Line, sizeof(Line));
+  T << "==" << uint64_t(currentProcessId()) << "== "
+    << (Default ? "the default action of " : "the program's handler of ")
+    << signalName(R.Signal) << " follows";
+  emitLine(Line);
+}
+
+/// Takes the right to report (ReportingThread); false for a fault of the
+/// reporting thread outside its report, which is not reported again. A
+/// fault inside the report does not return (it ends the report).
+bool beginReport() {
+  int Self = currentThreadId();
+  int Expected = 0;
+  if (__atomic_compare_exchange_n(&ReportingThread, &Expected, Self, false,
+                                  __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+    return true;
+  if (Expected == Self) {
+    // A fault in the reporter itself: end the report (runReport), or, past
+    // it, take the default action.
+    if (__atomic_load_n(&ReportInProgress, __ATOMIC_RELAXED))
+      siglongjmp(ReportJump, 1);
+    return false;
+  }
+  // Another thread is reporting: wait (at most about ten seconds) so that
+  // the reports do not interleave.
+  for (int I = 0; I < 10000; ++I) {
+    Expected = 0;
+    if (__atomic_compare_exchange_n(&ReportingThread, &Expected, Self, false,
+                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      break;
+    sleepMilliseconds(1);
+  }
+  return true;
+}
+
+/// The handler of every fault signal. Its own frame is small (the report
+/// runs on ReportStack), so it fits on any alternate stack the program
+/// gives its threads, beside the kernel's signal frame.
 void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   int SavedErrno = errno;
   // A fault the program's own handler takes is the program's business (a
@@ -427,55 +518,19 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     errno = SavedErrno;
     return;
   }
-  int Self = currentThreadId();
-  int Expected = 0;
-  bool Report = true;
-  if (!__atomic_compare_exchange_n(&ReportingThread, &Expected, Self, false,
-                                   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-    if (Expected == Self) {
-      // A fault in the reporter itself: do not report it again; end the
-      // report (above), or, past it, take the default action.
-      if (__atomic_load_n(&ReportInProgress, __ATOMIC_RELAXED))
-        siglongjmp(ReportJump, 1);
-      Report = false;
+  if (beginReport()) {
+    ReportRequest R;
+    R.Signal = Signal;
+    R.Info = Info;
+    R.Context = Context;
+    R.OwnStack = ReportStack != nullptr;
+    if (R.OwnStack) {
+      callOnStack(ReportStack + kReportStackBytes, runReport, &R);
+      if (R.OwnStack)
+        restoreSignalStack(R.OldSignalStack);
     } else {
-      // Another thread is reporting: wait (at most about ten seconds) so
-      // that the reports do not interleave.
-      for (int I = 0; I < 10000; ++I) {
-        Expected = 0;
-        if (__atomic_compare_exchange_n(&ReportingThread, &Expected, Self,
-                                        false, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED))
-          break;
-        sleepMilliseconds(1);
-      }
+      runReport(&R);
     }
-  }
-  if (Report) {
-    // A fault inside the report (the unwinder reading a bad PC's code, a
-    // stack of junk) ends the report, not the process: the nested handler
-    // jumps back here, and the hand-over below still happens.
-    if (sigsetjmp(ReportJump, /*savemask=*/0) == 0) {
-      __atomic_store_n(&ReportInProgress, true, __ATOMIC_RELAXED);
-      writeReport(Signal, Info, Context);
-    } else {
-      emitLine("  (the report itself faulted; it ends here)");
-    }
-    __atomic_store_n(&ReportInProgress, false, __ATOMIC_RELAXED);
-    const struct sigaction &P = Previous[Signal];
-    bool Default = !(P.sa_flags & SA_SIGINFO) &&
-                   (P.sa_handler == SIG_DFL || P.sa_handler == SIG_IGN);
-    // The default action ends the process (an ignored fault too; an
-    // ignored sent signal does not): the tracer's last report now, as no
-    // exit handler will run.
-    if (Default && (P.sa_handler == SIG_DFL || Info->si_code > 0))
-      announce(Event::Fatal);
-    char Line[200];
-    Text T(Line, sizeof(Line));
-    T << "==" << uint64_t(currentProcessId()) << "== "
-      << (Default ? "the default action of " : "the program's handler of ")
-      << signalName(Signal) << " follows";
-    emitLine(Line);
     __atomic_store_n(&ReportingThread, 0, __ATOMIC_RELEASE);
   }
   chain(Signal, Info, Context);
@@ -507,6 +562,7 @@ void initFaultReporter() {
   if (Flags.use_sigaltstack)
     ensureAlternateSignalStack();
   noteThreadStack();
+  ReportStack = static_cast<char *>(reserveStack(kReportStackBytes));
   for (const HandledSignal &H : Handled) {
     if (!(Flags.*H.Enabled))
       continue;

@@ -260,10 +260,10 @@ void noteLiveThread(int Tid, void *Data) {
 }
 
 /// Gives every thread of the process a timer and frees the slots of threads
-/// that are gone. Async-signal-safe; skipped if the table is busy.
-void discoverThreads() {
-  if (!tryLockTable())
-    return;
+/// that are gone. Async-signal-safe; the table is locked. Its buffers take
+/// some 16 KiB of stack: not inlined into the signal handler, whose frame
+/// stays small.
+__attribute__((noinline)) void discoverThreadsLocked() {
   LiveThreads Live;
   if (forEachThread(noteLiveThread, &Live) && Live.Count < kMaxThreads) {
     for (ThreadSlot &T : Threads) {
@@ -278,8 +278,23 @@ void discoverThreads() {
       }
     }
   }
+}
+
+/// The same, skipped if the table is busy.
+void discoverThreads() {
+  if (!tryLockTable())
+    return;
+  discoverThreadsLocked();
   unlockTable();
 }
+
+/// Where a signal handler scans until the scan thread runs (or if it cannot
+/// start): a thread's own stack may be a fiber's 16 KiB. Reserved when
+/// sampling starts; one handler scans at a time (the table's lock).
+constexpr size_t kFallbackScanStackBytes = 64 * 1024;
+char *FallbackScanStack;
+
+void scanOnFallbackStack(void *) { discoverThreadsLocked(); }
 
 void handleProf(int Signal, siginfo_t *Info, void *Context) {
   if (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie)
@@ -296,8 +311,12 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
   Self.LastPC = PC;
   if (!__atomic_load_n(&ScanThreadTid, __ATOMIC_RELAXED) &&
       __atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) % kScanEvery ==
-          0)
-    discoverThreads();
+          0 &&
+      FallbackScanStack && tryLockTable()) {
+    callOnStack(FallbackScanStack + kFallbackScanStackBytes,
+                scanOnFallbackStack, nullptr);
+    unlockTable();
+  }
   errno = SavedErrno;
 }
 
@@ -773,6 +792,9 @@ bool startSampling() {
     return false;
   }
   deleteTimer(Probe);
+  if (!FallbackScanStack)
+    FallbackScanStack =
+        static_cast<char *>(reserveStack(kFallbackScanStackBytes));
   Self = {threadCPUNanos(), 0, 0, true};
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();

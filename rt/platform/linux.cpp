@@ -36,6 +36,23 @@ void *reserveAddressSpace(size_t Size) {
   return P == MAP_FAILED ? nullptr : P;
 }
 
+void *reserveReadOnly(size_t Size) {
+  void *P = mmap(nullptr, Size, PROT_READ,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return P == MAP_FAILED ? nullptr : P;
+}
+
+bool commitPages(void *Begin, size_t Size) {
+  return mprotect(Begin, Size, PROT_READ | PROT_WRITE) == 0;
+}
+
+uint64_t addressSpaceLimit() {
+  struct rlimit Limit;
+  if (getrlimit(RLIMIT_AS, &Limit) != 0 || Limit.rlim_cur == RLIM_INFINITY)
+    return 0;
+  return Limit.rlim_cur;
+}
+
 void releasePages(void *Begin, size_t Size) {
   madvise(Begin, Size, MADV_DONTNEED);
 }
@@ -60,6 +77,19 @@ static bool writeFully(int Fd, const char *Data, size_t Size) {
     Size -= size_t(N);
   }
   return true;
+}
+
+DescriptorIdentity identifyDescriptor(int Fd) {
+  DescriptorIdentity Id;
+  struct stat St;
+  int Flags = fcntl(Fd, F_GETFL);
+  if (Flags < 0 || fstat(Fd, &St) != 0)
+    return Id;
+  Id.Open = true;
+  Id.OverwritesData = S_ISREG(St.st_mode) && !(Flags & O_APPEND);
+  Id.Device = uint64_t(St.st_dev);
+  Id.Inode = uint64_t(St.st_ino);
+  return Id;
 }
 
 void writeAll(int Fd, const char *Data, size_t Size) {
@@ -559,6 +589,25 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
   return int(Pid);
 }
 
+/// Binds the library functions the runtime's handlers call before any
+/// signal comes. The first call of a lazily bound function goes through the
+/// dynamic linker's resolver, which saves the whole vector register state on
+/// the stack: some 1.5 KiB more of whatever stack the signal came on, a
+/// small alternate stack of the program's included.
+static void bindHandlerCalls() {
+  static bool Bound;
+  if (Bound)
+    return;
+  Bound = true;
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigorset(&Set, &Set, &Set);
+  sigaddset(&Set, SIGSEGV);
+  int Saved = errno;
+  errno = Saved + int(syscall(SYS_getpid) < 0) + int(getpid() < 0);
+  errno = Saved;
+}
+
 void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
                           struct sigaction *Previous) {
   struct sigaction Action;
@@ -567,6 +616,7 @@ void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
   Action.sa_flags = Flags | SA_SIGINFO;
   sigemptyset(&Action.sa_mask);
   sigaction(Signal, &Action, Previous);
+  bindHandlerCalls();
 }
 
 void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags) {
@@ -598,6 +648,14 @@ void maskSignalsForHandler(const void *Context, const struct sigaction &Action,
   // The raw system call: the kernel's signal set, which is smaller than
   // glibc's sigset_t.
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &Mask, nullptr, _NSIG / 8);
+}
+
+void unblockSignals(const int *Signals, int Count) {
+  // The kernel's signal set (the raw system call takes no glibc sigset_t).
+  uint64_t Set = 0;
+  for (int I = 0; I < Count; ++I)
+    Set |= uint64_t(1) << (Signals[I] - 1);
+  syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &Set, nullptr, sizeof(Set));
 }
 
 void raiseInThisThread(int Signal) {

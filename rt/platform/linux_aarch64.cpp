@@ -58,4 +58,36 @@ size_t outlineHelperSize(uintptr_t Entry) {
 } // namespace rt
 } // namespace pcmap
 
+// callOnStack(Top, Fn, Arg): the frame pointer keeps the caller's stack
+// pointer, and the call frame information describes the caller from it
+// whatever the stack pointer is.
+asm(R"(
+  .text
+  .globl _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_
+  .hidden _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_
+  .type _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_, %function
+  .p2align 2
+_ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_:
+  .cfi_startproc
+  stp x29, x30, [sp, #-16]!
+  .cfi_def_cfa_offset 16
+  .cfi_offset w30, -8
+  .cfi_offset w29, -16
+  mov x29, sp
+  .cfi_def_cfa w29, 16
+  and x0, x0, #-16
+  mov sp, x0
+  mov x0, x2
+  blr x1
+  mov sp, x29
+  .cfi_def_cfa wsp, 16
+  ldp x29, x30, [sp], #16
+  .cfi_def_cfa_offset 0
+  .cfi_restore w30
+  .cfi_restore w29
+  ret
+  .cfi_endproc
+  .size _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_, .-_ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_
+)");
+
 #endif // __aarch64__

@@ -107,6 +107,31 @@ void ensureAlternateSignalStack() {
   }
 }
 
+bool useStackForSignals(void *Lo, size_t Size, stack_t &Old) {
+  stack_t S;
+  S.ss_sp = Lo;
+  S.ss_size = Size;
+  S.ss_flags = 0;
+  return sigaltstack(&S, &Old) == 0;
+}
+
+void restoreSignalStack(const stack_t &Old) {
+  stack_t S = Old;
+  // What sigaltstack reported is not what it takes back: SS_ONSTACK is an
+  // output only.
+  S.ss_flags &= SS_DISABLE;
+  sigaltstack(&S, nullptr);
+}
+
+void *reserveStack(size_t Size) {
+  size_t Guard = size_t(sysconf(_SC_PAGESIZE));
+  char *P = static_cast<char *>(reserveAddressSpace(Size + Guard));
+  if (!P)
+    return nullptr;
+  mprotect(P, Guard, PROT_NONE);
+  return P + Guard;
+}
+
 bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
   pthread_attr_t Attr;
   if (pthread_getattr_np(pthread_self(), &Attr) != 0)

@@ -29,4 +29,32 @@ size_t outlineHelperSize(uintptr_t) { return 0; }
 } // namespace rt
 } // namespace pcmap
 
+// callOnStack(Top, Fn, Arg): the frame pointer keeps the caller's stack
+// pointer, and the call frame information describes the caller from it
+// whatever the stack pointer is.
+asm(R"(
+  .text
+  .globl _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_
+  .hidden _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_
+  .type _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_, @function
+  .p2align 4
+_ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_:
+  .cfi_startproc
+  pushq %rbp
+  .cfi_def_cfa_offset 16
+  .cfi_offset %rbp, -16
+  movq %rsp, %rbp
+  .cfi_def_cfa_register %rbp
+  andq $-16, %rdi
+  movq %rdi, %rsp
+  movq %rdx, %rdi
+  callq *%rsi
+  movq %rbp, %rsp
+  popq %rbp
+  .cfi_def_cfa %rsp, 8
+  retq
+  .cfi_endproc
+  .size _ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_, .-_ZN5pcmap2rt11callOnStackEPvPFvS1_ES1_
+)");
+
 #endif // __x86_64__

@@ -22,6 +22,16 @@ namespace rt {
 /// Reserves Size bytes of zero-filled, readable and writable address space
 /// that is only backed by memory once written. Returns null on failure.
 void *reserveAddressSpace(size_t Size);
+/// Reserves Size bytes of zero-filled address space that is readable but
+/// not writable: it takes no memory and, even under strict overcommit
+/// (vm.overcommit_memory=2), no commit charge. commitPages makes parts of it
+/// writable as they are needed. Returns null on failure.
+void *reserveReadOnly(size_t Size);
+/// Makes [Begin, Begin + Size) of a reserveReadOnly region writable (and
+/// charged, under strict overcommit). False if the system refuses.
+bool commitPages(void *Begin, size_t Size);
+/// The process's address-space limit (RLIMIT_AS) in bytes, 0 if none.
+uint64_t addressSpaceLimit();
 /// Gives the pages of [Begin, Begin + Size) back to the system; they read as
 /// zero afterwards and stay mapped.
 void releasePages(void *Begin, size_t Size);
@@ -31,6 +41,14 @@ void adviseHugePages(void *Begin, size_t Size);
 /// Writes to a file descriptor, retrying on EINTR and short writes.
 /// Async-signal-safe.
 void writeAll(int Fd, const char *Data, size_t Size);
+/// Which file a descriptor is, and whether a write could overwrite data in
+/// it (a regular file not opened for appending). Async-signal-safe.
+struct DescriptorIdentity {
+  bool Open = false;
+  bool OverwritesData = false;
+  uint64_t Device = 0, Inode = 0;
+};
+DescriptorIdentity identifyDescriptor(int Fd);
 inline void writeStderr(const char *Data, size_t Size) {
   writeAll(2, Data, Size);
 }
@@ -178,6 +196,8 @@ void restoreDefaultAction(int Signal);
 /// kernel would have called it. Async-signal-safe.
 void maskSignalsForHandler(const void *Context, const struct sigaction &Action,
                            int Signal);
+/// Unblocks Signals[0..Count) in the calling thread. Async-signal-safe.
+void unblockSignals(const int *Signals, int Count);
 /// Sends Signal to the calling thread; it is delivered when the current
 /// handler returns.
 void raiseInThisThread(int Signal);
@@ -189,6 +209,23 @@ void yieldThread();
 /// unless it has one already; a thread's is freed when it exits. Not
 /// async-signal-safe.
 void ensureAlternateSignalStack();
+/// Calls Fn(Arg) with the stack pointer at Top (the 16-byte-aligned end of
+/// a stack the caller owns) and comes back to the caller's stack when Fn
+/// returns. Its call frame information lets an unwinder (and a stack
+/// trace) walk from Fn to the caller. Async-signal-safe.
+void callOnStack(void *Top, void (*Fn)(void *), void *Arg);
+/// While a handler runs on a stack of its own (callOnStack): makes
+/// [Lo, Lo + Size) the thread's alternate signal stack, so that a signal
+/// taken there is delivered below the stack pointer on that same stack
+/// rather than at the top of the alternate stack the handler came from,
+/// whose frames are still live. Old receives the setting it replaces, for
+/// restoreSignalStack once the handler is back on its first stack. False
+/// if the kernel refuses. Async-signal-safe.
+bool useStackForSignals(void *Lo, size_t Size, stack_t &Old);
+void restoreSignalStack(const stack_t &Old);
+/// Reserves Size bytes of stack with a guard page below it: its lowest
+/// usable byte, or null. Not async-signal-safe.
+void *reserveStack(size_t Size);
 /// The calling thread's stack, [Lo, Hi) (for the main thread, down to its
 /// size limit). Not async-signal-safe.
 bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi);

@@ -6,8 +6,10 @@
 // was reported (seconds each); a bad call's report faulted in the stack
 // walk and the crash reporter never ran.
 // (Under ASan, 0xdeadbeef lies in its shadow's protected gap: "permission
-// denied".) Not under TSan: its handler defers the program's handlers.
-// UNSUPPORTED: sanitize-thread
+// denied".) Under TSan, a handler the program installs after pcmap is
+// TSan's to call, and TSan blocks every signal while it runs: its nested
+// fault ends the process (a plain TSan build hangs), so that case is left
+// out there.
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O1 -fsanitize-metadata=all -Wno-prio-ctor-dtor %S/Inputs/fault_handlers.c -o %t/prog
@@ -27,7 +29,7 @@
 
 // Nested: the handler takes the nested fault it expects.
 // RUN: %python %S/Inputs/run.py %run %t/prog nested | FileCheck %s --check-prefix=NESTED
-// RUN: %python %S/Inputs/run.py %run %t/prog nested-after | FileCheck %s --check-prefix=NESTED
+// RUN: %if !sanitize-thread %{ %python %S/Inputs/run.py %run %t/prog nested-after | FileCheck %s --check-prefix=NESTED %}
 // RUN: %python %S/Inputs/run.py %run %t/plain nested | FileCheck %s --check-prefix=NESTED
 // NESTED-NOT:  pcmap:
 // NESTED:      faults 1, nested 1
