@@ -351,8 +351,85 @@ bool isSanitizerHandler(const struct sigaction &P) {
 /// called as the kernel would have called it: with its own mask and flags
 /// (SA_NODEFER: the signal stays unblocked, for a nested fault the handler
 /// expects; SA_RESETHAND: the disposition is the default from then on, so
-/// that the repeated fault ends the process, reported), with or without
+/// that the repeated fault ends the process, reported; SA_ONSTACK or not:
+/// on the alternate stack or the interrupted one), with or without
 /// SA_SIGINFO's arguments.
+struct HandlerCall {
+  struct sigaction Action;
+  int Signal;
+  siginfo_t *Info;
+  void *Context;
+};
+
+void callHandler(const HandlerCall &C) {
+  if (C.Action.sa_flags & SA_SIGINFO)
+    C.Action.sa_sigaction(C.Signal, C.Info, C.Context);
+  else
+    C.Action.sa_handler(C.Signal);
+}
+
+/// While a handler without SA_ONSTACK runs on the interrupted stack
+/// (callOnItsStack): the thread's alternate stack, which the handler's
+/// call has turned off, and where that call's stack starts. Initial-exec
+/// TLS, read in handlers.
+__thread stack_t OffAlternateStack __attribute__((tls_model("initial-exec")));
+__thread uintptr_t OffStackTop __attribute__((tls_model("initial-exec")));
+
+/// On the interrupted stack: the handler, as the kernel would have run it.
+/// Meanwhile the alternate stack is off, so that a signal the handler takes
+/// (SA_NODEFER) is delivered below it on this stack, as without pcmap,
+/// rather than at the top of the alternate stack, over the frames live
+/// there (the kernel's signal frame, pcmap's). Turning it off is allowed
+/// here: this is not on it.
+void callHandlerOffAlternateStack(void *P) {
+  const auto &C = *static_cast<HandlerCall *>(P);
+  stack_t Off;
+  Off.ss_sp = nullptr;
+  Off.ss_size = 0;
+  Off.ss_flags = SS_DISABLE;
+  stack_t Old;
+  bool Changed = replaceSignalStack(Off, Old);
+  if (Changed) {
+    OffAlternateStack = Old;
+    __atomic_store_n(&OffStackTop, signalContextStackTop(C.Context),
+                     __ATOMIC_RELAXED);
+  }
+  callHandler(C);
+  if (Changed) {
+    __atomic_store_n(&OffStackTop, uintptr_t(0), __ATOMIC_RELAXED);
+    restoreSignalStack(Old);
+  }
+}
+
+/// A handler that left by siglongjmp never came back to turn the alternate
+/// stack on again: the next fault handler does, once the stack is above
+/// where that handler's call started (a signal taken inside the handler is
+/// below it). It runs on the interrupted stack then, so the change is
+/// allowed.
+void restoreAbandonedAlternateStack(const void *Context) {
+  uintptr_t Top = __atomic_load_n(&OffStackTop, __ATOMIC_RELAXED);
+  if (Top && signalContextSP(Context) > Top) {
+    __atomic_store_n(&OffStackTop, uintptr_t(0), __ATOMIC_RELAXED);
+    restoreSignalStack(OffAlternateStack);
+  }
+}
+
+/// Calls the program's handler on the stack the kernel would have run it
+/// on: the alternate stack (this one) with SA_ONSTACK, or when the
+/// interrupted code was on it already; otherwise the interrupted stack.
+void callOnItsStack(HandlerCall &C) {
+  uintptr_t Lo;
+  size_t Size;
+  bool OnIt;
+  if ((C.Action.sa_flags & SA_ONSTACK) || !currentSignalStack(Lo, Size, OnIt) ||
+      !OnIt || signalContextSP(C.Context) - Lo < Size) {
+    callHandler(C);
+    return;
+  }
+  callOnStack(reinterpret_cast<void *>(signalContextStackTop(C.Context)),
+              callHandlerOffAlternateStack, &C);
+}
+
 void chain(int Signal, siginfo_t *Info, void *Context) {
   struct sigaction P = Previous[Signal];
   if (programHandles(P)) {
@@ -361,10 +438,8 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
       Previous[Signal].sa_handler = SIG_DFL;
     }
     maskSignalsForHandler(Context, P, Signal);
-    if (P.sa_flags & SA_SIGINFO)
-      P.sa_sigaction(Signal, Info, Context);
-    else
-      P.sa_handler(Signal);
+    HandlerCall C = {P, Signal, Info, Context};
+    callOnItsStack(C);
     return;
   }
   if (P.sa_handler == SIG_IGN) {
@@ -507,6 +582,7 @@ bool beginReport() {
 /// gives its threads, beside the kernel's signal frame.
 void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   int SavedErrno = errno;
+  restoreAbandonedAlternateStack(Context);
   // A fault the program's own handler takes is the program's business (a
   // garbage collector's write barrier, a JIT's guard page, a recovery with
   // siglongjmp): not a crash, and it must cost what it costs without pcmap.

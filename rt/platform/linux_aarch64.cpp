@@ -27,6 +27,11 @@ uintptr_t signalContextSP(const void *Context) {
   return uintptr_t(UC->uc_mcontext.sp);
 }
 
+uintptr_t signalContextStackTop(const void *Context) {
+  constexpr uintptr_t kRedZone = 0;
+  return (signalContextSP(Context) - kRedZone) & ~uintptr_t(15);
+}
+
 uintptr_t signalContextReturnAddress(const void *Context) {
   auto *UC = static_cast<const ucontext_t *>(Context);
   return uintptr_t(UC->uc_mcontext.regs[30]); // x30, the link register

@@ -115,6 +115,20 @@ bool useStackForSignals(void *Lo, size_t Size, stack_t &Old) {
   return sigaltstack(&S, &Old) == 0;
 }
 
+bool replaceSignalStack(const stack_t &New, stack_t &Old) {
+  return sigaltstack(&New, &Old) == 0;
+}
+
+bool currentSignalStack(uintptr_t &Lo, size_t &Size, bool &OnIt) {
+  stack_t S;
+  if (sigaltstack(nullptr, &S) != 0 || (S.ss_flags & SS_DISABLE))
+    return false;
+  Lo = reinterpret_cast<uintptr_t>(S.ss_sp);
+  Size = S.ss_size;
+  OnIt = S.ss_flags & SS_ONSTACK;
+  return true;
+}
+
 void restoreSignalStack(const stack_t &Old) {
   stack_t S = Old;
   // What sigaltstack reported is not what it takes back: SS_ONSTACK is an

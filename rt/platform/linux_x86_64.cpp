@@ -19,6 +19,11 @@ uintptr_t signalContextSP(const void *Context) {
   return uintptr_t(UC->uc_mcontext.gregs[REG_RSP]);
 }
 
+uintptr_t signalContextStackTop(const void *Context) {
+  constexpr uintptr_t kRedZone = 128;
+  return (signalContextSP(Context) - kRedZone) & ~uintptr_t(15);
+}
+
 // A call pushes its return address on the stack, and calls have several
 // lengths; x86-64 has no outline-atomic helpers (atomics are one
 // instruction).

@@ -223,6 +223,17 @@ void callOnStack(void *Top, void (*Fn)(void *), void *Arg);
 /// if the kernel refuses. Async-signal-safe.
 bool useStackForSignals(void *Lo, size_t Size, stack_t &Old);
 void restoreSignalStack(const stack_t &Old);
+/// Sets the thread's alternate signal stack to New (SS_DISABLE: none); Old
+/// receives the one it replaces. False if the kernel refuses (the thread
+/// runs on it). Async-signal-safe.
+bool replaceSignalStack(const stack_t &New, stack_t &Old);
+/// The calling thread's alternate signal stack, [Lo, Lo + Size), and
+/// whether it is running on it; false if it has none. Async-signal-safe.
+bool currentSignalStack(uintptr_t &Lo, size_t &Size, bool &OnIt);
+/// The highest address a handler may use on the stack a signal context
+/// interrupted: below its stack pointer and the red zone the ABI keeps
+/// there (128 bytes on x86-64, none on AArch64), 16-byte aligned.
+uintptr_t signalContextStackTop(const void *Context);
 /// Reserves Size bytes of stack with a guard page below it: its lowest
 /// usable byte, or null. Not async-signal-safe.
 void *reserveStack(size_t Size);

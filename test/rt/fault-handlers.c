@@ -51,6 +51,33 @@
 // REPORTED-COUNT-100: pcmap: =={{[0-9]+}}== the program's handler of SIGSEGV follows
 // REPORTED-NEXT: faults 100
 
+// A program with an alternate stack of its own (8 KiB) and handlers
+// without SA_ONSTACK that need 16 KiB: they run on the interrupted stack,
+// as the kernel runs them, a nested fault included, and the program's
+// alternate stack is still there afterwards.
+// RUN: %python %S/Inputs/run.py %run %t/plain nested-altstack | FileCheck %s --check-prefixes=ALTNESTED,ALTSTACK
+// RUN: %python %S/Inputs/run.py %run %t/prog nested-altstack | FileCheck %s --check-prefixes=ALTNESTED,ALTSTACK
+// RUN: %if !sanitize-thread %{ %python %S/Inputs/run.py %run %t/prog nested-altstack-after | FileCheck %s --check-prefixes=ALTNESTED,ALTSTACK %}
+// RUN: %python %S/Inputs/run.py %run %t/prog repair-altstack | FileCheck %s --check-prefixes=ALTREPAIR,ALTSTACK
+// RUN: %python %S/Inputs/run.py %run %t/prog repair-altstack-after | FileCheck %s --check-prefixes=ALTREPAIR,ALTSTACK
+// A handler that leaves by siglongjmp does not come back to turn the
+// alternate stack on again: the next fault does (pcmap's handler, which then
+// runs on the interrupted stack). After the last one it may still be off.
+// RUN: %python %S/Inputs/run.py %run %t/prog recover-altstack | FileCheck %s --check-prefixes=ALTRECOVER,ALTLEFT
+// RUN: %python %S/Inputs/run.py %run %t/prog recover-altstack-after | FileCheck %s --check-prefixes=ALTRECOVER,ALTSTACK
+// ALTNESTED-NOT:  pcmap:
+// ALTNESTED:      faults 1, nested 1
+// ALTREPAIR-NOT:  pcmap:
+// ALTREPAIR:      faults 1000
+// ALTRECOVER-NOT: pcmap:
+// ALTRECOVER:     faults 100
+// ALTSTACK:      handler on the alternate stack: 0 times
+// ALTSTACK-NEXT: alternate stack: the program's
+// ALTSTACK-NEXT: status: exit 0
+// ALTLEFT:      handler on the alternate stack: 0 times
+// ALTLEFT-NEXT: alternate stack: {{the program's|off}}
+// ALTLEFT-NEXT: status: exit 0
+
 // A call through a bad pointer: the crash reporter runs, as without pcmap;
 // when pcmap reports first, a fault in its stack walk ends the report and
 // the crash reporter still runs.

@@ -9,6 +9,11 @@
 //   recover   100 faults recovered with siglongjmp
 //   badcall   a call through a bad function pointer; the crash reporter
 //             logs and exits with status 3 ("badcall-none": no handler)
+// With "-altstack" the program has an 8 KiB alternate signal stack of its
+// own, and its handlers, installed without SA_ONSTACK, need 16 KiB: the
+// kernel runs them on the interrupted stack, and so must pcmap. The program
+// then says whether they ever ran on the alternate stack, and whether its
+// alternate stack is still there.
 #define _GNU_SOURCE 1
 #include <setjmp.h>
 #include <signal.h>
@@ -27,6 +32,32 @@ static volatile int in_handler;
 
 static void say(const char *s) { write(1, s, strlen(s)); }
 
+enum { kAltStackSize = 8192 };
+static char *alt_stack;
+static volatile int on_alt_stack;
+
+static void use_alt_stack(void) {
+  long page = sysconf(_SC_PAGESIZE);
+  char *p = mmap(0, kAltStackSize + page, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  mprotect(p, page, PROT_NONE); // a guard below it
+  alt_stack = p + page;
+  stack_t st = {.ss_sp = alt_stack, .ss_size = kAltStackSize, .ss_flags = 0};
+  sigaltstack(&st, 0);
+}
+
+/// In a handler: notes where it runs, and uses 16 KiB of stack, as a
+/// handler that does real work (formatting, a collector's marking) does.
+static void handler_work(void) {
+  volatile char big[16384];
+  big[0] = 1;
+  big[sizeof(big) - 1] = 1;
+  char *here = (char *)&big[0];
+  if (alt_stack && here + sizeof(big) > alt_stack &&
+      here < alt_stack + kAltStackSize)
+    ++on_alt_stack;
+}
+
 static void oneshot(int sig) {
   (void)sig;
   say("one-shot handler: logged\n");
@@ -42,6 +73,7 @@ static void nested(int sig, siginfo_t *info, void *ctx) {
   }
   in_handler = 1;
   ++faults;
+  handler_work();
   // A collector touching the next object's page while handling the first.
   atomic_fetch_add((_Atomic char *)(pages + page_size), 1);
   mprotect(pages, page_size, PROT_READ | PROT_WRITE);
@@ -52,12 +84,14 @@ static void nested(int sig, siginfo_t *info, void *ctx) {
 static void repair(int sig, siginfo_t *info, void *ctx) {
   (void)sig, (void)info, (void)ctx;
   ++faults;
+  handler_work();
   mprotect(pages, page_size, PROT_READ | PROT_WRITE);
 }
 
 static void recover(int sig) {
   (void)sig;
   ++faults;
+  handler_work();
   siglongjmp(recovery, 1);
 }
 
@@ -70,6 +104,8 @@ static void crash_reporter(int sig, siginfo_t *info, void *ctx) {
 static void install(void) {
   if (strstr(mode, "-none"))
     return;
+  if (strstr(mode, "-altstack"))
+    use_alt_stack();
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sigemptyset(&sa.sa_mask);
@@ -120,6 +156,16 @@ int main(int argc, char **argv) {
   } else if (!strncmp(mode, "badcall", 7)) {
     void (*volatile bad)(void) = (void (*)(void))0xdeadbeef;
     bad();
+  }
+  if (alt_stack) {
+    stack_t st;
+    sigaltstack(0, &st);
+    printf("handler on the alternate stack: %d times\n", on_alt_stack);
+    printf("alternate stack: %s\n",
+           st.ss_flags & SS_DISABLE ? "off"
+           : st.ss_sp == alt_stack && st.ss_size == kAltStackSize
+               ? "the program's"
+               : "changed");
   }
   return 0;
 }
