@@ -140,23 +140,34 @@ cl::list<std::string> TraceInputs(cl::Positional, cl::ZeroOrMore,
   exit(int(ExitCode::Usage));
 }
 
-/// Reads every file; on failure prints one line per failing file and
-/// returns the first failure's exit code.
+/// The worse of two exit codes: the higher (ExitCode orders them).
+ExitCode worse(ExitCode A, ExitCode B) { return A < B ? B : A; }
+
+/// Reads every file: one error line per file that fails, and the reports
+/// of the others; returns the worst failure's exit code. A file without
+/// metadata is reported from its symbol table, with a note.
 ExitCode readAll(ArrayRef<std::string> Paths, const ReaderOptions &Options,
                  std::vector<BinaryReport> &Out) {
   ExitCode Status = ExitCode::Success;
-  for (const std::string &Path : Paths) {
-    Expected<BinaryReport> R = readBinary(Path, Options);
+  auto Take = [&](Expected<BinaryReport> R) {
     if (R) {
+      if (R->FromSymbolTable)
+        WithColor::note(errs(), "pcmap-report")
+            << "'" << R->Path
+            << "': no pcmap or sanmd metadata sections (build with "
+               "pcmap-clang -fsanitize-metadata=... or clang "
+               "-fexperimental-sanitize-metadata=...): its functions are "
+               "those of its symbol table, their atomics unknown\n";
       Out.push_back(std::move(*R));
-      continue;
+      return;
     }
     handleAllErrors(R.takeError(), [&](const ReportError &E) {
       WithColor::error(errs(), "pcmap-report") << E.text() << "\n";
-      if (Status == ExitCode::Success)
-        Status = E.code();
+      Status = worse(Status, E.code());
     });
-  }
+  };
+  for (const std::string &Path : Paths)
+    readReports(Path, Options, Take);
   return Status;
 }
 
@@ -308,10 +319,16 @@ int main(int Argc, char **Argv) {
                                  : IsStackMaps ? StackMapsInputs
                                                : DiffInputs;
   std::vector<std::string> Inputs(Given.begin(), Given.end());
-  if (ExitCode Status = readAll(Inputs, ReadOptions, Reports);
-      Status != ExitCode::Success)
+  // The files that read are reported even when others did not (a diff
+  // needs both).
+  ExitCode Status = readAll(Inputs, ReadOptions, Reports);
+  if (Reports.empty() || (IsDiff && Status != ExitCode::Success))
     return int(Status);
-
-  return int(
-      writeOutput([&](raw_ostream &OS) { writeReports(OS, Reports, Out); }));
+  if (IsDiff && Reports.size() != 2)
+    usageError("diff compares two files, OLD and NEW; an archive gives one "
+               "report per member (got " +
+               Twine(Reports.size()) + " reports)");
+  return int(worse(Status, writeOutput([&](raw_ostream &OS) {
+                     writeReports(OS, Reports, Out);
+                   })));
 }

@@ -79,6 +79,10 @@ class Reader {
 public:
   Reader(llvm::StringRef Path, const ReaderOptions &Options)
       : Path(Path.str()), Options(Options) {}
+  /// A file already in memory (an archive's member), named Path.
+  Reader(llvm::StringRef Path, std::unique_ptr<llvm::MemoryBuffer> Contents,
+         const ReaderOptions &Options)
+      : Path(Path.str()), Options(Options), Buffer(std::move(Contents)) {}
   llvm::Expected<BinaryReport> run();
 
 private:
@@ -105,6 +109,9 @@ private:
 
   // ReaderSymbols.cpp
   llvm::Error collectSymbols();
+  /// A file without metadata: one function per sized function symbol in
+  /// code, its best-ranked name, atomics unknown.
+  void functionsFromSymbols();
   const FunctionSymbol *symbolAt(uint64_t Section, uint64_t Address,
                                  uint64_t Size) const;
   const FunctionSymbol *symbolHolding(uint64_t Section, uint64_t Address) const;

@@ -66,12 +66,14 @@ Error Reader::malformed(const SectionRef &Section, const Twine &What) const {
 }
 
 Error Reader::open() {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> BufOrErr =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (std::error_code EC = BufOrErr.getError())
-    return makeError(ExitCode::FileError, "'" + Path + "': " + EC.message());
-  Buffer = std::move(*BufOrErr);
+  if (!Buffer) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> BufOrErr =
+        MemoryBuffer::getFile(Path, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (std::error_code EC = BufOrErr.getError())
+      return makeError(ExitCode::FileError, "'" + Path + "': " + EC.message());
+    Buffer = std::move(*BufOrErr);
+  }
   file_magic Magic = identify_magic(Buffer->getBuffer());
   bool IsELF =
       Magic == file_magic::elf || Magic == file_magic::elf_executable ||
@@ -229,12 +231,9 @@ Error Reader::scanSections() {
                            "llvm.experimental.patchpoint and gc.statepoint)");
     return Error::success();
   }
-  if (MetadataSections.empty())
-    return makeError(ExitCode::NoMetadata,
-                     "'" + Path +
-                         "': no pcmap or sanmd metadata sections (build with "
-                         "pcmap-clang -fsanitize-metadata=... or clang "
-                         "-fexperimental-sanitize-metadata=...)");
+  // Without metadata, the functions are the symbol table's
+  // (functionsFromSymbols).
+  Report.FromSymbolTable = MetadataSections.empty();
   return Error::success();
 }
 

@@ -62,6 +62,28 @@ Error Reader::collectSymbols() {
   return Error::success();
 }
 
+void Reader::functionsFromSymbols() {
+  // Symbols are sorted by place, then rank: the first at a place names it.
+  for (const FunctionSymbol &S : Symbols) {
+    CodeAddress PC;
+    PC.Address = S.Address;
+    PC.Section = S.Section;
+    if (!S.Size || !Code.contains(PC, S.Size))
+      continue;
+    std::vector<FunctionInfo> &Fs = Report.Functions;
+    if (!Fs.empty() && Fs.back().Section == S.Section &&
+        Fs.back().Address == S.Address)
+      continue;
+    Fs.emplace_back();
+    FunctionInfo &F = Fs.back();
+    F.Address = S.Address;
+    F.Section = S.Section;
+    F.Size = F.EntrySize = S.Size;
+    F.Name = S.Name.str();
+    F.Sources = FromSymbolTable;
+  }
+}
+
 const FunctionSymbol *Reader::symbolAt(uint64_t Section, uint64_t Address,
                                        uint64_t Size) const {
   auto It = llvm::lower_bound(

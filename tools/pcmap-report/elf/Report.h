@@ -11,6 +11,7 @@
 
 #include "BinaryReport.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -37,6 +38,13 @@ struct ReaderOptions {
 /// file.
 llvm::Expected<BinaryReport> readBinary(llvm::StringRef Path,
                                         const ReaderOptions &Options);
+
+/// Reads Path: an ELF file gives one report, an archive (.a) one per member,
+/// named "ARCHIVE(MEMBER)", in the archive's order. Each report, or the
+/// error of a file or a member, goes to Each; a bad member does not stop
+/// the others.
+void readReports(llvm::StringRef Path, const ReaderOptions &Options,
+                 llvm::function_ref<void(llvm::Expected<BinaryReport>)> Each);
 
 } // namespace report
 } // namespace pcmap

@@ -30,7 +30,7 @@ enum class ExitCode : int {
   Usage = 1,             // bad command line
   FileError = 2,         // the file cannot be read (missing, a directory, ...)
   UnsupportedFile = 3,   // not ELF, not 64-bit little endian, other machine
-  NoMetadata = 4,        // no pcmap_* or sanmd_* (stackmaps: .llvm_stackmaps)
+  NoMetadata = 4,        // stackmaps: no .llvm_stackmaps; trace: no samples
   MalformedMetadata = 5, // a metadata section (or the ELF around it) is broken
 };
 
@@ -60,6 +60,9 @@ constexpr uint32_t kNoFunction = ~uint32_t(0);
 enum SourceBits : uint8_t {
   FromPCMap = 1,    // pcmap_functions / pcmap_atomics
   FromUpstream = 2, // sanmd_covered / sanmd_atomics
+  /// A function of a file without metadata, from its symbol table: its
+  /// atomics are unknown.
+  FromSymbolTable = 4,
 };
 
 /// Columns of the per-kind atomics counts. Upstream atomics have no kind.
@@ -205,6 +208,9 @@ struct BinaryReport {
   std::string Arch;       // "x86_64", "aarch64"
   std::string FileType;   // "executable", "shared-object", "relocatable"
   bool HasDebugInfo = false;
+  /// The file has no pcmap or sanmd metadata: its functions are its
+  /// symbol table's (sizes as llvm-nm -S gives them), their atomics unknown.
+  bool FromSymbolTable = false;
   std::vector<MetadataSection> Sections;
   /// Sorted by (Section, Address), no two at the same place.
   std::vector<FunctionInfo> Functions;

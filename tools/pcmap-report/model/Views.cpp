@@ -71,6 +71,8 @@ std::vector<std::string> sourceNames(uint8_t Sources) {
     Out.push_back("pcmap");
   if (Sources & FromUpstream)
     Out.push_back("sanmd");
+  if (Sources & FromSymbolTable)
+    Out.push_back("symtab");
   return Out;
 }
 

@@ -616,6 +616,13 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
   for (unsigned K = 0; K < KC_Count; ++K)
     OS << "<th class=\"n\">" << kindColumnName(K) << "</th>";
   OS << "<th>Features</th><th>Source</th></tr></thead>\n<tbody>\n";
+  // A file without metadata: atomics unknown, not none.
+  auto Count = [&](uint64_t N) {
+    return R.FromSymbolTable ? std::string("?") : std::to_string(N);
+  };
+  if (R.FromSymbolTable)
+    OS << "<p>No pcmap or sanmd metadata: the functions are the symbol "
+          "table's, their atomics unknown.</p>\n";
   for (uint32_t I : selectFunctions(R, O)) {
     const FunctionInfo &F = R.Functions[I];
     OS << "<tr id=\"" << rowId(File, I) << "\"><td>"
@@ -632,9 +639,9 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
     }
     OS << "</td><td class=\"n\">" << hexAddress(F.Address)
        << "</td><td class=\"n\">" << F.Size << "</td><td class=\"n\">"
-       << F.NumAtomics << "</td>";
+       << Count(F.NumAtomics) << "</td>";
     for (unsigned K = 0; K < KC_Count; ++K)
-      OS << "<td class=\"n\">" << F.AtomicsByKind[K] << "</td>";
+      OS << "<td class=\"n\">" << Count(F.AtomicsByKind[K]) << "</td>";
     OS << "<td>" << htmlEscape(featureText(F)) << "</td><td title=\""
        << htmlEscape(F.Source.File) << "\">"
        << htmlEscape(sourceText(F.Source, /*BaseName=*/true)) << "</td></tr>\n";
@@ -642,9 +649,9 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
   FunctionTotals T = totalsOf(R);
   OS << "</tbody>\n<tfoot><tr><td>Total (" << T.Functions
      << " functions)</td><td></td><td class=\"n\">" << T.Size
-     << "</td><td class=\"n\">" << T.Atomics << "</td>";
+     << "</td><td class=\"n\">" << Count(T.Atomics) << "</td>";
   for (unsigned K = 0; K < KC_Count; ++K)
-    OS << "<td class=\"n\">" << T.AtomicsByKind[K] << "</td>";
+    OS << "<td class=\"n\">" << Count(T.AtomicsByKind[K]) << "</td>";
   OS << "<td></td><td></td></tr></tfoot>\n</table>\n";
 }
 

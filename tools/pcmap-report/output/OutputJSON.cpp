@@ -66,6 +66,8 @@ void fileAttributes(json::OStream &J, const BinaryReport &R) {
   J.attribute("arch", R.Arch);
   J.attribute("type", R.FileType);
   J.attribute("debug_info", R.HasDebugInfo);
+  J.attribute("functions_from",
+              R.FromSymbolTable ? "symbol-table" : "metadata");
   J.attributeArray("sections", [&] {
     for (const MetadataSection &S : R.Sections)
       J.object([&] {
@@ -87,11 +89,16 @@ void function(json::OStream &J, const BinaryReport &R, const FunctionInfo &F,
     J.attribute("address", hexAddress(F.Address));
     sectionOrNull(J, R, F.Section);
     J.attribute("size", int64_t(F.Size));
-    J.attribute("atomics", int64_t(F.NumAtomics));
-    uint64_t Counts[KC_Count];
-    for (unsigned K = 0; K < KC_Count; ++K)
-      Counts[K] = F.AtomicsByKind[K];
-    byKind(J, "atomics_by_kind", Counts);
+    if (R.FromSymbolTable) { // unknown
+      J.attribute("atomics", nullptr);
+      J.attribute("atomics_by_kind", nullptr);
+    } else {
+      J.attribute("atomics", int64_t(F.NumAtomics));
+      uint64_t Counts[KC_Count];
+      for (unsigned K = 0; K < KC_Count; ++K)
+        Counts[K] = F.AtomicsByKind[K];
+      byKind(J, "atomics_by_kind", Counts);
+    }
     stringArray(J, "sources", sourceNames(F.Sources));
     stringArray(J, "features", featureNames(F.Features));
     if (F.Sources & FromUpstream)

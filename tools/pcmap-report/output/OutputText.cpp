@@ -88,7 +88,11 @@ namespace {
 std::string num(uint64_t V) { return std::to_string(V); }
 
 std::string describeFile(const BinaryReport &R) {
-  return R.Path + " (" + R.FileFormat + " " + R.FileType + ")";
+  std::string Out = R.Path + " (" + R.FileFormat + " " + R.FileType;
+  if (R.FromSymbolTable)
+    Out += "; no pcmap metadata: functions from the symbol table, atomics "
+           "unknown";
+  return Out + ")";
 }
 
 //===----------------------------------------------------------------------===//
@@ -152,6 +156,10 @@ void functionsText(raw_ostream &OS, const BinaryReport &R,
     Cols.push_back({"SOURCE", false});
   Table T(Cols);
 
+  // A file without metadata: its atomics are unknown, not none.
+  auto Count = [&](uint64_t N) {
+    return R.FromSymbolTable ? std::string("?") : num(N);
+  };
   std::vector<uint32_t> Order = selectFunctions(R, O);
   for (uint32_t I : Order) {
     const FunctionInfo &F = R.Functions[I];
@@ -159,9 +167,9 @@ void functionsText(raw_ostream &OS, const BinaryReport &R,
     if (Sections)
       Row.push_back(R.sectionName(F.Section).str());
     Row.push_back(num(F.Size));
-    Row.push_back(num(F.NumAtomics));
+    Row.push_back(Count(F.NumAtomics));
     for (unsigned K = 0; K < KC_Count; ++K)
-      Row.push_back(num(F.AtomicsByKind[K]));
+      Row.push_back(Count(F.AtomicsByKind[K]));
     Row.push_back(featureText(F));
     Row.push_back(displayName(F, O.Demangle));
     if (Source)
@@ -173,9 +181,9 @@ void functionsText(raw_ostream &OS, const BinaryReport &R,
   if (Sections)
     Row.push_back("");
   Row.push_back(num(Tot.Size));
-  Row.push_back(num(Tot.Atomics));
+  Row.push_back(Count(Tot.Atomics));
   for (unsigned K = 0; K < KC_Count; ++K)
-    Row.push_back(num(Tot.AtomicsByKind[K]));
+    Row.push_back(Count(Tot.AtomicsByKind[K]));
   Row.push_back("");
   Row.push_back(num(Tot.Functions) + " functions");
   T.addRow(Row);
@@ -203,15 +211,19 @@ void functionsCSV(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
   for (const BinaryReport &R : Reports) {
     for (uint32_t I : selectFunctions(R, O)) {
       const FunctionInfo &F = R.Functions[I];
+      // Unknown atomics (a file without metadata) are empty cells.
+      auto Count = [&](uint64_t N) {
+        return R.FromSymbolTable ? std::string() : num(N);
+      };
       std::vector<std::string> Row = {R.Path,
                                       displayName(F, O.Demangle),
                                       F.Name,
                                       hexAddress(F.Address),
                                       R.sectionName(F.Section).str(),
                                       num(F.Size),
-                                      num(F.NumAtomics)};
+                                      Count(F.NumAtomics)};
       for (unsigned K = 0; K < KC_Count; ++K)
-        Row.push_back(num(F.AtomicsByKind[K]));
+        Row.push_back(Count(F.AtomicsByKind[K]));
       Row.push_back(join(featureNames(F.Features), ","));
       Row.push_back(join(sourceNames(F.Sources), ","));
       Row.push_back(join(

@@ -11,7 +11,9 @@
 
 #include "Trace.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LineIterator.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -210,10 +212,13 @@ Error TraceReader::readFile(StringRef Path, size_t FileIndex,
       // signal during an interval dump) leaves its last line cut short: the
       // dumps before it are whole.
       consumeError(V.takeError());
-      if (!DumpsRead)
-        return W.error(ExitCode::NoMetadata,
-                       "the only dump is cut short (the process ended while "
-                       "writing it)");
+      if (!DumpsRead) {
+        WithColor::warning(errs(), "pcmap-report")
+            << Path << ":" << W.Line
+            << ": the only dump is cut short (the process ended while "
+               "writing it); skipped\n";
+        return Error::success();
+      }
       WithColor::warning(errs(), "pcmap-report")
           << Path << ":" << W.Line
           << ": the last dump is cut short (the process ended while writing "
@@ -228,8 +233,10 @@ Error TraceReader::readFile(StringRef Path, size_t FileIndex,
       return E;
   }
   if (!DumpsRead)
-    return makeError(ExitCode::NoMetadata,
-                     "'" + Path + "': no trace dumps (an empty file)");
+    WithColor::warning(errs(), "pcmap-report")
+        << "'" << Path
+        << "': no trace dumps (an empty file: a process still running, or "
+           "one that ended before its first dump); skipped\n";
   return Error::success();
 }
 
@@ -303,19 +310,59 @@ void TraceReader::warnDuplicates(ArrayRef<TraceFile> Files) const {
 
 } // namespace
 
+namespace {
+
+/// The files to read: each path given, a directory's regular files in
+/// name order (the tracer's report_path files of a run, FILE.<pid>).
+std::vector<std::string> expandDirectories(ArrayRef<std::string> Paths) {
+  std::vector<std::string> Out;
+  for (const std::string &Path : Paths) {
+    if (!sys::fs::is_directory(Path)) {
+      Out.push_back(Path);
+      continue;
+    }
+    std::vector<std::string> Inside;
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(Path, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (sys::fs::is_regular_file(It->path()))
+        Inside.push_back(It->path());
+    llvm::sort(Inside);
+    if (EC || Inside.empty()) // readFile says what is wrong with it
+      Out.push_back(Path);
+    Out.insert(Out.end(), Inside.begin(), Inside.end());
+  }
+  return Out;
+}
+
+/// An error about the files as a whole: said, and its exit code.
+ExitCode makeErrorStatus(const Twine &Message) {
+  WithColor::error(errs(), "pcmap-report") << Message << "\n";
+  return ExitCode::NoMetadata;
+}
+
+} // namespace
+
 ExitCode readTraces(ArrayRef<std::string> Paths, std::vector<TraceDump> &Dumps,
                     std::vector<TraceFile> &Files) {
   TraceReader Reader;
   ExitCode Status = ExitCode::Success;
-  for (size_t I = 0; I < Paths.size(); ++I) {
-    Files.push_back({Paths[I], 0});
-    Error E = Reader.readFile(Paths[I], I, Files.back().Dumps);
+  for (const std::string &Path : expandDirectories(Paths)) {
+    Files.push_back({Path, 0});
+    Error E = Reader.readFile(Path, Files.size() - 1, Files.back().Dumps);
+    bool Failed = false;
     handleAllErrors(std::move(E), [&](const ReportError &RE) {
       WithColor::error(errs(), "pcmap-report") << RE.text() << "\n";
       if (Status == ExitCode::Success)
         Status = RE.code();
+      Failed = true;
     });
+    // A file without dumps (said by readFile) adds nothing to the merge.
+    if (!Failed && !Files.back().Dumps)
+      Files.pop_back();
   }
+  if (Status == ExitCode::Success && Files.empty())
+    Status = makeErrorStatus("no trace dumps in any of the files given");
   if (Status == ExitCode::Success)
     Reader.warnDuplicates(Files);
   Dumps = Reader.takeDumps();
