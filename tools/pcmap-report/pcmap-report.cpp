@@ -75,6 +75,14 @@ cl::opt<bool> NoDemangle("no-demangle",
                          cl::desc("Show symbol names as they are in the file"),
                          PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
 
+cl::opt<bool> FullNames(
+    "full-names",
+    cl::desc("Show C++ names whole in text and HTML tables (by default their "
+             "template arguments and parameter lists are elided, as "
+             "'std::vector<...>::push_back(...)'; JSON and CSV have them "
+             "whole)"),
+    PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+
 cl::opt<bool> NoSource("no-source",
                        cl::desc("Do not read debug information for source "
                                 "lines"),
@@ -208,6 +216,7 @@ ExitCode runTrace() {
   Out.Format = Format;
   Out.Top = Top.getNumOccurrences() || Format != OutputFormat::Text ? Top : 20;
   Out.PerProcess = PerProcess;
+  Out.FullNames = FullNames;
   return writeOutput([&](raw_ostream &OS) {
     switch (Out.Format) {
     case OutputFormat::Text:
@@ -309,6 +318,7 @@ int main(int Argc, char **Argv) {
   OutputOptions Out;
   Out.Format = Format;
   Out.Demangle = !NoDemangle;
+  Out.FullNames = FullNames;
   Out.Sort = Sort;
   Out.Top = Top;
   Out.ShowUnchanged = ShowAll;

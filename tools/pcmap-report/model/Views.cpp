@@ -65,6 +65,66 @@ std::vector<std::string> upstreamFeatureNames(uint64_t Features,
   return Out;
 }
 
+std::string shortName(StringRef Name) {
+  std::string Out;
+  Out.reserve(Name.size());
+  // Depth inside template argument lists and parentheses.
+  int Angle = 0, Paren = 0;
+  const StringRef Anonymous = "(anonymous namespace)";
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    StringRef Rest = Name.substr(I);
+    bool Top = Angle == 0 && Paren == 0;
+    // What reads as brackets but is not: an operator's name, the anonymous
+    // namespace.
+    if (Top && StringRef(Out).ends_with("operator")) {
+      for (StringRef Op : {"<<=", ">>=", "<=>", "<<", ">>", "<=", ">=", "->*",
+                           "->", "()", "<", ">"})
+        if (Rest.starts_with(Op)) {
+          Out += Op.str();
+          I += Op.size() - 1;
+          C = 0;
+          break;
+        }
+      if (!C)
+        continue;
+    }
+    if (Top && Rest.starts_with(Anonymous)) {
+      Out += Anonymous.str();
+      I += Anonymous.size() - 1;
+      continue;
+    }
+    if (C == '<' && Paren == 0) {
+      if (Angle++ == 0)
+        Out += "<...>";
+      continue;
+    }
+    if (C == '>' && Paren == 0 && Angle > 0) {
+      --Angle;
+      continue;
+    }
+    if (Angle > 0)
+      continue;
+    if (C == '(') {
+      if (Paren++ == 0)
+        Out += Rest.starts_with("()") ? "()" : "(...)";
+      continue;
+    }
+    if (C == ')' && Paren > 0) {
+      --Paren;
+      continue;
+    }
+    if (Paren > 0)
+      continue;
+    Out += C;
+  }
+  return Out;
+}
+
+std::string tableName(const std::string &Name, const OutputOptions &O) {
+  return O.FullNames ? Name : shortName(Name);
+}
+
 std::vector<std::string> sourceNames(uint8_t Sources) {
   std::vector<std::string> Out;
   if (Sources & FromPCMap)

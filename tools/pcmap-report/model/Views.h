@@ -32,6 +32,9 @@ struct OutputOptions {
   size_t Top = 0;             // 0: every row
   bool ShowUnchanged = false; // diff: also functions that did not change
   bool PerProcess = false;    // trace: each process's counts in text, CSV
+  /// Text and HTML show C++ names shortened (shortName); JSON and CSV,
+  /// and HTML's tooltips, always have them whole.
+  bool FullNames = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -41,6 +44,17 @@ struct OutputOptions {
 /// The function's name, demangled if asked; "<function at 0x...>" if the
 /// file has no symbol for it.
 std::string displayName(const FunctionInfo &F, bool Demangle);
+
+/// A demangled C++ name as size tools show it in a table (bloaty,
+/// SuperSize): template argument lists elided to "<...>", the function's
+/// parameter list to "(...)" ("()" when empty), qualifiers after it kept;
+/// "(anonymous namespace)", operators and lambdas' "{lambda(...)#N}" read
+/// correctly. "std::vector<int, std::allocator<int>>::push_back(int const&)"
+/// becomes "std::vector<...>::push_back(...)". Names without them are
+/// unchanged.
+std::string shortName(llvm::StringRef Name);
+/// The name a table shows: shortName unless O.FullNames.
+std::string tableName(const std::string &Name, const OutputOptions &O);
 std::string displaySymbol(llvm::StringRef Mangled, bool Demangle);
 /// pcmap feature names ("atomics", "has-atomics", "bit5").
 std::vector<std::string> featureNames(uint64_t Features);

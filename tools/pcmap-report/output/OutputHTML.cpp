@@ -589,6 +589,15 @@ void fileHeading(raw_ostream &OS, const BinaryReport &R, StringRef What) {
      << " bytes &middot; " << R.Atomics.size() << " atomic sites</p>\n";
 }
 
+/// A table cell's start and a name as tables show it (shortName); the
+/// whole name in a tooltip when it was shortened. The caller closes it.
+std::string nameCellStart(const std::string &Name, const OutputOptions &O) {
+  std::string Shown = tableName(Name, O);
+  if (Shown == Name)
+    return "<td>" + htmlEscape(Name);
+  return "<td title=\"" + htmlEscape(Name) + "\">" + htmlEscape(Shown);
+}
+
 /// The zoomable treemap of a file's functions by source tree, coloured by
 /// atomics density; Table says whether functions link to their table rows.
 void functionTreemap(raw_ostream &OS, const BinaryReport &R, size_t File,
@@ -625,8 +634,8 @@ void functionsSection(raw_ostream &OS, const BinaryReport &R, size_t File,
           "table's, their atomics unknown.</p>\n";
   for (uint32_t I : selectFunctions(R, O)) {
     const FunctionInfo &F = R.Functions[I];
-    OS << "<tr id=\"" << rowId(File, I) << "\"><td>"
-       << htmlEscape(displayName(F, O.Demangle));
+    OS << "<tr id=\"" << rowId(File, I) << "\">"
+       << nameCellStart(displayName(F, O.Demangle), O);
     if (!F.Fragments.empty()) {
       // A split function: its fragments in a tooltip.
       std::string List;
@@ -702,7 +711,7 @@ void diffTable(raw_ostream &OS, const DiffResult &D, const OutputOptions &O) {
     const char *Status = diffStatusName(R->Status);
     unsigned Bar =
         unsigned(120.0 * double(std::llabs(R->delta())) / double(MaxDelta));
-    OS << "<tr><td>" << htmlEscape(displayName(*F, O.Demangle))
+    OS << "<tr>" << nameCellStart(displayName(*F, O.Demangle), O)
        << "</td><td class=\"" << Status << "\">" << Status
        << "</td><td class=\"n\">" << R->OldSize << "</td><td class=\"n\">"
        << R->NewSize << "</td><td class=\"n\">" << signedText(R->delta())

@@ -118,7 +118,7 @@ void fragmentsText(raw_ostream &OS, const BinaryReport &R,
     if (F.Fragments.empty())
       continue;
     Any = true;
-    std::string Name = displayName(F, O.Demangle);
+    std::string Name = tableName(displayName(F, O.Demangle), O);
     uint32_t InOthers = 0;
     for (const FunctionFragment &Frag : F.Fragments)
       InOthers += Frag.NumAtomics;
@@ -171,7 +171,7 @@ void functionsText(raw_ostream &OS, const BinaryReport &R,
     for (unsigned K = 0; K < KC_Count; ++K)
       Row.push_back(Count(F.AtomicsByKind[K]));
     Row.push_back(featureText(F));
-    Row.push_back(displayName(F, O.Demangle));
+    Row.push_back(tableName(displayName(F, O.Demangle), O));
     if (Source)
       Row.push_back(sourceText(F.Source, /*BaseName=*/true));
     T.addRow(Row);
@@ -265,10 +265,11 @@ AtomicFields atomicFields(const AtomicSite &A) {
   return F;
 }
 
-std::string whereText(const AtomicSite &A, bool Demangle) {
+std::string whereText(const AtomicSite &A, const OutputOptions &O) {
   if (A.Symbol.empty())
     return "?";
-  return displaySymbol(A.Symbol, Demangle) + "+" + hexAddress(A.SymbolOffset);
+  return tableName(displaySymbol(A.Symbol, O.Demangle), O) + "+" +
+         hexAddress(A.SymbolOffset);
 }
 
 void atomicsText(raw_ostream &OS, const BinaryReport &R,
@@ -300,7 +301,7 @@ void atomicsText(raw_ostream &OS, const BinaryReport &R,
       Row.push_back(R.sectionName(A.Section).str());
     Row.insert(Row.end(), {F.Kind, Dash(F.Size), Dash(F.Order), Dash(F.Failure),
                            Dash(F.Op), Dash(join(atomicFlagNames(A), ",")),
-                           whereText(A, O.Demangle)});
+                           whereText(A, O)});
     if (Source)
       Row.push_back(sourceText(A.Source, /*BaseName=*/true));
     T.addRow(Row);
@@ -393,7 +394,8 @@ void writeDiffText(raw_ostream &OS, const BinaryReport &Old,
     const FunctionInfo *F = R->New ? R->New : R->Old;
     T.addRow({diffStatusName(R->Status), num(R->OldSize), num(R->NewSize),
               signedText(R->delta()), num(R->OldAtomics), num(R->NewAtomics),
-              signedText(R->atomicsDelta()), displayName(*F, O.Demangle)});
+              signedText(R->atomicsDelta()),
+              tableName(displayName(*F, O.Demangle), O)});
   }
   T.addRow({"TOTAL", num(D.OldSize), num(D.NewSize),
             signedText(int64_t(D.NewSize) - int64_t(D.OldSize)),

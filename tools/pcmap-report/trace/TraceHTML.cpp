@@ -33,6 +33,12 @@ std::string textCell(StringRef Text, StringRef Title = "") {
   return Cell + ">" + htmlEscape(Text) + "</td>";
 }
 
+/// A name as tables show it (shortName), whole in a tooltip if shortened.
+std::string nameCell(const std::string &Name, const OutputOptions &O) {
+  std::string Shown = tableName(Name, O);
+  return textCell(Shown, Shown == Name ? "" : Name);
+}
+
 /// The headers and cells of a kind's columns, between Processes and
 /// Function.
 const char *kindHeaders(const TraceSite *) {
@@ -82,7 +88,7 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
        << "<td><span class=\"bar share\" style=\"width:" << Bar
        << "px\"></span></td><td class=\"n\" title=\"" << htmlEscape(Tip)
        << "\">" << M.Processes.size() << "</td>" << kindCells(E)
-       << textCell(functionText(E))
+       << nameCell(functionText(E), O)
        << textCell(sys::path::filename(E.Location), E.Location)
        << textCell(moduleText(R, M.Module, E.ModuleOffset),
                    R.Modules[M.Module].BuildID)

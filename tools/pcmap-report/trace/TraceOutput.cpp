@@ -136,7 +136,7 @@ void rowsText(raw_ostream &OS, const TraceReport &R,
                                     percentText(R.share(M.Entry.Samples)),
                                     num(M.Processes.size())};
     append_range(Row, kindCells(M.Entry));
-    Row.push_back(functionText(M.Entry));
+    Row.push_back(tableName(functionText(M.Entry), O));
     if (Source)
       Row.push_back(sys::path::filename(M.Entry.Location).str());
     Row.push_back(moduleText(R, M.Module, M.Entry.ModuleOffset));
