@@ -107,16 +107,16 @@ void ensureAlternateSignalStack() {
   }
 }
 
+bool replaceSignalStack(const stack_t &New, stack_t &Old) {
+  return sigaltstack(&New, &Old) == 0;
+}
+
 bool useStackForSignals(void *Lo, size_t Size, stack_t &Old) {
   stack_t S;
   S.ss_sp = Lo;
   S.ss_size = Size;
   S.ss_flags = 0;
-  return sigaltstack(&S, &Old) == 0;
-}
-
-bool replaceSignalStack(const stack_t &New, stack_t &Old) {
-  return sigaltstack(&New, &Old) == 0;
+  return replaceSignalStack(S, Old);
 }
 
 bool currentSignalStack(uintptr_t &Lo, size_t &Size, bool &OnIt) {
