@@ -12,6 +12,8 @@ pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev chromium)
 pkgs+=(autoconf automake libtool make dpkg-dev pkg-config xz-utils bzip2)
 # test/Driver runs the drivers under ccache, as builds launch them.
 pkgs+=(ccache)
+# test/report checks pcmap-report's pprof output with the real `go tool pprof`.
+pkgs+=(golang-go)
 # The AArch64 runtime: cross-built with clang, tested under qemu-user
 # (Debian has no compiler-rt builtins for aarch64: the cross libgcc serves).
 pkgs+=(libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
