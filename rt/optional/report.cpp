@@ -168,9 +168,11 @@ struct Totals {
 void writeHeader(ReportWriter &W, ReportFormat Fmt, const Totals &T) {
   switch (Fmt) {
   case ReportFormat::Text:
-    W << "pcmap: function report: " << uint64_t(T.Functions) << " functions in "
+    W << "pcmap: function report: " << uint64_t(T.Functions)
+      << (T.Functions == 1 ? " function in " : " functions in ")
       << uint64_t(T.Modules) << (T.Modules == 1 ? " module, " : " modules, ")
-      << T.Size << " bytes, " << T.Atomics << " atomics\n";
+      << T.Size << (T.Size == 1 ? " byte, " : " bytes, ") << T.Atomics
+      << (T.Atomics == 1 ? " atomic\n" : " atomics\n");
     W << "    size atomics  load store   rmw cmpxchg fence unknown   asm "
          "features       start               module: function\n";
     return;

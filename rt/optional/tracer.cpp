@@ -148,7 +148,11 @@ constexpr int kScanCookie = 0x5053; // "PS"
 /// The thread that writes dumps (never sampled), 0 if none.
 int DumpThreadTid;
 bool Running;
-struct sigaction PreviousProf;
+/// The real-time signal the timers send (trace_signal); set once the
+/// tracer starts.
+int TraceSignal;
+/// Set when the program took the tracer's signal: sampling is over.
+bool SteppedAside;
 
 long intervalNanos() {
   int Hz = Flags.trace_hz;
@@ -174,9 +178,9 @@ void ensureThreadTimer(int Tid) {
     if (!T.Tid && !Free)
       Free = &T;
   }
-  if (!Free)
+  if (!Free || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
     return;
-  int Timer = createThreadCPUTimer(Tid, SIGPROF, kSampleCookie);
+  int Timer = createThreadCPUTimer(Tid, TraceSignal, kSampleCookie);
   if (Timer < 0)
     return;
   Free->Timer = Timer;
@@ -296,7 +300,7 @@ char *FallbackScanStack;
 
 void scanOnFallbackStack(void *) { discoverThreadsLocked(); }
 
-void handleProf(int Signal, siginfo_t *Info, void *Context) {
+void handleSample(int Signal, siginfo_t *Info, void *Context) {
   if (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie)
     return;
   int SavedErrno = errno;
@@ -321,6 +325,8 @@ void handleProf(int Signal, siginfo_t *Info, void *Context) {
 }
 
 void setRunning(bool On) {
+  if (__atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
+    return;
   __atomic_store_n(&Running, On, __ATOMIC_RELAXED);
   long Nanos = On ? intervalNanos() : 0;
   lockTable();
@@ -437,7 +443,8 @@ void writeTextHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
   if (Sum.Reason != DumpReason::Exit)
     W << " (dump " << Dumps << ", " << reasonName(Sum.Reason) << ")";
   W << ": " << Sum.Total << " samples at " << uint64_t(Flags.trace_hz)
-    << " Hz in " << Sum.S.Threads << " threads; " << C.Atomic << " (";
+    << " Hz in " << Sum.S.Threads
+    << (Sum.S.Threads == 1 ? " thread; " : " threads; ") << C.Atomic << " (";
   W.fixed(100 * share(C.Atomic, Sum.Total), 1)
       << "%) on atomics, " << C.Covered << " in covered functions, "
       << C.Uncovered << " elsewhere, " << C.Dropped << " dropped\n";
@@ -745,7 +752,7 @@ bool installDumpSignal() {
   int Signal = Flags.trace_dump_signal;
   if (Signal <= 0)
     return true;
-  if (Signal == SIGPROF || Signal == SIGKILL || Signal == SIGSTOP ||
+  if (Signal == TraceSignal || Signal == SIGKILL || Signal == SIGSTOP ||
       Signal == SIGSEGV || Signal == SIGBUS || Signal == SIGILL ||
       Signal == SIGFPE || Signal == SIGTRAP || Signal >= 65) {
     Message M;
@@ -763,17 +770,17 @@ bool installDumpSignal() {
 /// The scanning service thread: woken by its process CPU-time timer.
 void *scanLoop(void *) {
   int Tid = currentThreadId();
-  int Timer = createProcessCPUTimer(Tid, SIGPROF, kScanCookie);
+  int Timer = createProcessCPUTimer(Tid, TraceSignal, kScanCookie);
   if (Timer < 0)
     return nullptr;
   __atomic_store_n(&ScanThreadTid, Tid, __ATOMIC_RELEASE);
   armTimer(Timer, intervalNanos() * kScanPeriods);
   for (;;) {
-    int Cookie = waitForSignal(SIGPROF);
+    int Cookie = waitForSignal(TraceSignal);
+    if (Cookie < 0 || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
+      break;
     if (Cookie == kScanCookie)
       discoverThreads();
-    else if (Cookie < 0)
-      break;
   }
   deleteTimer(Timer);
   __atomic_store_n(&ScanThreadTid, 0, __ATOMIC_RELEASE);
@@ -783,7 +790,8 @@ void *scanLoop(void *) {
 /// Gives every thread of the process a timer and starts sampling. False
 /// (with a warning) if the kernel gives no timer.
 bool startSampling() {
-  int Probe = createThreadCPUTimer(currentThreadId(), SIGPROF, kSampleCookie);
+  int Probe =
+      createThreadCPUTimer(currentThreadId(), TraceSignal, kSampleCookie);
   if (Probe < 0) {
     Message M;
     M << "warning: cannot create CPU-time timers; the atomic tracer is off";
@@ -807,7 +815,7 @@ bool startSampling() {
 /// not copy), threads and dump thread are not the child's. It starts
 /// afresh, as a new run whose parent is the forking process's.
 void restartInChild() {
-  if (!Flags.trace_atomics)
+  if (!Flags.trace_atomics || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
     return;
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
   memset(Sites, 0, sizeof(Sites));
@@ -832,6 +840,56 @@ void restartInChild() {
     startDumps();
 }
 
+/// The signal to sample with: trace_signal if the program has no handler
+/// for it, else the highest real-time signal it has none for. 0 (with a
+/// warning) if there is none.
+int chooseSignal() {
+  int Signal = Flags.trace_signal;
+  if (Signal) {
+    struct sigaction Action;
+    currentSignalAction(Signal, Action);
+    bool Free = Signal >= SIGRTMIN && Signal <= SIGRTMAX &&
+                !(Action.sa_flags & SA_SIGINFO) && Action.sa_handler == SIG_DFL;
+    if (Free)
+      return Signal;
+    Message M;
+    M << "warning: trace_signal=" << uint64_t(Signal)
+      << " is not a real-time signal the program leaves alone (SIGRTMIN "
+      << uint64_t(SIGRTMIN) << " to SIGRTMAX " << uint64_t(SIGRTMAX)
+      << "); the atomic tracer is off";
+    M.emit();
+    return 0;
+  }
+  Signal = unusedRealTimeSignal();
+  if (!Signal) {
+    Message M;
+    M << "warning: the program handles every real-time signal; the atomic "
+         "tracer is off";
+    M.emit();
+  }
+  return Signal;
+}
+
+/// The program installed a handler for the tracer's signal (platform's
+/// reserveSignal): every timer is deleted before the program's handler
+/// takes over, and the report at exit has the samples taken until now.
+void stepAside() {
+  __atomic_store_n(&SteppedAside, true, __ATOMIC_RELAXED);
+  __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
+  lockTable();
+  for (ThreadSlot &T : Threads)
+    if (T.Tid) {
+      deleteTimer(T.Timer);
+      __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
+    }
+  unlockTable();
+  Message M;
+  M << "warning: the program uses signal " << uint64_t(TraceSignal)
+    << ", the atomic tracer's; the tracer stops (trace_signal chooses "
+       "another)";
+  M.emit();
+}
+
 } // namespace
 
 void initTracer() {
@@ -843,17 +901,13 @@ void initTracer() {
     M.emit();
     Flags.trace_hz = 1000;
   }
-  currentSignalAction(SIGPROF, PreviousProf);
-  if ((PreviousProf.sa_flags & SA_SIGINFO) ||
-      (PreviousProf.sa_handler != SIG_DFL &&
-       PreviousProf.sa_handler != SIG_IGN)) {
-    Message M;
-    M << "warning: the program handles SIGPROF; the atomic tracer is off";
-    M.emit();
+  TraceSignal = chooseSignal();
+  if (!TraceSignal) {
     Flags.trace_atomics = false;
     return;
   }
-  installSignalHandler(SIGPROF, handleProf, SA_RESTART, nullptr);
+  installSignalHandler(TraceSignal, handleSample, SA_RESTART, nullptr);
+  reserveSignal(TraceSignal, handleSample, stepAside);
   RunId = randomBits() | 1;
   if (!startSampling())
     return;

@@ -1,16 +1,18 @@
 //===- tracer.h - The atomic tracer -----------------------------*- C++ -*-===//
 //
 // With trace_atomics, every thread's PC is sampled trace_hz times per second
-// of the thread's CPU time (a CPU-time timer per thread, delivering SIGPROF
-// to that thread). A sample is attributed to the atomic at its PC or, for
-// sampling skid, to the nearest atomic that starts at most trace_skid bytes
-// before it in the same function; and to the function holding it.
+// of the thread's CPU time (a timer per thread on that thread's own CPU
+// clock, delivering a real-time signal of the tracer's to that thread
+// alone; the program never sees the signal: platform's reserveSignal). A
+// sample is attributed to the atomic at its PC or, for sampling skid, to
+// the nearest atomic that starts at most trace_skid bytes before it in the
+// same function; and to the function holding it.
 //
-// Threads are found without intercepting thread creation: a process-wide
-// CPU-time timer, at a tenth of the rate, interrupts whichever thread is
-// running; a thread it finds without a timer gets one. The recording in the
-// signal handler is lock-free (open-addressing tables, atomic counters) in
-// fixed memory; a full table counts the sample as dropped.
+// Threads started with pthread_create get their timer as they start; a
+// service thread finds the others by a scan of the process's threads. The
+// recording in the signal handler is lock-free (open-addressing tables,
+// atomic counters) in fixed memory; a full table counts the sample as
+// dropped.
 //
 // A forked child starts afresh: new timers, empty tables, a run id of its
 // own (the JSON names its parent's), so that its reports hold its own work.

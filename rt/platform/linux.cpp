@@ -3,6 +3,7 @@
 #include "platform/platform.h"
 
 #include "platform/hooks.h"
+#include "platform/linux_signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -615,7 +616,7 @@ void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
   Action.sa_sigaction = Handler;
   Action.sa_flags = Flags | SA_SIGINFO;
   sigemptyset(&Action.sa_mask);
-  sigaction(Signal, &Action, Previous);
+  callSigaction(Signal, &Action, Previous);
   bindHandlerCalls();
 }
 
@@ -625,18 +626,18 @@ void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags) {
   Action.sa_handler = Handler;
   Action.sa_flags = Flags;
   sigemptyset(&Action.sa_mask);
-  sigaction(Signal, &Action, nullptr);
+  callSigaction(Signal, &Action, nullptr);
 }
 
 void currentSignalAction(int Signal, struct sigaction &Out) {
-  sigaction(Signal, nullptr, &Out);
+  callSigaction(Signal, nullptr, &Out);
 }
 
 void restoreDefaultAction(int Signal) {
   struct sigaction Default;
   memset(&Default, 0, sizeof(Default));
   Default.sa_handler = SIG_DFL;
-  sigaction(Signal, &Default, nullptr);
+  callSigaction(Signal, &Default, nullptr);
 }
 
 void maskSignalsForHandler(const void *Context, const struct sigaction &Action,
@@ -706,7 +707,7 @@ int waitForSignal(int Signal) {
   sigaddset(&Set, Signal);
   for (;;) {
     siginfo_t Info;
-    if (sigwaitinfo(&Set, &Info) == Signal)
+    if (callSigwaitinfo(&Set, &Info) == Signal)
       return Info.si_code == SI_TIMER ? Info.si_value.sival_int : 0;
     if (errno != EINTR)
       return -1;
@@ -767,15 +768,15 @@ bool writeToPipe(int Fd, const char *Data, size_t Size) {
   sigaddset(&Pipe, SIGPIPE);
   sigpending(&Pending);
   bool WasPending = sigismember(&Pending, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &Pipe, &Saved);
+  callPthreadSigmask(SIG_BLOCK, &Pipe, &Saved);
   int SavedErrno = errno;
   bool Ok = writeFully(Fd, Data, Size);
   if (!Ok && errno == EPIPE && !WasPending) {
     const timespec Zero = {0, 0};
-    while (sigtimedwait(&Pipe, nullptr, &Zero) < 0 && errno == EINTR) {
+    while (callSigtimedwait(&Pipe, nullptr, &Zero) < 0 && errno == EINTR) {
     }
   }
-  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
+  callPthreadSigmask(SIG_SETMASK, &Saved, nullptr);
   errno = SavedErrno;
   return Ok;
 }

@@ -15,6 +15,7 @@
 #include "platform/platform.h"
 
 #include "platform/hooks.h"
+#include "platform/linux_signals.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -241,7 +242,7 @@ bool startServiceThread(void *(*Fn)(void *), void *Arg) {
   // around its creation.
   sigset_t All, Old;
   sigfillset(&All);
-  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  callPthreadSigmask(SIG_SETMASK, &All, &Old);
   pthread_attr_t Attr;
   pthread_attr_init(&Attr);
   pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
@@ -251,7 +252,7 @@ bool startServiceThread(void *(*Fn)(void *), void *Arg) {
   // is not one of the program's.
   int Error = R.Next(&Thread, &Attr, Fn, Arg);
   pthread_attr_destroy(&Attr);
-  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  callPthreadSigmask(SIG_SETMASK, &Old, nullptr);
   return Error == 0;
 }
 

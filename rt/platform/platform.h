@@ -185,6 +185,22 @@ void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
                           struct sigaction *Previous);
 /// Installs a handler without SA_SIGINFO.
 void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags);
+/// A signal the program does not use, for the runtime's own (the tracer's
+/// samples): the highest real-time signal whose action is the default
+/// one; 0 if there is none.
+int unusedRealTimeSignal();
+/// Makes Signal, for which the runtime installs Handler, its own: the
+/// program's masks, waits and signal descriptors (sigprocmask,
+/// pthread_sigmask, sigwait, sigwaitinfo, sigtimedwait, signalfd) leave it
+/// out when they name every real-time signal, so that no thread blocks it
+/// or takes it. A program that uses it (installs a handler for it with
+/// sigaction or signal, or names it apart from the other real-time
+/// signals) is given it: Owner runs once, before the program's call takes
+/// effect, and the signal is the runtime's no more (linux_signals.cpp).
+void reserveSignal(int Signal, SignalHandler Handler, void (*Owner)());
+/// The reserved signal, 0 once the program took it (or none was reserved).
+/// Async-signal-safe.
+int reservedSignal();
 /// The action in force for Signal.
 void currentSignalAction(int Signal, struct sigaction &Out);
 /// Makes the default action Signal's again. Async-signal-safe.

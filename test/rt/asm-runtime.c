@@ -31,7 +31,7 @@
 // OPAQUE:      status: killed by SIGSEGV
 
 // RUN: env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog spin 2>&1 | FileCheck %s --check-prefix=TRACE
-// TRACE:      pcmap: atomic tracer: [[#]] samples at 1000 Hz in 1 threads; [[#]] ({{[0-9.]+}}%) on atomics
+// TRACE:      pcmap: atomic tracer: [[#]] samples at 1000 Hz in 1 thread; [[#]] ({{[0-9.]+}}%) on atomics
 // TRACE-NEXT: pcmap: top [[#]] of [[#]] atomic sites by samples:
 // TRACE-NEXT: samples share atomic site
 // TRACE-NEXT: [[#]] {{[0-9.]+}}% (inline asm) rmw xchg, 4 bytes, seq_cst 0x{{[0-9a-f]+}} spin_lock+[[#]] {{.*}}asm_runtime.c:[[#]]:[[#]] (prog+0x{{[0-9a-f]+}})

@@ -32,6 +32,7 @@
 // FATAL:      spin
 // FATAL:      the default action of SIGSEGV follows
 
-// A signal the tracer cannot take as its dump signal.
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=27 not --crash %run %t/prog crash 2>&1 | FileCheck %s --check-prefix=BADSIG
-// BADSIG: pcmap: warning: trace_dump_signal=27 cannot be the dump signal (use SIGUSR1, 10, or SIGUSR2, 12); no dumps on a signal
+// A signal the tracer cannot take as its dump signal (SIGTRAP: the fault
+// reporter's).
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=5 not --crash %run %t/prog crash 2>&1 | FileCheck %s --check-prefix=BADSIG
+// BADSIG: pcmap: warning: trace_dump_signal=5 cannot be the dump signal (use SIGUSR1, 10, or SIGUSR2, 12); no dumps on a signal

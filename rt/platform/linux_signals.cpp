@@ -1,0 +1,356 @@
+//===- platform/linux_signals.cpp - A signal the program does not see ----===//
+//
+// The tracer samples with a signal of its own (reserveSignal, platform.h):
+// a real-time signal the program has no handler for. For the program to
+// keep receiving exactly the signals it would without pcmap, that signal
+// must never reach the program's code, which the C library's signal calls
+// would let happen in two ways:
+//
+// - Masks and waits. A program that blocks every signal (sigfillset, then
+//   pthread_sigmask) and takes them with sigwait, sigwaitinfo, sigtimedwait
+//   or a signalfd would block the tracer's signal too, and then take it as
+//   its own. A set that names every real-time signal is such a set: the
+//   reserved one is left out of it, so that a thread never blocks it (the
+//   tracer's handler runs when the thread's own CPU-time timer fires, only
+//   while the thread runs) and never waits for it.
+// - Handlers. A program that installs a handler for that very signal (it
+//   uses it), or names it alone in a mask, a wait or a signalfd, is given
+//   the signal: the owner's callback runs once (the tracer stops and says
+//   so) and the call goes through unchanged.
+//
+// The interceptors are weak aliases, as pthread_create's and dlopen's are,
+// so that a program that links a sanitizer's interceptors too still links;
+// the sanitizer's then win, and this filtering is off (docs/Runtime.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "platform/linux_signals.h"
+
+#include "platform/platform.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+extern "C" int __sigaction(int, const struct sigaction *, struct sigaction *);
+
+extern "C" {
+int __pcmap_sigaction(int, const struct sigaction *, struct sigaction *);
+sighandler_t __pcmap_signal(int, sighandler_t);
+int __pcmap_sigprocmask(int, const sigset_t *, sigset_t *);
+int __pcmap_pthread_sigmask(int, const sigset_t *, sigset_t *);
+int __pcmap_sigwait(const sigset_t *, int *);
+int __pcmap_sigwaitinfo(const sigset_t *, siginfo_t *);
+int __pcmap_sigtimedwait(const sigset_t *, siginfo_t *,
+                         const struct timespec *);
+int __pcmap_signalfd(int, const sigset_t *, int);
+}
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The definitions the program's calls would reach without pcmap
+//===----------------------------------------------------------------------===//
+
+using SigactionFn = int (*)(int, const struct sigaction *, struct sigaction *);
+using SignalFn = sighandler_t (*)(int, sighandler_t);
+using SigmaskFn = int (*)(int, const sigset_t *, sigset_t *);
+using SigwaitFn = int (*)(const sigset_t *, int *);
+using SigwaitinfoFn = int (*)(const sigset_t *, siginfo_t *);
+using SigtimedwaitFn = int (*)(const sigset_t *, siginfo_t *,
+                               const struct timespec *);
+using SignalfdFn = int (*)(int, const sigset_t *, int);
+
+struct NextFunctions {
+  SigactionFn Sigaction;
+  SignalFn Signal;
+  SigmaskFn Sigprocmask, PthreadSigmask;
+  SigwaitFn Sigwait;
+  SigwaitinfoFn Sigwaitinfo;
+  SigtimedwaitFn Sigtimedwait;
+  SignalfdFn Signalfd;
+};
+NextFunctions Next;
+bool Resolved;
+
+/// The definition of Name that the program's calls reach when it is not
+/// this file's interceptor Ours (a sanitizer's interceptor won), else the
+/// one after it (the C library's). Null in a static executable.
+template <class Fn> void resolve(Fn &Out, const char *Name, Fn Ours) {
+  void *Default = dlsym(RTLD_DEFAULT, Name);
+  void *Found = Default && Default != reinterpret_cast<void *>(Ours)
+                    ? Default
+                    : dlsym(RTLD_NEXT, Name);
+  Out = reinterpret_cast<Fn>(Found);
+}
+
+/// Looks every definition up, once, before any signal handler of the
+/// runtime's can run (dlsym is not async-signal-safe): at the first call
+/// of any of them, and from a constructor that runs before the program's.
+void resolveAll() {
+  if (__atomic_load_n(&Resolved, __ATOMIC_ACQUIRE))
+    return;
+  NextFunctions N;
+  resolve(N.Sigaction, "sigaction", &__pcmap_sigaction);
+  resolve(N.Signal, "signal", &__pcmap_signal);
+  resolve(N.Sigprocmask, "sigprocmask", &__pcmap_sigprocmask);
+  resolve(N.PthreadSigmask, "pthread_sigmask", &__pcmap_pthread_sigmask);
+  resolve(N.Sigwait, "sigwait", &__pcmap_sigwait);
+  resolve(N.Sigwaitinfo, "sigwaitinfo", &__pcmap_sigwaitinfo);
+  resolve(N.Sigtimedwait, "sigtimedwait", &__pcmap_sigtimedwait);
+  resolve(N.Signalfd, "signalfd", &__pcmap_signalfd);
+  if (!N.Sigaction)
+    N.Sigaction = __sigaction; // a static executable
+  Next = N;
+  __atomic_store_n(&Resolved, true, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor(101))) void resolveEarly() { resolveAll(); }
+
+/// The C library's own real-time signals (thread cancellation and set*id):
+/// a raw system call must not block them.
+void removeLibcSignals(sigset_t &Set) {
+  for (int S = 32; S < SIGRTMIN; ++S)
+    sigdelset(&Set, S);
+}
+
+int rawSigmask(int How, const sigset_t *Set, sigset_t *Old) {
+  sigset_t Copy;
+  if (Set) {
+    Copy = *Set;
+    removeLibcSignals(Copy);
+  }
+  if (syscall(SYS_rt_sigprocmask, How, Set ? &Copy : nullptr, Old, _NSIG / 8))
+    return errno;
+  return 0;
+}
+
+int rawSigtimedwait(const sigset_t *Set, siginfo_t *Info,
+                    const struct timespec *Timeout) {
+  return int(syscall(SYS_rt_sigtimedwait, Set, Info, Timeout, _NSIG / 8));
+}
+
+//===----------------------------------------------------------------------===//
+// The reserved signal
+//===----------------------------------------------------------------------===//
+
+int Reserved;
+void (*ReservedOwner)();
+SignalHandler ReservedHandler;
+
+/// The program uses the reserved signal: it is the program's from now on.
+void giveToProgram() {
+  int Signal = __atomic_exchange_n(&Reserved, 0, __ATOMIC_ACQ_REL);
+  if (Signal && ReservedOwner)
+    ReservedOwner();
+}
+
+/// What a program's signal set means for the reserved signal.
+enum class SetUse { Untouched, EveryRealTime, Named };
+
+SetUse classify(const sigset_t *Set) {
+  int Signal = __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE);
+  if (!Signal || !Set || sigismember(Set, Signal) != 1)
+    return SetUse::Untouched;
+  for (int S = SIGRTMIN; S <= SIGRTMAX; ++S)
+    if (sigismember(Set, S) != 1)
+      return SetUse::Named;
+  return SetUse::EveryRealTime;
+}
+
+/// The set to pass on: Set, or a copy without the reserved signal when Set
+/// names every real-time signal. A set that names the reserved signal on
+/// its own gives it to the program.
+const sigset_t *filtered(const sigset_t *Set, sigset_t &Copy) {
+  switch (classify(Set)) {
+  case SetUse::Untouched:
+    return Set;
+  case SetUse::EveryRealTime:
+    Copy = *Set;
+    sigdelset(&Copy, __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE));
+    return &Copy;
+  case SetUse::Named:
+    giveToProgram();
+    return Set;
+  }
+  return Set;
+}
+
+int filteredSigmask(SigmaskFn Fn, int How, const sigset_t *Set, sigset_t *Old) {
+  sigset_t Copy;
+  const sigset_t *Pass =
+      How == SIG_BLOCK || How == SIG_SETMASK ? filtered(Set, Copy) : Set;
+  return Fn ? Fn(How, Pass, Old) : rawSigmask(How, Pass, Old);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// For the rest of platform/ (linux_signals.h)
+//===----------------------------------------------------------------------===//
+
+int callSigaction(int Signal, const struct sigaction *Action,
+                  struct sigaction *Old) {
+  resolveAll();
+  return Next.Sigaction(Signal, Action, Old);
+}
+
+int callPthreadSigmask(int How, const sigset_t *Set, sigset_t *Old) {
+  resolveAll();
+  return Next.PthreadSigmask ? Next.PthreadSigmask(How, Set, Old)
+                             : rawSigmask(How, Set, Old);
+}
+
+int callSigwaitinfo(const sigset_t *Set, siginfo_t *Info) {
+  resolveAll();
+  return Next.Sigwaitinfo ? Next.Sigwaitinfo(Set, Info)
+                          : rawSigtimedwait(Set, Info, nullptr);
+}
+
+int callSigtimedwait(const sigset_t *Set, siginfo_t *Info,
+                     const struct timespec *Timeout) {
+  resolveAll();
+  return Next.Sigtimedwait ? Next.Sigtimedwait(Set, Info, Timeout)
+                           : rawSigtimedwait(Set, Info, Timeout);
+}
+
+//===----------------------------------------------------------------------===//
+// platform.h
+//===----------------------------------------------------------------------===//
+
+int unusedRealTimeSignal() {
+  for (int S = SIGRTMAX; S >= SIGRTMIN; --S) {
+    struct sigaction Action;
+    if (callSigaction(S, nullptr, &Action) == 0 &&
+        !(Action.sa_flags & SA_SIGINFO) && Action.sa_handler == SIG_DFL)
+      return S;
+  }
+  return 0;
+}
+
+void reserveSignal(int Signal, SignalHandler Handler, void (*Owner)()) {
+  resolveAll();
+  ReservedOwner = Owner;
+  ReservedHandler = Handler;
+  __atomic_store_n(&Reserved, Signal, __ATOMIC_RELEASE);
+}
+
+int reservedSignal() { return __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE); }
+
+} // namespace rt
+} // namespace pcmap
+
+//===----------------------------------------------------------------------===//
+// The interceptors
+//===----------------------------------------------------------------------===//
+
+using namespace pcmap::rt;
+
+int __pcmap_sigaction(int Signal, const struct sigaction *Action,
+                      struct sigaction *Old) {
+  resolveAll();
+  if (Action && Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE)) {
+    // Setting the runtime's own handler again (a program that saved every
+    // action and restores them) keeps the signal the runtime's.
+    bool Same = (Action->sa_flags & SA_SIGINFO) &&
+                Action->sa_sigaction == ReservedHandler;
+    if (!Same)
+      giveToProgram();
+  }
+  return Next.Sigaction(Signal, Action, Old);
+}
+
+sighandler_t __pcmap_signal(int Signal, sighandler_t Handler) {
+  resolveAll();
+  if (Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE))
+    giveToProgram();
+  if (Next.Signal)
+    return Next.Signal(Signal, Handler);
+  // A static executable: BSD semantics, as the C library's signal().
+  struct sigaction Action, Old;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_handler = Handler;
+  sigemptyset(&Action.sa_mask);
+  sigaddset(&Action.sa_mask, Signal);
+  Action.sa_flags = SA_RESTART;
+  return Next.Sigaction(Signal, &Action, &Old) ? SIG_ERR : Old.sa_handler;
+}
+
+int __pcmap_sigprocmask(int How, const sigset_t *Set, sigset_t *Old) {
+  resolveAll();
+  int Error = filteredSigmask(Next.Sigprocmask, How, Set, Old);
+  if (Next.Sigprocmask)
+    return Error; // already -1 with errno
+  if (Error) {
+    errno = Error;
+    return -1;
+  }
+  return 0;
+}
+
+int __pcmap_pthread_sigmask(int How, const sigset_t *Set, sigset_t *Old) {
+  resolveAll();
+  return filteredSigmask(Next.PthreadSigmask, How, Set, Old);
+}
+
+int __pcmap_sigwait(const sigset_t *Set, int *Signal) {
+  resolveAll();
+  sigset_t Copy;
+  const sigset_t *Pass = filtered(Set, Copy);
+  if (Next.Sigwait)
+    return Next.Sigwait(Pass, Signal);
+  int S;
+  while ((S = rawSigtimedwait(Pass, nullptr, nullptr)) < 0 && errno == EINTR) {
+  }
+  if (S < 0)
+    return errno;
+  *Signal = S;
+  return 0;
+}
+
+int __pcmap_sigwaitinfo(const sigset_t *Set, siginfo_t *Info) {
+  sigset_t Copy;
+  return callSigwaitinfo(filtered(Set, Copy), Info);
+}
+
+int __pcmap_sigtimedwait(const sigset_t *Set, siginfo_t *Info,
+                         const struct timespec *Timeout) {
+  sigset_t Copy;
+  return callSigtimedwait(filtered(Set, Copy), Info, Timeout);
+}
+
+int __pcmap_signalfd(int Fd, const sigset_t *Set, int Flags) {
+  resolveAll();
+  sigset_t Copy;
+  const sigset_t *Pass = filtered(Set, Copy);
+  if (Next.Signalfd)
+    return Next.Signalfd(Fd, Pass, Flags);
+  return int(syscall(SYS_signalfd4, Fd, Pass, _NSIG / 8, Flags));
+}
+
+#pragma GCC visibility push(default)
+extern "C" {
+__attribute__((weak, alias("__pcmap_sigaction"))) int
+sigaction(int, const struct sigaction *, struct sigaction *);
+__attribute__((weak, alias("__pcmap_signal"))) sighandler_t
+signal(int, sighandler_t);
+__attribute__((weak, alias("__pcmap_sigprocmask"))) int
+sigprocmask(int, const sigset_t *, sigset_t *);
+__attribute__((weak, alias("__pcmap_pthread_sigmask"))) int
+pthread_sigmask(int, const sigset_t *, sigset_t *);
+__attribute__((weak, alias("__pcmap_sigwait"))) int sigwait(const sigset_t *,
+                                                            int *);
+__attribute__((weak, alias("__pcmap_sigwaitinfo"))) int
+sigwaitinfo(const sigset_t *, siginfo_t *);
+__attribute__((weak, alias("__pcmap_sigtimedwait"))) int
+sigtimedwait(const sigset_t *, siginfo_t *, const struct timespec *);
+__attribute__((weak, alias("__pcmap_signalfd"))) int
+signalfd(int, const sigset_t *, int);
+}
+#pragma GCC visibility pop
