@@ -8,10 +8,12 @@
 #include "core/registry.h"
 #include "optional/describe.h"
 #include "optional/report.h"
+#include "optional/stacks.h"
 #include "optional/symbolizer.h"
 #include "platform/hooks.h"
 #include "platform/platform.h"
 
+#include "pcmap/TraceDump.h"
 #include "pcmap/pcmap.h"
 
 #include <errno.h>
@@ -40,6 +42,8 @@ struct SiteSlot {
 struct FunctionSlot {
   uintptr_t Start; // 0: free
   uint64_t Samples, AtomicSamples;
+  /// Samples in code without tables whose nearest covered caller this is.
+  uint64_t UncoveredCallees;
 };
 
 SiteSlot Sites[kSiteSlots];
@@ -49,6 +53,8 @@ struct SampleCounts {
   uint64_t Samples, Atomic, Covered, Uncovered, Dropped;
 };
 SampleCounts Counts;
+/// Each sample's call stack, when trace_stack_depth is not 0.
+StackTable Stacks;
 
 inline void add(uint64_t &Counter, uint64_t N = 1) {
   __atomic_fetch_add(&Counter, N, __ATOMIC_RELAXED);
@@ -78,31 +84,25 @@ Slot *slotFor(Slot (&Table)[N], uintptr_t Slot::*KeyField, uintptr_t Key) {
   return nullptr;
 }
 
-/// Records a sample of Weight timer periods at PC.
-void record(uintptr_t PC, uint64_t Weight) {
-  add(Counts.Samples, Weight);
-  pcmap_function F;
-  bool HasFunction = pcmap_lookup_function(PC, &F);
-  pcmap_atomic A;
-  bool Exact = pcmap_lookup_atomic(PC, &A);
-  bool Hit = Exact;
-  if (!Hit && Flags.trace_skid > 0 && HasFunction)
-    Hit = pcmap_lookup_atomic_before(PC, unsigned(Flags.trace_skid), &A) &&
-          A.has_function && A.function.start == F.start;
-  if (Hit) {
-    add(Counts.Atomic, Weight);
-    if (SiteSlot *S = slotFor(Sites, &SiteSlot::PC, A.pc))
-      add(Exact ? S->Exact : S->Skid, Weight);
-    else
-      add(Counts.Dropped, Weight);
-  }
-  if (!HasFunction) {
-    add(Counts.Uncovered, Weight);
+/// A sample in code without tables is also its nearest covered caller's
+/// (the function that called into the C library's mutex code, say).
+void chargeNearestCoveredCaller(const uintptr_t *Frames, unsigned Depth,
+                                uint64_t Weight) {
+  for (unsigned I = 1; I < Depth; ++I) {
+    pcmap_function F;
+    if (!pcmap_lookup_function(Frames[I], &F))
+      continue;
+    if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.entry))
+      add(S->UncoveredCallees, Weight);
     return;
   }
+}
+
+/// Entry: the function's first fragment's start (a fragment's samples are
+/// its function's).
+void recordFunction(uintptr_t Entry, uint64_t Weight, bool Hit) {
   add(Counts.Covered, Weight);
-  // A fragment's samples are its function's (F.entry: the first fragment).
-  if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.entry)) {
+  if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, Entry)) {
     add(S->Samples, Weight);
     if (Hit)
       add(S->AtomicSamples, Weight);
@@ -110,6 +110,10 @@ void record(uintptr_t PC, uint64_t Weight) {
     add(Counts.Dropped, Weight);
   }
 }
+
+/// Records a sample of Weight timer periods at PC, with the stack of the
+/// signal Context (none without one: periods charged at a thread's end).
+void record(uintptr_t PC, uint64_t Weight, const void *Context);
 
 //===----------------------------------------------------------------------===//
 // Timers
@@ -208,15 +212,84 @@ struct ThreadSampling {
   uint64_t Periods;    // the periods its samples stood for
   uintptr_t LastPC;    // its last sample's PC
   bool Timed;
+  StackBounds Bounds; // its stack, where its frames are read
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
+
+/// The calling thread's sampling state, from its first sample on.
+void startSelf() {
+  StackBounds B = {0, 0};
+  if (!currentThreadStack(B.Lo, B.Hi))
+    B = {0, 0};
+  Self = {threadCPUNanos(), 0, 0, true, B};
+}
+
+/// What a sampled PC is: the atomic site it is charged to and the function
+/// that holds it. Not inlined: the lookups' structures leave the stack
+/// before the stack walk's buffer takes it (the handler may run on a
+/// fiber's small stack).
+struct Attribution {
+  uintptr_t Site;          // the atomic's PC, if Hit
+  uintptr_t FunctionEntry; // if HasFunction
+  bool Hit, Exact, HasFunction;
+};
+__attribute__((noinline)) Attribution attribute(uintptr_t PC) {
+  Attribution R = {0, 0, false, false, false};
+  pcmap_function F;
+  R.HasFunction = pcmap_lookup_function(PC, &F);
+  pcmap_atomic A;
+  R.Exact = pcmap_lookup_atomic(PC, &A);
+  R.Hit = R.Exact;
+  if (!R.Hit && Flags.trace_skid > 0 && R.HasFunction)
+    R.Hit = pcmap_lookup_atomic_before(PC, unsigned(Flags.trace_skid), &A) &&
+            A.has_function && A.function.start == F.start;
+  R.Site = R.Hit ? A.pc : 0;
+  R.FunctionEntry = R.HasFunction ? F.entry : 0;
+  return R;
+}
+
+/// Walks the stack of the signal Context from Top (the sampled PC, or the
+/// site it is charged to) into a buffer of the depth asked for, records
+/// it, and charges a sample in code without tables to its nearest covered
+/// caller.
+__attribute__((noinline)) void recordStack(const void *Context, uintptr_t Top,
+                                           uint64_t Weight,
+                                           uint64_t AtomicWeight,
+                                           bool Uncovered) {
+  auto *Frames = static_cast<uintptr_t *>(
+      __builtin_alloca(Stacks.depth() * sizeof(uintptr_t)));
+  unsigned Depth =
+      captureStack(Context, Top, Self.Bounds, Frames, Stacks.depth());
+  Stacks.record(Frames, Depth, Weight, AtomicWeight);
+  if (Uncovered)
+    chargeNearestCoveredCaller(Frames, Depth, Weight);
+}
+
+void record(uintptr_t PC, uint64_t Weight, const void *Context) {
+  add(Counts.Samples, Weight);
+  Attribution At = attribute(PC);
+  if (At.Hit) {
+    add(Counts.Atomic, Weight);
+    if (SiteSlot *S = slotFor(Sites, &SiteSlot::PC, At.Site))
+      add(At.Exact ? S->Exact : S->Skid, Weight);
+    else
+      add(Counts.Dropped, Weight);
+  }
+  if (Context && Stacks.ready())
+    recordStack(Context, At.Hit ? At.Site : PC, Weight, At.Hit ? Weight : 0,
+                !At.HasFunction);
+  if (At.HasFunction)
+    recordFunction(At.FunctionEntry, Weight, At.Hit);
+  else
+    add(Counts.Uncovered, Weight);
+}
 
 /// A thread started with pthread_create: its timer, before its first
 /// instruction of the program's.
 void startThreadTimer() {
   if (!__atomic_load_n(&Running, __ATOMIC_RELAXED))
     return;
-  Self = {threadCPUNanos(), 0, 0, true};
+  startSelf();
   lockTable();
   ensureThreadTimer(currentThreadId());
   unlockTable();
@@ -235,7 +308,7 @@ void chargeUnsignalledPeriods() {
   uint64_t Due =
       (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
   if (Due > Self.Periods)
-    record(Self.LastPC, Due - Self.Periods);
+    record(Self.LastPC, Due - Self.Periods, nullptr);
 }
 
 void stopThreadTimer() {
@@ -310,7 +383,7 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
   uint64_t Periods =
       1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0);
   uintptr_t PC = attributedPC(Context);
-  record(PC, Periods);
+  record(PC, Periods, Context);
   Self.Periods += Periods;
   Self.LastPC = PC;
   if (!__atomic_load_n(&ScanThreadTid, __ATOMIC_RELAXED) &&
@@ -353,6 +426,7 @@ struct Snapshot {
   uint64_t CPUNanos;
 };
 Snapshot Snap;
+StackTable SnapStacks;
 
 /// This process's run: a random id (a forked child gets a new one and
 /// names its parent's), and the dumps written so far.
@@ -458,8 +532,9 @@ void writeTextHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
 /// dump); docs/Runtime.md describes its fields.
 void writeJSONHeader(ReportWriter &W, const Summary &Sum) {
   const SampleCounts &C = Sum.S.Counts;
-  W << "{\"report\": \"pcmap-trace\", \"version\": 2, \"pid\": "
-    << uint64_t(currentProcessId())
+  W << "{\"report\": \"" << trace::kReportName
+    << "\", \"version\": " << uint64_t(trace::kVersion)
+    << ", \"pid\": " << uint64_t(currentProcessId())
     << ", \"ppid\": " << uint64_t(parentProcessId()) << ", \"run\": \"";
   runIdText(W, RunId);
   W << "\", \"parent_run\": \"";
@@ -473,7 +548,9 @@ void writeJSONHeader(ReportWriter &W, const Summary &Sum) {
     << ", \"uncovered_samples\": " << C.Uncovered
     << ", \"dropped_samples\": " << C.Dropped
     << ", \"distinct_sites\": " << Sum.DistinctSites
-    << ", \"distinct_functions\": " << Sum.DistinctFunctions
+    << ", \"distinct_functions\": " << Sum.DistinctFunctions << ", \""
+    << trace::kStackDepthKey << "\": " << uint64_t(SnapStacks.depth()) << ", \""
+    << trace::kStackSamplesDroppedKey << "\": " << SnapStacks.dropped()
     << ", \"sites\": [";
 }
 
@@ -485,7 +562,8 @@ void writeHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
   case ReportFormat::CSV:
     W << "section,pc,module,module_offset,function,function_start,"
          "function_offset,location,kind,op,size,order,failure_order,samples,"
-         "exact_samples,skid_samples,atomic_samples,share\n";
+         "exact_samples,skid_samples,atomic_samples,share,"
+         "uncovered_callee_samples\n";
     return;
   case ReportFormat::JSON:
     writeJSONHeader(W, Sum);
@@ -524,6 +602,174 @@ void writeJSONModule(ReportWriter &W, const Place &At, uintptr_t PC) {
   W << "\"";
 }
 
+//===----------------------------------------------------------------------===//
+// Callers (text) and stacks (JSON)
+//===----------------------------------------------------------------------===//
+
+/// The frames above a site or a function in one or more stacks.
+struct Chain {
+  const uintptr_t *Frames;
+  unsigned Depth;
+  uint64_t Samples;
+};
+constexpr unsigned kMaxChains = 256;
+
+/// Where a stack's frames above Key begin: after frame 0 if it is the site
+/// Key; after its first covered frame if that frame is in the function
+/// whose entry is Key. -1 if the stack does not go through Key.
+int callersStart(const StackTable::Entry &E, uintptr_t Key, bool IsSite) {
+  if (IsSite)
+    return E.Frames[0] == Key ? 1 : -1;
+  for (unsigned I = 0; I < E.Depth; ++I) {
+    pcmap_function F;
+    if (pcmap_lookup_function(E.Frames[I], &F))
+      return F.entry == Key ? int(I) + 1 : -1;
+  }
+  return -1;
+}
+
+/// The stacks through Key grouped by their frames above it, most samples
+/// first: their number (at most kMaxChains; the rest are left out).
+unsigned collectChains(uintptr_t Key, bool IsSite, Chain *Out) {
+  unsigned Count = 0;
+  for (unsigned I = 0; I < StackTable::kSlots; ++I) {
+    StackTable::Entry E = SnapStacks.entry(I);
+    int From = E.Depth ? callersStart(E, Key, IsSite) : -1;
+    if (From < 0)
+      continue;
+    Chain C = {E.Frames + From, E.Depth - unsigned(From), E.Samples};
+    unsigned J = 0;
+    while (J < Count &&
+           (Out[J].Depth != C.Depth ||
+            memcmp(Out[J].Frames, C.Frames, C.Depth * sizeof(uintptr_t))))
+      ++J;
+    if (J < Count)
+      Out[J].Samples += C.Samples;
+    else if (Count < kMaxChains)
+      Out[Count++] = C;
+  }
+  for (unsigned I = 1; I < Count; ++I)
+    for (unsigned J = I; J > 0 && Out[J - 1].Samples < Out[J].Samples; --J) {
+      Chain T = Out[J];
+      Out[J] = Out[J - 1];
+      Out[J - 1] = T;
+    }
+  return Count;
+}
+
+/// "worker ring.c:44:3", or "libc.so.6+0x8a9f" where nothing is known.
+void writeFrame(ReportWriter &W, Symbolizer &Sym, uintptr_t PC) {
+  Place At(Sym, PC);
+  if (At.Sy.Function[0]) {
+    W << At.Sy.Function;
+    if (At.Sy.Location[0])
+      W << " " << At.Sy.Location;
+    return;
+  }
+  W << (At.Module[0] ? baseName(At.Module) : "?") << "+";
+  W.hex(PC - At.Bias);
+}
+
+/// Under a site's or a function's row: its trace_callers heaviest caller
+/// stacks, each to the thread's entry (or as deep as trace_stack_depth).
+void writeCallers(ReportWriter &W, Symbolizer &Sym, uintptr_t Key, bool IsSite,
+                  uint64_t Total) {
+  if (Flags.trace_callers <= 0 || !SnapStacks.ready())
+    return;
+  static Chain Chains[kMaxChains];
+  unsigned Count = collectChains(Key, IsSite, Chains);
+  unsigned Shown = Count < unsigned(Flags.trace_callers)
+                       ? Count
+                       : unsigned(Flags.trace_callers);
+  for (unsigned I = 0; I < Shown; ++I) {
+    const Chain &C = Chains[I];
+    W << "                    from ";
+    W.padNumber(C.Samples, 1) << " (";
+    W.fixed(100 * share(C.Samples, Total), 1) << "%): ";
+    if (!C.Depth)
+      W << "(no frames above)";
+    for (unsigned F = 0; F < C.Depth; ++F) {
+      if (F)
+        W << " < ";
+      writeFrame(W, Sym, C.Frames[F]);
+    }
+    W << "\n";
+  }
+}
+
+/// The modules stack frames lie in, as the JSON lists them.
+struct ModuleList {
+  static constexpr unsigned kMax = 256;
+  LoadedObject *Objects = nullptr;
+  unsigned Count = 0;
+
+  /// PC's module's index, added if new; -1 if PC is in no module.
+  int indexOf(uintptr_t PC) {
+    for (unsigned I = 0; I < Count; ++I)
+      for (unsigned S = 0; S < Objects[I].NumSegments; ++S)
+        if (PC >= Objects[I].SegmentBegin[S] && PC < Objects[I].SegmentEnd[S])
+          return int(I);
+    if (!Objects || Count == kMax || !findLoadedObject(PC, Objects[Count]))
+      return -1;
+    return int(Count++);
+  }
+};
+
+void writeBuildId(ReportWriter &W, const uint8_t *Id, unsigned N) {
+  static const char Digits[] = "0123456789abcdef";
+  for (unsigned I = 0; I < N; ++I) {
+    char Byte[3] = {Digits[Id[I] >> 4], Digits[Id[I] & 15], '\0'};
+    W << Byte;
+  }
+}
+
+/// "modules" and "stacks" (include/pcmap/TraceDump.h).
+void writeJSONStacks(ReportWriter &W) {
+  static LoadedObject *Store;
+  if (!Store)
+    Store = static_cast<LoadedObject *>(
+        reserveAddressSpace(ModuleList::kMax * sizeof(LoadedObject)));
+  ModuleList Modules;
+  Modules.Objects = Store;
+  for (unsigned I = 0; I < StackTable::kSlots; ++I) {
+    StackTable::Entry E = SnapStacks.entry(I);
+    for (unsigned F = 0; F < E.Depth; ++F)
+      Modules.indexOf(E.Frames[F]);
+  }
+  W << ", \"" << trace::kModulesKey << "\": [";
+  for (unsigned I = 0; I < Modules.Count; ++I) {
+    W << (I ? ", " : "") << "{\"path\": ";
+    W.json(Modules.Objects[I].Path) << ", \"build_id\": \"";
+    writeBuildId(W, Modules.Objects[I].BuildId, Modules.Objects[I].BuildIdSize);
+    W << "\"}";
+  }
+  W << "], \"" << trace::kStacksKey << "\": [";
+  bool First = true;
+  for (unsigned I = 0; I < StackTable::kSlots; ++I) {
+    StackTable::Entry E = SnapStacks.entry(I);
+    if (!E.Depth)
+      continue;
+    W << (First ? "" : ", ") << "{\"samples\": " << E.Samples
+      << ", \"atomic_samples\": " << E.AtomicSamples << ", \""
+      << trace::kFramesKey << "\": [";
+    First = false;
+    for (unsigned F = 0; F < E.Depth; ++F) {
+      int M = Modules.indexOf(E.Frames[F]);
+      uintptr_t Offset =
+          M < 0 ? E.Frames[F] : E.Frames[F] - Modules.Objects[M].Bias;
+      W << (F ? ", [" : "[");
+      if (M < 0)
+        W << "-1";
+      else
+        W << uint64_t(M);
+      W << ", \"";
+      W.hex(Offset) << "\"]";
+    }
+    W << "]}";
+  }
+  W << "]";
+}
+
 /// One row of the atomic sites: the R-th by samples.
 void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
                const SiteSlot &S, unsigned R) {
@@ -555,6 +801,7 @@ void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
       W << " " << At.Sy.Location;
     W << " (" << baseName(At.Module) << "+";
     W.hex(S.PC - At.Bias) << ")\n";
+    writeCallers(W, Sym, S.PC, true, N);
     return;
   }
   case ReportFormat::CSV:
@@ -568,7 +815,7 @@ void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
                           << uint64_t(A.size) << "," << orderName(A.order)
                           << "," << Failure << "," << N << "," << S.Exact << ","
                           << S.Skid << ",,";
-    W.fixed(share(N, Sum.Total), 4) << "\n";
+    W.fixed(share(N, Sum.Total), 4) << ",\n";
     return;
   case ReportFormat::JSON:
     W << (R ? ", " : "") << "{\"pc\": \"";
@@ -599,7 +846,7 @@ void writeFunctionsHeader(ReportWriter &W, const Summary &Sum,
     W << "pcmap: top " << uint64_t(NumFunctions) << " of "
       << Sum.DistinctFunctions
       << " covered functions by samples, with the share spent on atomics:\n";
-    W << "   samples   share  on atomics  function\n";
+    W << "   samples   share  on atomics  in uncovered callees  function\n";
   } else if (Sum.Format == ReportFormat::JSON) {
     W << "], \"functions\": [";
   }
@@ -615,8 +862,10 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     percent(W, share(S.Samples, Sum.Total));
     W.pad("", 5);
     percent(W, share(S.AtomicSamples, S.Samples));
+    W.padNumber(S.UncoveredCallees, 20) << "  ";
     W.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?") << " ("
                    << baseName(At.Module) << ")\n";
+    writeCallers(W, Sym, S.Start, false, S.Samples + S.UncoveredCallees);
     return;
   case ReportFormat::CSV:
     W << "function,";
@@ -627,7 +876,8 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     W.hex(S.Start) << ",0,";
     W.csv(At.Sy.Location) << ",,,,,," << S.Samples << ",,," << S.AtomicSamples
                           << ",";
-    W.fixed(share(S.Samples, Sum.Total), 4) << "\n";
+    W.fixed(share(S.Samples, Sum.Total), 4)
+        << "," << S.UncoveredCallees << "\n";
     return;
   case ReportFormat::JSON:
     W << (R ? ", " : "") << "{\"start\": \"";
@@ -637,7 +887,9 @@ void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
     W.json(At.Sy.Function) << ", \"samples\": " << S.Samples
                            << ", \"atomic_samples\": " << S.AtomicSamples
                            << ", \"atomic_share\": ";
-    W.fixed(share(S.AtomicSamples, S.Samples), 4) << "}";
+    W.fixed(share(S.AtomicSamples, S.Samples), 4)
+        << ", \"" << trace::kUncoveredCalleeSamplesKey
+        << "\": " << S.UncoveredCallees << "}";
     return;
   }
 }
@@ -657,7 +909,10 @@ void takeSnapshot(bool Final) {
     F.Samples = __atomic_load_n(&Functions[I].Samples, __ATOMIC_RELAXED);
     F.AtomicSamples =
         __atomic_load_n(&Functions[I].AtomicSamples, __ATOMIC_RELAXED);
+    F.UncoveredCallees =
+        __atomic_load_n(&Functions[I].UncoveredCallees, __ATOMIC_RELAXED);
   }
+  SnapStacks.copyFrom(Stacks);
   Snap.Counts = Counts;
   Snap.Threads = ThreadsSeen;
   Snap.CPUNanos = processCPUNanos();
@@ -696,8 +951,11 @@ void writeReport(DumpReason Reason) {
   writeFunctionsHeader(W, Sum, NumFunctions);
   for (unsigned R = 0; R < NumFunctions; ++R)
     writeFunction(W, Sum, Sym, Snap.Functions[TopFunctions[R]], R);
-  if (Sum.Format == ReportFormat::JSON)
-    W << "]}\n";
+  if (Sum.Format == ReportFormat::JSON) {
+    W << "]";
+    writeJSONStacks(W);
+    W << "}\n";
+  }
   W.flush();
 }
 
@@ -803,7 +1061,15 @@ bool startSampling() {
   if (!FallbackScanStack)
     FallbackScanStack =
         static_cast<char *>(reserveStack(kFallbackScanStackBytes));
-  Self = {threadCPUNanos(), 0, 0, true};
+  if (Flags.trace_stack_depth > 0 &&
+      (!Stacks.init(unsigned(Flags.trace_stack_depth)) ||
+       !SnapStacks.init(unsigned(Flags.trace_stack_depth)))) {
+    Message M;
+    M << "warning: no memory for the tracer's call stacks; samples without "
+         "stacks";
+    M.emit();
+  }
+  startSelf();
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();
   setRunning(true);
@@ -821,6 +1087,7 @@ void restartInChild() {
   memset(Sites, 0, sizeof(Sites));
   memset(Functions, 0, sizeof(Functions));
   memset(&Counts, 0, sizeof(Counts));
+  Stacks.clear();
   memset(Threads, 0, sizeof(Threads));
   ThreadsSeen = 0;
   TableBusy = 0;
@@ -900,6 +1167,15 @@ void initTracer() {
     M << "warning: trace_hz must be 1 to 100000; using 1000";
     M.emit();
     Flags.trace_hz = 1000;
+  }
+  if (Flags.trace_stack_depth < 0 ||
+      Flags.trace_stack_depth > int(trace::kMaxStackDepth)) {
+    Message M;
+    M << "warning: trace_stack_depth must be 0 to "
+      << uint64_t(trace::kMaxStackDepth) << "; using "
+      << uint64_t(trace::kDefaultStackDepth);
+    M.emit();
+    Flags.trace_stack_depth = int(trace::kDefaultStackDepth);
   }
   TraceSignal = chooseSignal();
   if (!TraceSignal) {

@@ -531,6 +531,12 @@ bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
   return Found;
 }
 
+bool pageIsMapped(uintptr_t Address) {
+  unsigned char Resident;
+  uintptr_t Page = Address & ~uintptr_t(getpagesize() - 1);
+  return syscall(SYS_mincore, Page, 1, &Resident) == 0;
+}
+
 int currentThreadId() { return int(syscall(SYS_gettid)); }
 
 /// Closes every descriptor from First on (in a child about to exec, which

@@ -27,6 +27,27 @@ uintptr_t signalContextSP(const void *Context) {
   return uintptr_t(UC->uc_mcontext.sp);
 }
 
+uintptr_t signalContextFP(const void *Context) {
+  auto *UC = static_cast<const ucontext_t *>(Context);
+  return uintptr_t(UC->uc_mcontext.regs[29]);
+}
+
+bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
+  if (ReturnAddress < 4 || ReturnAddress - 4 < Floor || (ReturnAddress & 3))
+    return false;
+  uint32_t Insn = *reinterpret_cast<const uint32_t *>(ReturnAddress - 4);
+  bool BL = (Insn & 0xFC000000u) == 0x94000000u;
+  bool BLR = (Insn & 0xFFFFFC1Fu) == 0xD63F0000u;
+  return BL || BLR;
+}
+
+uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart) {
+  uintptr_t PC = signalContextPC(Context);
+  constexpr uint32_t kRet = 0xD65F03C0u; // RET (X30)
+  bool AtRet = !(PC & 3) && *reinterpret_cast<const uint32_t *>(PC) == kRet;
+  return PC == FunctionStart || AtRet ? signalContextReturnAddress(Context) : 0;
+}
+
 uintptr_t signalContextStackTop(const void *Context) {
   constexpr uintptr_t kRedZone = 0;
   return (signalContextSP(Context) - kRedZone) & ~uintptr_t(15);

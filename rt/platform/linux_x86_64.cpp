@@ -19,6 +19,46 @@ uintptr_t signalContextSP(const void *Context) {
   return uintptr_t(UC->uc_mcontext.gregs[REG_RSP]);
 }
 
+uintptr_t signalContextFP(const void *Context) {
+  auto *UC = static_cast<const ucontext_t *>(Context);
+  return uintptr_t(UC->uc_mcontext.gregs[REG_RBP]);
+}
+
+bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
+  auto Byte = [&](unsigned Back) -> int {
+    uintptr_t At = ReturnAddress - Back;
+    return ReturnAddress >= Back && At >= Floor
+               ? *reinterpret_cast<const uint8_t *>(At)
+               : -1;
+  };
+  // CALL rel32: E8 and four bytes.
+  if (Byte(5) == 0xE8)
+    return true;
+  // CALL r/m64: FF /2, with a ModRM (and SIB, displacement) of 1 to 6
+  // bytes after the opcode, which a REX prefix may precede.
+  for (unsigned Length = 2; Length <= 7; ++Length)
+    if (Byte(Length) == 0xFF) {
+      int ModRM = Byte(Length - 1);
+      if (ModRM >= 0 && ((ModRM >> 3) & 7) == 2)
+        return true;
+    }
+  return false;
+}
+
+uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart) {
+  uintptr_t PC = signalContextPC(Context), SP = signalContextSP(Context);
+  auto Code = [](uintptr_t At) {
+    return *reinterpret_cast<const uint8_t *>(At);
+  };
+  constexpr uint8_t kRet = 0xC3, kPushRbp = 0x55;
+  uintptr_t Slot = 0;
+  if (PC == FunctionStart || Code(PC) == kRet)
+    Slot = SP;
+  else if (PC == FunctionStart + 1 && Code(FunctionStart) == kPushRbp)
+    Slot = SP + 8;
+  return Slot ? *reinterpret_cast<const uintptr_t *>(Slot) : 0;
+}
+
 uintptr_t signalContextStackTop(const void *Context) {
   constexpr uintptr_t kRedZone = 128;
   return (signalContextSP(Context) - kRedZone) & ~uintptr_t(15);

@@ -262,6 +262,25 @@ size_t currentThreadName(char *Name, size_t Size);
 /// The stack pointer in a signal handler's context.
 uintptr_t signalContextSP(const void *Context);
 
+/// The frame pointer in a signal handler's context (x86-64's RBP,
+/// AArch64's X29). A frame record there holds the caller's frame pointer
+/// and, one word above it, the return address.
+uintptr_t signalContextFP(const void *Context);
+/// Whether the instruction just before ReturnAddress is a call (x86-64: a
+/// direct or indirect CALL; AArch64: BL or BLR), reading only code bytes at
+/// or after Floor (the start of the function that holds the call, known to
+/// be mapped). A check for return addresses found by scanning a stack.
+/// Async-signal-safe.
+bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor);
+/// The return address of a function interrupted before it linked its
+/// frame record or after it unlinked it (at its first instruction, after
+/// x86-64's PUSH RBP, at a RET), where a frame-pointer walk would skip its
+/// caller; 0 elsewhere. FunctionStart is the start of the function that
+/// holds the interrupted PC (mapped code). Async-signal-safe.
+uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart);
+/// Whether the page holding Address is mapped (mincore). Async-signal-safe.
+bool pageIsMapped(uintptr_t Address);
+
 /// A timer on thread Tid's own CPU clock (the clock pthread_getcpuclockid
 /// gives: it advances only while that thread runs) that sends Signal with
 /// the value Cookie to that thread. Returns its id, or -1. Async-signal-safe.

@@ -35,7 +35,7 @@
 // TRACE-NEXT: pcmap: top [[#]] of [[#]] atomic sites by samples:
 // TRACE-NEXT: samples share atomic site
 // TRACE-NEXT: [[#]] {{[0-9.]+}}% (inline asm) rmw xchg, 4 bytes, seq_cst 0x{{[0-9a-f]+}} spin_lock+[[#]] {{.*}}asm_runtime.c:[[#]]:[[#]] (prog+0x{{[0-9a-f]+}})
-// TRACE:      [[#]] {{[0-9.]+}}% {{[0-9.]+}}% 0x{{[0-9a-f]+}} spin_lock (prog)
+// TRACE:      [[#]] {{[0-9.]+}}% {{[0-9.]+}}% [[#]] 0x{{[0-9a-f]+}} spin_lock (prog)
 // TRACE:      spun yes
 
 // RUN: env PCMAP_OPTIONS=report_functions=1 %run %t/prog 2>&1 | FileCheck %s --check-prefix=REPORT

@@ -16,13 +16,13 @@
 // TEXT-NEXT: samples share atomic site
 // TEXT-NEXT: [[#]] {{[0-9.]+}}% rmw add, 8 bytes, seq_cst 0x{{[0-9a-f]+}} hot_increment+[[#]] {{.*}}tracer_prog.c:[[#]]:[[#]] (prog+0x{{[0-9a-f]+}})
 // TEXT:      pcmap: top [[#]] of [[#]] covered functions by samples, with the share spent on atomics:
-// TEXT-NEXT: samples share on atomics function
+// TEXT-NEXT: samples share on atomics in uncovered callees function
 // Each thread is sampled in proportion to its own CPU time: on a loaded
 // machine (or under qemu-user) the busy thread may get more of the CPU than
 // the two hot ones together, so hot_increment is among the top functions,
 // not always first (the hot atomic is still the top site).
-// TEXT-x86_64: [[#]] {{[0-9.]+}}% {{[0-9.]+}}% 0x{{[0-9a-f]+}} hot_increment (prog)
-// TEXT-aarch64: [[#]] {{[0-9.]+}}% {{[0-9.]+}}% 0x{{[0-9a-f]+}} hot_increment (prog)
+// TEXT-x86_64: [[#]] {{[0-9.]+}}% {{[0-9.]+}}% [[#]] 0x{{[0-9a-f]+}} hot_increment (prog)
+// TEXT-aarch64: [[#]] {{[0-9.]+}}% {{[0-9.]+}}% [[#]] 0x{{[0-9a-f]+}} hot_increment (prog)
 
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_top=1000:report_format=json:report_path=%t/trace %run %t/prog
 // RUN: %python %S/Inputs/check_trace.py %t/trace hot_increment | FileCheck %s --check-prefix=JSON
@@ -38,7 +38,7 @@
 // CSVPY-NEXT: kind: rmw
 // CSVPY-NEXT: op: add
 // RUN: cat %t/csv.* | FileCheck %s --check-prefix=CSV
-// CSV: section,pc,module,module_offset,function,function_start,function_offset,location,kind,op,size,order,failure_order,samples,exact_samples,skid_samples,atomic_samples,share
+// CSV: section,pc,module,module_offset,function,function_start,function_offset,location,kind,op,size,order,failure_order,samples,exact_samples,skid_samples,atomic_samples,share,uncovered_callee_samples
 // CSV-NEXT: site,0x{{[0-9a-f]+}},{{.*}}/prog,0x{{[0-9a-f]+}},hot_increment,0x{{[0-9a-f]+}},[[#]],{{.*}}tracer_prog.c:[[#]]:[[#]],rmw,add,8,seq_cst,,[[#]],[[#]],[[#]],,0.{{[0-9]+}}
 
 // pcmap_trace_dump() reports while the program runs, and at exit again.

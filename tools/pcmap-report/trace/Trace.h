@@ -16,6 +16,8 @@
 #include "BinaryReport.h"
 #include "Views.h"
 
+#include "pcmap/TraceDump.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -26,8 +28,9 @@
 namespace pcmap {
 namespace report {
 
-/// The dump format pcmap-report trace reads.
-constexpr unsigned kTraceVersion = 2;
+/// The dump versions pcmap-report trace reads (include/pcmap/TraceDump.h).
+constexpr unsigned kTraceVersion = trace::kVersion;
+constexpr unsigned kMinTraceVersion = trace::kMinReadVersion;
 
 /// What sites and functions have in common, as the runtime wrote it: the
 /// module (its path, "" if unknown; its GNU build ID, lowercase hex, ""

@@ -141,10 +141,11 @@ Error checkKind(const json::Value &V, const Where &W) {
                    "pcmap trace version 1 is not supported: it has no build "
                    "IDs to match modules across processes and runs (trace "
                    "again with a runtime that writes version 2)");
-  if (*Version != kTraceVersion)
+  if (*Version < kMinTraceVersion || *Version > kTraceVersion)
     return W.error(ExitCode::UnsupportedFile,
                    "unsupported pcmap trace version " + Twine(*Version) +
-                       " (pcmap-report reads version " + Twine(kTraceVersion) +
+                       " (pcmap-report reads versions " +
+                       Twine(kMinTraceVersion) + " to " + Twine(kTraceVersion) +
                        ")");
   return Error::success();
 }

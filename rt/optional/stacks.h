@@ -1,0 +1,91 @@
+//===- stacks.h - The tracer's call stacks ----------------------*- C++ -*-===//
+//
+// Every sample of the tracer records the stack it interrupted: captureStack
+// walks it in the signal handler, StackTable keeps each distinct stack once
+// with its samples. Both are async-signal-safe, take no lock and allocate
+// nothing after init; a full table drops the stack (the sample is still
+// counted everywhere else). docs/Runtime.md, "Call stacks", says what a
+// stack holds for code with and without frame pointers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_STACKS_H
+#define PCMAP_RT_STACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace pcmap {
+namespace rt {
+
+/// The stack a thread runs on, [Lo, Hi); {0, 0} when unknown.
+struct StackBounds {
+  uintptr_t Lo, Hi;
+};
+
+/// Writes the stack of the code a signal interrupted to Out[0..Max) and
+/// returns its depth: Out[0] is PC (the sampled instruction, or the atomic
+/// site it is charged to), then return addresses less one (inside their
+/// call instructions), innermost first. It follows frame pointers; from a
+/// PC without pcmap tables (the C library, the loader), whose code keeps
+/// none, it first scans the stack for the nearest return address into
+/// covered code that follows a call. Frames are read only inside Bounds
+/// when the stack pointer is in them, else only in pages found mapped.
+unsigned captureStack(const void *Context, uintptr_t PC,
+                      const StackBounds &Bounds, uintptr_t *Out, unsigned Max);
+
+/// Distinct stacks and their samples: an open-addressing table in memory
+/// reserved once. A slot is claimed by a compare-exchange of its hash
+/// (0: free; 1: being written, skipped by other writers, so that a stack
+/// may rarely take two slots, which readers add up).
+class StackTable {
+public:
+  static constexpr unsigned kSlots = 8192;
+
+  /// Reserves room for stacks of up to Depth frames; false (no stacks) if
+  /// Depth is 0 or the memory cannot be reserved.
+  bool init(unsigned Depth);
+  bool ready() const { return Slots != nullptr; }
+  unsigned depth() const { return Depth; }
+
+  /// Adds Weight samples (AtomicWeight of them on an atomic) to the stack
+  /// Frames[0..N). Lock-free; a full table counts them as dropped.
+  void record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
+              uint64_t AtomicWeight);
+  /// Copies From (same depth), slot by slot, with relaxed loads.
+  void copyFrom(const StackTable &From);
+  void clear();
+
+  /// Slot I's stack, or 0 frames if it is free.
+  struct Entry {
+    const uintptr_t *Frames;
+    unsigned Depth;
+    uint64_t Samples, AtomicSamples;
+  };
+  Entry entry(unsigned I) const;
+  uint64_t dropped() const { return Dropped; }
+
+private:
+  struct Header {
+    uint64_t Hash;
+    uint32_t Depth;
+    uint32_t Unused;
+    uint64_t Samples, AtomicSamples;
+  };
+  Header *slot(unsigned I) const {
+    return reinterpret_cast<Header *>(Slots + size_t(I) * Stride);
+  }
+  uintptr_t *frames(Header *H) const {
+    return reinterpret_cast<uintptr_t *>(H + 1);
+  }
+
+  char *Slots = nullptr;
+  size_t Stride = 0;
+  unsigned Depth = 0;
+  uint64_t Dropped = 0;
+};
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_STACKS_H
