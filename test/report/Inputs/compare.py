@@ -16,6 +16,16 @@
       the CSV parses with Python's csv module and holds the JSON's rows
       (trace: one per site and function, or with pid and run filled, made
       with --per-process, one per site or function and process)
+  compare.py symbolizer REPORT.json SYMBOLIZER.txt
+      every atomic site's inlined frames (function, file and line, innermost
+      first) are the ones `llvm-symbolizer --inlines` printed for its
+      address (SYMBOLIZER.txt: its output for the addresses `compare.py
+      addresses` printed), and its source is the innermost frame's
+  compare.py addresses REPORT.json
+      prints the atomic sites' addresses, one a line
+  compare.py chains REPORT.json
+      prints each atomic site's function and offset, then its frames, one a
+      line ("  FUNCTION at FILE:LINE", the file's base name), innermost first
   compare.py schema REPORT.json SCHEMA.json
       the document validates against the JSON Schema
   compare.py diff DIFF.json OLD.json NEW.json
@@ -221,9 +231,11 @@ def cmd_csv(args):
         have = [(r["name"], r["address"], r["size"], r["atomics"])
                 for r in rows]
     elif doc["command"] == "atomics":
-        want = [(a["address"], a["kind"], a["function"] or "")
+        want = [(a["address"], a["kind"], a["function"] or "",
+                 symbolizer_text(a["inlined"]))
                 for file in doc["files"] for a in file["atomics"]]
-        have = [(r["address"], r["kind"], r["function"]) for r in rows]
+        have = [(r["address"], r["kind"], r["function"],
+                 r["inlined"].replace("\r\n", "\n")) for r in rows]
     elif doc["command"] == "trace":
         want, have = trace_csv_rows(rows, doc)
     else:
@@ -238,6 +250,77 @@ def cmd_csv(args):
         fail(errors)
     print("OK: %d CSV rows of %d columns match the JSON"
           % (len(rows), len(rows[0])))
+
+
+def frame_where(frame, base_name=False):
+    source = frame["source"]
+    if source is None:
+        return "??:0"
+    path = source["file"].rsplit("/", 1)[-1] if base_name else source["file"]
+    return "%s:%d" % (path, source["line"])
+
+
+def symbolizer_text(frames):
+    """A site's frames as the CSV's inlined column holds them: the lines
+    llvm-symbolizer --inlines prints, function then file:line."""
+    return "\n".join("%s\n%s" % (f["function"] or "??", frame_where(f))
+                     for f in frames)
+
+
+def atomics_of(doc):
+    return [a for file in doc["files"] for a in file["atomics"]]
+
+
+def read_symbolizer(path):
+    """[(function, file:line)] per address of llvm-symbolizer --inlines'
+    output, the column dropped."""
+    with open(path) as f:
+        blocks = f.read().strip("\n").split("\n\n")
+    out = []
+    for block in blocks:
+        lines = block.split("\n")
+        frames = []
+        for name, where in zip(lines[0::2], lines[1::2]):
+            parts = where.rsplit(":", 2)
+            frames.append((name, "%s:%s" % (parts[0], parts[1])
+                           if len(parts) == 3 else where))
+        out.append(frames)
+    return out
+
+
+def cmd_symbolizer(args):
+    sites = atomics_of(load(args[0]))
+    want = read_symbolizer(args[1])
+    errors = []
+    if len(want) != len(sites):
+        errors.append("%d sites, llvm-symbolizer gave %d addresses"
+                      % (len(sites), len(want)))
+    for a, frames in zip(sites, want):
+        have = [(f["function"] or "??", frame_where(f)) for f in a["inlined"]]
+        if have != frames:
+            errors.append("%s: frames %s, llvm-symbolizer %s"
+                          % (a["address"], have, frames))
+        elif a["inlined"] and a["source"] != a["inlined"][0]["source"]:
+            errors.append("%s: source %s is not the innermost frame's"
+                          % (a["address"], a["source"]))
+    if not any(len(a["inlined"]) > 1 for a in sites):
+        errors.append("no site was inlined")
+    if errors:
+        fail(errors)
+    print("OK: %d sites' frames match llvm-symbolizer --inlines, %d inlined"
+          % (len(sites), sum(len(a["inlined"]) > 1 for a in sites)))
+
+
+def cmd_addresses(args):
+    for a in atomics_of(load(args[0])):
+        print(a["address"])
+
+
+def cmd_chains(args):
+    for a in atomics_of(load(args[0])):
+        print("site %s+%s" % (a["function"], a["offset"]))
+        for f in a["inlined"]:
+            print("  %s at %s" % (f["function"], frame_where(f, True)))
 
 
 class SchemaError(Exception):
@@ -702,7 +785,8 @@ def main():
                 "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
                 "diff": cmd_diff, "html": cmd_html,
                 "png": cmd_png, "trace": cmd_trace, "tree": cmd_tree,
-                "dom": cmd_dom}
+                "dom": cmd_dom, "symbolizer": cmd_symbolizer,
+                "addresses": cmd_addresses, "chains": cmd_chains}
     if len(sys.argv) < 3 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
         return 2

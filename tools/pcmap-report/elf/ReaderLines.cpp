@@ -1,8 +1,8 @@
 //===- ReaderLines.cpp - Source lines from the DWARF line tables ----------===//
 //
-// Gives functions and atomic sites the source line of the function that
-// holds them, with LLVM's DWARFContext. Broken debug information costs the
-// source lines, never the report.
+// Gives functions their declaration's line and atomic sites their chain of
+// inlined frames, with LLVM's DWARFContext. Broken debug information costs
+// the source lines, never the report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +45,29 @@ std::optional<DILineInfo> outermostFrame(DWARFContext &DICtx, uint64_t Address,
   return Frames.getFrame(Frames.getNumberOfFrames() - 1);
 }
 
+/// The frames at an atomic site, innermost first, as
+/// getInliningInfoForAddress gives them (and llvm-symbolizer --inlines
+/// prints them). Empty if the line tables do not cover the place.
+std::vector<SourceFrame> inlinedFrames(DWARFContext &DICtx, uint64_t Address,
+                                       uint64_t Section) {
+  using FileKind = DILineInfoSpecifier::FileLineInfoKind;
+  DILineInfoSpecifier Spec(FileKind::AbsoluteFilePath, DINameKind::LinkageName);
+  DIInliningInfo Info =
+      DICtx.getInliningInfoForAddress({Address, Section}, Spec);
+  std::vector<SourceFrame> Frames(Info.getNumberOfFrames());
+  for (uint32_t I = 0; I < Info.getNumberOfFrames(); ++I) {
+    const DILineInfo &Line = Info.getFrame(I);
+    SourceFrame &F = Frames[I];
+    if (Line.FunctionName != DILineInfo::BadString)
+      F.Function = Line.FunctionName;
+    if (Line.Line && Line.FileName != DILineInfo::BadString) {
+      F.Source.File = Line.FileName;
+      F.Source.Line = Line.Line;
+    }
+  }
+  return Frames;
+}
+
 } // namespace
 
 void Reader::addSourceLines() {
@@ -73,13 +96,12 @@ void Reader::addSourceLines() {
   }
   if (!Options.AtomicDetails)
     return;
+  // A site's line is its innermost frame's: the line that holds the atomic
+  // operation, wherever it was inlined.
   for (AtomicSite &A : Report.Atomics) {
-    std::optional<DILineInfo> Outer =
-        outermostFrame(*DICtx, A.Address, A.Section);
-    if (Outer && Outer->Line && Outer->FileName != DILineInfo::BadString) {
-      A.Source.File = Outer->FileName;
-      A.Source.Line = Outer->Line;
-    }
+    A.Frames = inlinedFrames(*DICtx, A.Address, A.Section);
+    if (!A.Frames.empty())
+      A.Source = A.Frames.front().Source;
   }
 }
 

@@ -83,6 +83,16 @@ struct SourceLine {
   uint32_t Line = 0;
 };
 
+/// A frame of an atomic site's inlining chain: a function the debug
+/// information names there, and the line in it (for a frame the next one
+/// was inlined into, the line of the call).
+struct SourceFrame {
+  /// The subprogram's linkage name (mangled) when it has one, else its
+  /// name; empty if the debug information has neither.
+  std::string Function;
+  SourceLine Source;
+};
+
 /// A fragment of a split function after its first (docs/FORMAT.md,
 /// "Fragments"): a local symbol of the file joined to the function.
 struct FunctionFragment {
@@ -129,7 +139,14 @@ struct AtomicSite {
   /// The symbol holding the site, for "function+offset" (empty if none).
   std::string Symbol;
   uint64_t SymbolOffset = 0;
+  /// The innermost frame's line: for an atomic inlined from a helper (or
+  /// from <atomic>), the helper's line, not its caller's.
   SourceLine Source;
+  /// The frames at the site, innermost first, as llvm-symbolizer --inlines
+  /// prints them: the function the atomic is written in, then each function
+  /// it was inlined into, the last the function that holds the site. One
+  /// frame if nothing was inlined, none without debug information.
+  std::vector<SourceFrame> Frames;
 };
 
 /// One metadata section as found in the file.

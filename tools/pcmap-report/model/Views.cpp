@@ -162,6 +162,46 @@ std::string sourceText(const SourceLine &S, bool BaseName) {
   return (File + ":" + Twine(S.Line)).str();
 }
 
+std::string frameFunction(const SourceFrame &F, bool Demangle) {
+  return F.Function.empty() ? "??" : displaySymbol(F.Function, Demangle);
+}
+
+std::string symbolizerFrames(const AtomicSite &A, bool Demangle) {
+  std::string Out;
+  for (const SourceFrame &F : A.Frames) {
+    if (!Out.empty())
+      Out += "\n";
+    std::string Where = sourceText(F.Source, /*BaseName=*/false);
+    Out += frameFunction(F, Demangle) + "\n" + (Where.empty() ? "??:0" : Where);
+  }
+  return Out;
+}
+
+std::string inlinedChainText(const AtomicSite &A, bool Demangle) {
+  if (A.Frames.size() < 2)
+    return A.Source.File;
+  std::string Out;
+  for (const SourceFrame &F : A.Frames) {
+    if (!Out.empty())
+      Out += "\ninlined into ";
+    std::string Where = sourceText(F.Source, /*BaseName=*/false);
+    Out += frameFunction(F, Demangle) + " at " + (Where.empty() ? "??" : Where);
+  }
+  return Out;
+}
+
+std::string inlinedIntoText(const AtomicSite &A, const OutputOptions &O) {
+  if (A.Frames.size() < 2)
+    return "";
+  const SourceFrame &Caller = A.Frames[1];
+  std::string Where = sourceText(Caller.Source, /*BaseName=*/true);
+  std::string Out = tableName(frameFunction(Caller, O.Demangle), O) + " at " +
+                    (Where.empty() ? "??" : Where);
+  if (A.Frames.size() > 2)
+    Out += ", +" + std::to_string(A.Frames.size() - 2) + " more";
+  return Out;
+}
+
 std::vector<std::string> atomicFlagNames(const AtomicSite &A) {
   std::vector<std::string> Out;
   if (A.HasDescriptor && A.Descriptor.Volatile)

@@ -68,6 +68,22 @@ std::vector<std::string> sourceNames(uint8_t Sources);
 std::string featureText(const FunctionInfo &F);
 /// "file:line", or "" when unknown; BaseName drops the directories.
 std::string sourceText(const SourceLine &S, bool BaseName);
+/// A frame's function, demangled if asked; "??" if the debug information
+/// does not name it (as llvm-symbolizer prints it).
+std::string frameFunction(const SourceFrame &F, bool Demangle);
+/// A site's frames as llvm-symbolizer --inlines prints them, innermost
+/// first: for each, its function on a line and "file:line" on the next
+/// ("??:0" when unknown), lines joined by '\n'; "" without frames.
+std::string symbolizerFrames(const AtomicSite &A, bool Demangle);
+/// For a tooltip: "f at /a/x.c:27", then a line "inlined into g at
+/// /a/x.c:44" per outer frame; the source file alone when nothing was
+/// inlined.
+std::string inlinedChainText(const AtomicSite &A, bool Demangle);
+/// For a table: the function the innermost frame was inlined into and the
+/// line of the call, "g at x.c:44" (the name as tableName shows it),
+/// followed by ", +N more" when N more frames hold that one; "" when nothing
+/// was inlined.
+std::string inlinedIntoText(const AtomicSite &A, const OutputOptions &O);
 /// "volatile", "weak", "asm" (an instruction of an inline asm), "upstream".
 std::vector<std::string> atomicFlagNames(const AtomicSite &A);
 

@@ -88,7 +88,7 @@ public:
   void addRow(llvm::ArrayRef<std::string> Cells);
   void writeText(llvm::raw_ostream &OS) const;
   /// One RFC 4180 row: fields with a comma, quote or line break quoted,
-  /// CRLF at the end.
+  /// line breaks in them and at the end CRLF.
   static void writeCSVRow(llvm::raw_ostream &OS,
                           llvm::ArrayRef<std::string> Cells);
 

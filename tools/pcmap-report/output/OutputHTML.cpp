@@ -785,9 +785,12 @@ void writeAtomicsHTML(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
          << Size << "</td><td>" << Order << "</td><td>" << Failure
          << "</td><td>" << Op << "</td><td>"
          << htmlEscape(join(atomicFlagNames(A), ",")) << "</td><td title=\""
-         << htmlEscape(A.Source.File) << "\">"
-         << htmlEscape(sourceText(A.Source, /*BaseName=*/true))
-         << "</td></tr>\n";
+         << htmlEscape(inlinedChainText(A, O.Demangle)) << "\">"
+         << htmlEscape(sourceText(A.Source, /*BaseName=*/true));
+      if (A.Frames.size() > 1)
+        OS << " <span class=\"inlined\">(+" << A.Frames.size() - 1
+           << " inlined)</span>";
+      OS << "</td></tr>\n";
     }
     OS << "</tbody>\n<tfoot><tr><td colspan=\"9\">Total: " << R.Atomics.size()
        << " atomic sites</td></tr></tfoot>\n</table>\n";

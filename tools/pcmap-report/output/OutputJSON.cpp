@@ -173,6 +173,20 @@ void atomic(json::OStream &J, const BinaryReport &R, const AtomicSite &A,
     }
     stringArray(J, "flags", atomicFlagNames(A));
     source(J, A.Source);
+    J.attributeArray("inlined", [&] {
+      for (const SourceFrame &F : A.Frames)
+        J.object([&] {
+          if (F.Function.empty()) {
+            J.attribute("function", nullptr);
+            J.attribute("mangled_function", nullptr);
+          } else {
+            J.attribute("function",
+                        utf8(displaySymbol(F.Function, O.Demangle)));
+            J.attribute("mangled_function", utf8(F.Function));
+          }
+          source(J, F.Source);
+        });
+    });
   });
 }
 

@@ -73,9 +73,13 @@ void Table::writeCSVRow(raw_ostream &OS, ArrayRef<std::string> Cells) {
       continue;
     }
     OS << '"';
-    for (char Ch : Cell) {
+    for (size_t I = 0; I < Cell.size(); ++I) {
+      char Ch = Cell[I];
       if (Ch == '"')
         OS << '"';
+      // A line break in a field is CRLF too, as RFC 4180 writes it.
+      if (Ch == '\n' && (I == 0 || Cell[I - 1] != '\r'))
+        OS << '\r';
       OS << Ch;
     }
     OS << '"';
@@ -286,8 +290,14 @@ void atomicsText(raw_ostream &OS, const BinaryReport &R,
                            {"OP", false},
                            {"FLAGS", false},
                            {"FUNCTION", false}});
+  // The innermost frame's line, and what it was inlined into, when any
+  // site of the file was inlined.
+  bool Inlined = any_of(
+      R.Atomics, [](const AtomicSite &A) { return A.Frames.size() > 1; });
   if (Source)
     Cols.push_back({"SOURCE", false});
+  if (Inlined)
+    Cols.push_back({"INLINED INTO", false});
   Table T(Cols);
   auto Dash = [](const std::string &S) { return S.empty() ? "-" : S; };
   size_t Shown = 0;
@@ -304,6 +314,8 @@ void atomicsText(raw_ostream &OS, const BinaryReport &R,
                            whereText(A, O)});
     if (Source)
       Row.push_back(sourceText(A.Source, /*BaseName=*/true));
+    if (Inlined)
+      Row.push_back(inlinedIntoText(A, O));
     T.addRow(Row);
   }
   OS << "atomics of " << describeFile(R) << "\n";
@@ -323,7 +335,7 @@ void atomicsCSV(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
   Table::writeCSVRow(OS, {"file", "address", "section", "function",
                           "mangled_function", "offset", "kind", "size", "order",
                           "failure_order", "rmw_op", "flags", "source_file",
-                          "source_line"});
+                          "source_line", "inlined"});
   for (const BinaryReport &R : Reports) {
     size_t Shown = 0;
     for (const AtomicSite &A : R.Atomics) {
@@ -335,7 +347,8 @@ void atomicsCSV(raw_ostream &OS, ArrayRef<BinaryReport> Reports,
                A.Symbol.empty() ? "" : displaySymbol(A.Symbol, O.Demangle),
                A.Symbol, A.Symbol.empty() ? "" : num(A.SymbolOffset), F.Kind,
                F.Size, F.Order, F.Failure, F.Op, join(atomicFlagNames(A), ","),
-               A.Source.File, A.Source.Line ? num(A.Source.Line) : ""});
+               A.Source.File, A.Source.Line ? num(A.Source.Line) : "",
+               symbolizerFrames(A, O.Demangle)});
     }
   }
 }
