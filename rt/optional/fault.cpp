@@ -210,6 +210,13 @@ void writeFunctionLine(const FaultSite &S) {
   else if (!(F.features & PCMAP_FEATURE_ATOMICS))
     T << ", atomics not recorded";
   T << ")";
+  char Path[512];
+  uintptr_t Bias = 0;
+  SymbolizedPC Name;
+  Symbolizer Sym;
+  if (moduleOf(F.start, Path, sizeof(Path), Bias) &&
+      Sym.symbolize(F.start, Path, F.start - Bias, Name) && Name.Function[0])
+    T << ": " << Name.Function;
   emitLine(Line);
 }
 
@@ -290,7 +297,7 @@ void printFrames(const Frames &F, int First, int Depth,
                  bool FirstIsAfter = false) {
   Symbolizer Sym;
   bool Noted = false;
-  for (int I = First, N = 0; I < F.Count && N < Depth; ++I, ++N) {
+  for (int I = First, N = 0; I < F.Count && N < Depth; ++I) {
     uintptr_t PC = F.PC[I];
     // A return address points after the call: symbolize the call.
     uintptr_t Lookup = I == First   ? (FirstIsAfter ? PC - 1 : PC)
@@ -302,20 +309,29 @@ void printFrames(const Frames &F, int First, int Depth,
     SymbolizedPC S;
     bool Named =
         Sym.symbolize(Lookup, HasModule ? Path : nullptr, Lookup - Bias, S);
-    char Line[1400];
-    Text T(Line, sizeof(Line));
-    T << "  #" << uint64_t(N) << " ";
-    T.hex(PC);
-    if (Named) {
-      T << " in " << (S.Function[0] ? S.Function : "??");
-      if (S.Location[0])
-        T << " " << S.Location;
+    // A frame per inlined function, innermost first, as ASan prints them:
+    // they share the PC and count against stack_depth.
+    unsigned Inlined = Named && S.NumFrames ? S.NumFrames : 1;
+    for (unsigned K = 0; K < Inlined && N < Depth; ++K, ++N) {
+      char Line[1400];
+      Text T(Line, sizeof(Line));
+      T << "  #" << uint64_t(N) << " ";
+      T.hex(PC);
+      if (Named) {
+        const SymbolizedFrame &Fr = S.Frames[K];
+        bool One = !S.NumFrames;
+        const char *Fn = One ? S.Function : Fr.Function;
+        const char *Loc = One ? S.Location : Fr.Location;
+        T << " in " << (Fn[0] ? Fn : "??");
+        if (Loc[0])
+          T << " " << Loc;
+      }
+      if (HasModule) {
+        T << " (" << baseName(Path) << "+";
+        T.hex(PC - Bias) << ")";
+      }
+      emitLine(Line);
     }
-    if (HasModule) {
-      T << " (" << baseName(Path) << "+";
-      T.hex(PC - Bias) << ")";
-    }
-    emitLine(Line);
     if (!Named && !Noted && Flags.symbolize && Sym.problem()) {
       Noted = true;
       Message M;

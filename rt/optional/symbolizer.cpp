@@ -66,19 +66,66 @@ void copyAnswer(const char *Begin, const char *End, char *Out, size_t Size) {
 
 /// The sanitizers' symbolizer renders Format for each frame of PC, the
 /// innermost inlined frame first, each ending with a NUL, the list with an
-/// empty one. Like the llvm-symbolizer answer, the last frame is the function
-/// that holds PC (with its own line): copies that one to Out.
-void sanitizerSymbolize(void *PC, const char *Format, char *Out, size_t Size) {
+/// empty one: copies frame I's to Out[I] (Field: Function or Location) and
+/// returns the number of frames.
+unsigned sanitizerSymbolize(void *PC, const char *Format, SymbolizedPC &Out,
+                            bool Function) {
   char Frames[2048];
   Frames[0] = Frames[1] = '\0';
   __sanitizer_symbolize_pc(PC, Format, Frames, sizeof(Frames));
   Frames[sizeof(Frames) - 2] = Frames[sizeof(Frames) - 1] = '\0';
-  const char *Last = Frames;
-  for (const char *P = Frames; *P;) {
-    Last = P;
+  unsigned N = 0;
+  for (const char *P = Frames; *P && N < SymbolizedPC::kMaxFrames; ++N) {
+    SymbolizedFrame &F = Out.Frames[N];
+    char *Field = Function ? F.Function : F.Location;
+    size_t Size = Function ? sizeof(F.Function) : sizeof(F.Location);
+    copyAnswer(P, P + strlen(P), Field, Size);
+    if (!strcmp(Field, "<null>") || !strncmp(Field, "(", 1))
+      Field[0] = '\0';
     P += strlen(P) + 1;
   }
-  copyAnswer(Last, Last + strlen(Last), Out, Size);
+  return N;
+}
+
+/// llvm-symbolizer's answer, [Begin, End): pairs of lines (function,
+/// location), innermost inlined frame first.
+void parseFrames(const char *Begin, const char *End, SymbolizedPC &Out) {
+  Out.NumFrames = 0;
+  for (const char *P = Begin;
+       P < End && Out.NumFrames < SymbolizedPC::kMaxFrames;) {
+    const char *NL1 =
+        static_cast<const char *>(memchr(P, '\n', size_t(End - P)));
+    if (!NL1)
+      NL1 = End;
+    const char *NL2 = NL1 < End ? static_cast<const char *>(memchr(
+                                      NL1 + 1, '\n', size_t(End - NL1 - 1)))
+                                : nullptr;
+    if (!NL2)
+      NL2 = End;
+    SymbolizedFrame &F = Out.Frames[Out.NumFrames++];
+    copyAnswer(P, NL1, F.Function, sizeof(F.Function));
+    F.Location[0] = '\0';
+    if (NL1 < End)
+      copyAnswer(NL1 + 1, NL2, F.Location, sizeof(F.Location));
+    P = NL2 < End ? NL2 + 1 : End;
+  }
+}
+
+/// Function: the outermost frame's with a name (the function that holds
+/// PC); Location: the innermost frame's with a line (PC's own).
+bool finishFrames(SymbolizedPC &Out) {
+  Out.Function[0] = Out.Location[0] = '\0';
+  for (unsigned I = Out.NumFrames; I-- > 0;)
+    if (Out.Frames[I].Function[0]) {
+      Text(Out.Function, sizeof(Out.Function)) << Out.Frames[I].Function;
+      break;
+    }
+  for (unsigned I = 0; I < Out.NumFrames; ++I)
+    if (Out.Frames[I].Location[0]) {
+      Text(Out.Location, sizeof(Out.Location)) << Out.Frames[I].Location;
+      break;
+    }
+  return Out.Function[0] || Out.Location[0];
 }
 
 } // namespace
@@ -162,18 +209,16 @@ void Symbolizer::close() {
 bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
                            SymbolizedPC &Out) {
   Out.Function[0] = Out.Location[0] = '\0';
+  Out.NumFrames = 0;
   if (!Flags.symbolize)
     return false;
   if (haveSanitizerSymbolizer()) {
     // It takes a return address and looks at the byte before it.
     void *After = reinterpret_cast<void *>(PC + 1);
-    sanitizerSymbolize(After, "%f", Out.Function, sizeof(Out.Function));
-    sanitizerSymbolize(After, "%S", Out.Location, sizeof(Out.Location));
-    if (!strncmp(Out.Location, "<null>", 6) || !strncmp(Out.Location, "(", 1))
-      Out.Location[0] = '\0';
-    if (!strcmp(Out.Function, "<null>") || !strcmp(Out.Function, "??"))
-      Out.Function[0] = '\0';
-    return Out.Function[0] || Out.Location[0];
+    unsigned N = sanitizerSymbolize(After, "%f", Out, true);
+    unsigned L = sanitizerSymbolize(After, "%S", Out, false);
+    Out.NumFrames = N < L ? N : L;
+    return finishFrames(Out);
   }
   if (!Module || !*Module || !start())
     return false;
@@ -203,29 +248,8 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
     Len += size_t(N);
     Answer[Len] = '\0';
     if (char *End = strstr(Answer, "\n\n")) {
-      // Pairs of lines (function, location), innermost inlined frame first;
-      // the last pair is the function that holds PC and its own line.
-      const char *Pair = Answer;
-      for (const char *P = Answer; P < End;) {
-        const char *NL1 =
-            static_cast<const char *>(memchr(P, '\n', size_t(End - P)));
-        if (!NL1)
-          break;
-        const char *NL2 = static_cast<const char *>(
-            memchr(NL1 + 1, '\n', size_t(End - NL1 - 1)));
-        // Skip frames without a name ("??").
-        if (!(NL1 - P == 2 && P[0] == '?' && P[1] == '?') || Pair == Answer)
-          Pair = P;
-        P = NL2 ? NL2 + 1 : End;
-      }
-      const char *NL =
-          static_cast<const char *>(memchr(Pair, '\n', size_t(End - Pair)));
-      if (!NL)
-        NL = End;
-      copyAnswer(Pair, NL, Out.Function, sizeof(Out.Function));
-      if (NL < End)
-        copyAnswer(NL + 1, End, Out.Location, sizeof(Out.Location));
-      return Out.Function[0] || Out.Location[0];
+      parseFrames(Answer, End, Out);
+      return finishFrames(Out);
     }
     if (Len == sizeof(Answer) - 1) {
       Problem = "llvm-symbolizer answered too much";

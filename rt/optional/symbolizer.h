@@ -22,9 +22,24 @@ namespace rt {
 /// then the first llvm-symbolizer in $PATH. Called once at start-up.
 void initSymbolizer();
 
+/// One frame of a PC: a function and a line, either empty if unknown.
+struct SymbolizedFrame {
+  char Function[256];
+  char Location[256];
+};
+
 struct SymbolizedPC {
-  char Function[256]; // demangled; empty if unknown
-  char Location[512]; // file:line:column; empty if unknown
+  /// The function that holds PC (demangled), and PC's own line: the
+  /// innermost inlined frame's (a helper's, where the helper was inlined);
+  /// either empty if unknown.
+  char Function[256];
+  char Location[512];
+  /// The frames at PC, innermost first, as llvm-symbolizer --inlines gives
+  /// them: the helpers inlined there, then the function that holds PC (its
+  /// line is the call's). One frame where nothing was inlined.
+  static constexpr unsigned kMaxFrames = 8;
+  SymbolizedFrame Frames[kMaxFrames];
+  unsigned NumFrames;
 };
 
 class Symbolizer {

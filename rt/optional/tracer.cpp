@@ -457,8 +457,11 @@ unsigned topSlots(Slot (&Table)[N], Key Weight, unsigned Want, unsigned *Out) {
 }
 
 uint64_t siteSamples(const SiteSlot &S) { return S.PC ? S.Exact + S.Skid : 0; }
+/// A function's rank: its own samples and those of the uncovered code it
+/// called (a function whose time all went to the C library's mutex code is
+/// listed too).
 uint64_t functionSamples(const FunctionSlot &S) {
-  return S.Start ? S.Samples : 0;
+  return S.Start ? S.Samples + S.UncoveredCallees : 0;
 }
 
 double share(uint64_t Part, uint64_t Whole) {
@@ -577,13 +580,17 @@ struct Place {
   char Module[512];
   uintptr_t Bias;
 
+  void clear() {
+    Sy.Function[0] = Sy.Location[0] = '\0';
+    Sy.NumFrames = 0;
+  }
   Place(Symbolizer &Sym, uintptr_t PC) {
     Module[0] = '\0';
     Bias = 0;
     if (moduleOf(PC, Module, sizeof(Module), Bias))
       Sym.symbolize(PC, Module, PC - Bias, Sy);
     else
-      Sy.Function[0] = Sy.Location[0] = '\0';
+      clear();
   }
 };
 
@@ -657,9 +664,34 @@ unsigned collectChains(uintptr_t Key, bool IsSite, Chain *Out) {
   return Count;
 }
 
+/// Where code was inlined at a site: " [inlined: helper ring.c:27:5 <
+/// worker ring.c:44:3]", innermost first; nothing where it was not.
+void writeInlined(ReportWriter &W, const SymbolizedPC &Sy) {
+  if (Sy.NumFrames < 2)
+    return;
+  W << " [inlined: ";
+  for (unsigned I = 0; I < Sy.NumFrames; ++I) {
+    const SymbolizedFrame &F = Sy.Frames[I];
+    W << (I ? " < " : "") << (F.Function[0] ? F.Function : "??");
+    if (F.Location[0])
+      W << " " << F.Location;
+  }
+  W << "]";
+}
+
 /// "worker ring.c:44:3", or "libc.so.6+0x8a9f" where nothing is known.
 void writeFrame(ReportWriter &W, Symbolizer &Sym, uintptr_t PC) {
   Place At(Sym, PC);
+  if (At.Sy.NumFrames > 1) {
+    // Inlined calls: each its own frame, innermost first.
+    for (unsigned I = 0; I < At.Sy.NumFrames; ++I) {
+      const SymbolizedFrame &F = At.Sy.Frames[I];
+      W << (I ? " < " : "") << (F.Function[0] ? F.Function : "??");
+      if (F.Location[0])
+        W << " " << F.Location;
+    }
+    return;
+  }
   if (At.Sy.Function[0]) {
     W << At.Sy.Function;
     if (At.Sy.Location[0])
@@ -799,6 +831,7 @@ void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
       W << At.Sy.Function << "+" << FnOffset;
     if (At.Sy.Location[0])
       W << " " << At.Sy.Location;
+    writeInlined(W, At.Sy);
     W << " (" << baseName(At.Module) << "+";
     W.hex(S.PC - At.Bias) << ")\n";
     writeCallers(W, Sym, S.PC, true, N);
