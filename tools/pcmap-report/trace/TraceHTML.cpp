@@ -41,21 +41,38 @@ std::string nameCell(const std::string &Name, const OutputOptions &O) {
 
 /// The headers and cells of a kind's columns, between Processes and
 /// Function.
-const char *kindHeaders(const TraceSite *) {
+std::string kindHeaders(const TraceSite *, const TraceReport &) {
   return "<th>Kind</th><th class=\"n\">Size</th><th>Order</th>"
          "<th>Failure order</th><th>Op</th>";
 }
-std::string kindCells(const TraceSite &S) {
+std::string kindCells(const TraceSite &S, const TraceReport &) {
   return textCell(S.Kind) + numberCell(S.Size ? std::to_string(S.Size) : "") +
          textCell(S.Order) + textCell(S.FailureOrder) + textCell(S.Op);
 }
-const char *kindHeaders(const TraceFunction *) {
-  return "<th class=\"n\">Atomic</th><th class=\"n\">On atomics</th>";
+std::string kindHeaders(const TraceFunction *, const TraceReport &R) {
+  std::string Out =
+      "<th class=\"n\">Atomic</th><th class=\"n\">On atomics</th>";
+  if (R.Version >= 3)
+    Out += "<th class=\"n\">In uncovered callees</th>";
+  return Out;
 }
-std::string kindCells(const TraceFunction &F) {
+std::string kindCells(const TraceFunction &F, const TraceReport &R) {
   double OnAtomics = F.Samples ? double(F.AtomicSamples) / F.Samples : 0;
-  return numberCell(std::to_string(F.AtomicSamples)) +
-         numberCell(percentText(OnAtomics));
+  std::string Out = numberCell(std::to_string(F.AtomicSamples)) +
+                    numberCell(percentText(OnAtomics));
+  if (R.Version >= 3)
+    Out += numberCell(std::to_string(F.UncoveredCalleeSamples));
+  return Out;
+}
+
+/// The Source cell: a site's positions, inlined ones too, whole in the
+/// tooltip; a function's.
+std::string sourceCell(const TraceSite &S) {
+  return textCell(inlineText(S, /*BaseName=*/true),
+                  inlineText(S, /*BaseName=*/false));
+}
+std::string sourceCell(const TraceFunction &F) {
+  return textCell(sys::path::filename(F.Location), F.Location);
 }
 
 /// Rank, samples, share and its bar (the top row's is the longest),
@@ -64,13 +81,13 @@ std::string kindCells(const TraceFunction &F) {
 template <typename T>
 void rowsTable(raw_ostream &OS, const TraceReport &R,
                const std::vector<Merged<T>> &Rows, StringRef Title,
-               StringRef Class, const OutputOptions &O) {
+               StringRef Class, const TraceOptions &O) {
   size_t Shown = shownRows(Rows.size(), O);
   OS << "<h2>" << Title << " (" << Shown << " of " << Rows.size()
      << ")</h2>\n<table class=\"sortable " << Class << "\">\n<thead><tr>"
      << "<th class=\"n\">Rank</th><th class=\"n\">Samples</th>"
      << "<th class=\"n\">Share</th><th></th><th class=\"n\">Processes</th>"
-     << kindHeaders(static_cast<const T *>(nullptr))
+     << kindHeaders(static_cast<const T *>(nullptr), R)
      << "<th>Function</th><th>Source</th><th>Module</th></tr></thead>\n"
      << "<tbody>\n";
   uint64_t Max = Rows.empty() ? 0 : Rows[0].Entry.Samples;
@@ -87,9 +104,8 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
        << numberCell(percentText(R.share(E.Samples)))
        << "<td><span class=\"bar share\" style=\"width:" << Bar
        << "px\"></span></td><td class=\"n\" title=\"" << htmlEscape(Tip)
-       << "\">" << M.Processes.size() << "</td>" << kindCells(E)
-       << nameCell(functionText(E), O)
-       << textCell(sys::path::filename(E.Location), E.Location)
+       << "\">" << M.Processes.size() << "</td>" << kindCells(E, R)
+       << nameCell(functionText(E), O) << sourceCell(E)
        << textCell(moduleText(R, M.Module, E.ModuleOffset),
                    R.Modules[M.Module].BuildID)
        << "</tr>\n";
@@ -119,7 +135,7 @@ void processesTable(raw_ostream &OS, const TraceReport &R) {
 } // namespace
 
 void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
-                    const OutputOptions &O) {
+                    const TraceOptions &O) {
   std::string Processes = std::to_string(R.Processes.size()) +
                           (R.Processes.size() == 1 ? " process" : " processes");
   htmlPageStart(OS, "pcmap-report trace: " + Processes);
