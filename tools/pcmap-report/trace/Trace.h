@@ -278,6 +278,9 @@ void writeTraceJSON(llvm::raw_ostream &OS, const TraceReport &R,
                     const TraceOptions &O);
 void writeTraceHTML(llvm::raw_ostream &OS, const TraceReport &R,
                     const TraceOptions &O);
+/// The HTML page's flame graph of the stacks (nothing without stacks).
+void writeFlameGraph(llvm::raw_ostream &OS, const TraceReport &R,
+                     const OutputOptions &O);
 /// Brendan Gregg's folded stacks: "outer;...;inner COUNT" per line.
 void writeTraceFolded(llvm::raw_ostream &OS, const TraceReport &R,
                       const TraceOptions &O);

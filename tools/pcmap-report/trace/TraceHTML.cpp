@@ -3,7 +3,8 @@
 // The page of the other subcommands (inline style, the script that sorts a
 // table on a click): the summary, the ranked sites and functions with a bar
 // per share (each row's per-process counts in the tooltip of its processes
-// cell), and the processes.
+// cell), the callers of the top rows (a list of frames each, folded away),
+// the flame graph of the stacks (TraceFlame.cpp), and the processes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,6 +114,68 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
   OS << "</tbody>\n</table>\n";
 }
 
+/// The callers of site or function I.
+std::vector<CallerPath> rowCallers(const TraceReport &R, const TraceSite *,
+                                   size_t I, size_t N, uint64_t &Total) {
+  return siteCallers(R, I, N, Total);
+}
+std::vector<CallerPath> rowCallers(const TraceReport &R, const TraceFunction *,
+                                   size_t I, size_t N, uint64_t &Total) {
+  return functionCallers(R, I, N, Total);
+}
+
+/// One way to a row: its samples, then its frames, innermost first.
+void pathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
+              uint64_t Total, const TraceOptions &O) {
+  OS << "<li>" << P.Samples << " samples ("
+     << percentText(Total ? double(P.Samples) / Total : 0)
+     << ")<ol class=\"frames\">";
+  for (uint32_t I : P.Frames) {
+    const TraceFrame &F = R.Frames[I];
+    if (F.Lines.empty())
+      OS << "<li>? <span class=\"meta\">"
+         << htmlEscape(moduleText(R, F.Module, F.Offset)) << "</span></li>";
+    for (size_t J = 0; J < F.Lines.size(); ++J) {
+      const SourceFrame &L = F.Lines[J];
+      std::string Name = L.Function.empty() ? "?" : L.Function;
+      std::string Shown = tableName(Name, O);
+      OS << "<li><span title=\"" << htmlEscape(Name) << "\">"
+         << htmlEscape(Shown) << "</span> <span class=\"meta\">"
+         << htmlEscape(frameWhere(R, F, L))
+         << (J + 1 < F.Lines.size() ? " (inlined)" : "") << "</span></li>";
+    }
+  }
+  if (P.Truncated)
+    OS << "<li>... (the stack is as deep as stack_depth)</li>";
+  OS << "</ol></li>\n";
+}
+
+/// A folded list of callers per top row that has stacks.
+template <typename T>
+void callersHTML(raw_ostream &OS, const TraceReport &R,
+                 const std::vector<Merged<T>> &Rows, StringRef Title,
+                 StringRef Class, const TraceOptions &O) {
+  bool Heading = false;
+  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E && O.Callers; ++I) {
+    uint64_t Total = 0;
+    std::vector<CallerPath> Paths =
+        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
+    if (Paths.empty())
+      continue;
+    if (!Heading)
+      OS << "<h2>Callers of the " << Title << "</h2>\n";
+    Heading = true;
+    const T &Entry = Rows[I].Entry;
+    OS << "<details class=\"" << Class << "\"><summary>#" << I + 1 << " "
+       << htmlEscape(tableName(functionText(Entry), O)) << ": " << Entry.Samples
+       << " samples, " << Total
+       << " with stacks</summary>\n<ol class=\"callers\">\n";
+    for (const CallerPath &P : Paths)
+      pathHTML(OS, R, P, Total, O);
+    OS << "</ol></details>\n";
+  }
+}
+
 void processesTable(raw_ostream &OS, const TraceReport &R) {
   OS << "<h2>Processes</h2>\n<table class=\"sortable trace-processes\">\n"
      << "<thead><tr><th class=\"n\">PID</th><th class=\"n\">PPID</th>"
@@ -146,6 +209,9 @@ void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
      << "samples.</p>\n";
   rowsTable(OS, R, R.Sites, "Atomic sites", "trace-sites", O);
   rowsTable(OS, R, R.Functions, "Covered functions", "trace-functions", O);
+  callersHTML(OS, R, R.Sites, "atomic sites", "site-callers", O);
+  callersHTML(OS, R, R.Functions, "covered functions", "function-callers", O);
+  writeFlameGraph(OS, R, O);
   processesTable(OS, R);
   htmlPageEnd(OS);
 }
