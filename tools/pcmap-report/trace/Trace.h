@@ -260,6 +260,17 @@ std::vector<CallerPath> siteCallers(const TraceReport &R, size_t I, size_t N,
                                     uint64_t &Total);
 std::vector<CallerPath> functionCallers(const TraceReport &R, size_t I,
                                         size_t N, uint64_t &Total);
+/// siteCallers or functionCallers, for the writers' templates over both.
+inline std::vector<CallerPath> rowCallers(const TraceReport &R,
+                                          const TraceSite *, size_t I, size_t N,
+                                          uint64_t &Total) {
+  return siteCallers(R, I, N, Total);
+}
+inline std::vector<CallerPath> rowCallers(const TraceReport &R,
+                                          const TraceFunction *, size_t I,
+                                          size_t N, uint64_t &Total) {
+  return functionCallers(R, I, N, Total);
+}
 /// A stack's frames as names, outermost first, inline frames expanded
 /// (shortName'd with Short); "module+0xoffset" for a frame without a name.
 std::vector<std::string> foldedFrames(const TraceReport &R,

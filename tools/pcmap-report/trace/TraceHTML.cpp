@@ -114,16 +114,6 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
   OS << "</tbody>\n</table>\n";
 }
 
-/// The callers of site or function I.
-std::vector<CallerPath> rowCallers(const TraceReport &R, const TraceSite *,
-                                   size_t I, size_t N, uint64_t &Total) {
-  return siteCallers(R, I, N, Total);
-}
-std::vector<CallerPath> rowCallers(const TraceReport &R, const TraceFunction *,
-                                   size_t I, size_t N, uint64_t &Total) {
-  return functionCallers(R, I, N, Total);
-}
-
 /// One way to a row: its samples, then its frames, innermost first.
 void pathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
               uint64_t Total, const TraceOptions &O) {

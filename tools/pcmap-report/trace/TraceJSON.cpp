@@ -146,16 +146,6 @@ void processAttributes(json::OStream &J, const TraceFunction *,
   J.attribute("uncovered_callee_samples", int64_t(C.UncoveredCallee));
 }
 
-/// The heaviest callers of site or function I.
-std::vector<CallerPath> rowCallers(const TraceReport &R, const TraceSite *,
-                                   size_t I, size_t N, uint64_t &Total) {
-  return siteCallers(R, I, N, Total);
-}
-std::vector<CallerPath> rowCallers(const TraceReport &R, const TraceFunction *,
-                                   size_t I, size_t N, uint64_t &Total) {
-  return functionCallers(R, I, N, Total);
-}
-
 /// The samples of every stack charged to a row, and its heaviest callers.
 void callersAttributes(json::OStream &J, uint64_t Total,
                        ArrayRef<CallerPath> Paths) {

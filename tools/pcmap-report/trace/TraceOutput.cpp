@@ -187,16 +187,6 @@ void rowsText(raw_ostream &OS, const TraceReport &R,
 // Callers
 //===----------------------------------------------------------------------===//
 
-/// The callers of site or function I, and the samples of all its stacks.
-std::vector<CallerPath> callers(const TraceReport &R, const TraceSite *,
-                                size_t I, size_t N, uint64_t &Total) {
-  return siteCallers(R, I, N, Total);
-}
-std::vector<CallerPath> callers(const TraceReport &R, const TraceFunction *,
-                                size_t I, size_t N, uint64_t &Total) {
-  return functionCallers(R, I, N, Total);
-}
-
 /// What a row of the callers section says of its row.
 std::string callersHeading(const TraceSite &S, const TraceOptions &O) {
   std::string Out = tableName(functionText(S), O) + ": " + atomicText(S);
@@ -248,7 +238,7 @@ void callersText(raw_ostream &OS, const TraceReport &R,
   for (size_t I = 0, E = shownRows(Rows.size(), O); I < E; ++I) {
     uint64_t Total = 0;
     std::vector<CallerPath> Paths =
-        callers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
+        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
     if (Paths.empty())
       continue;
     if (!Heading)
@@ -414,7 +404,7 @@ void callersCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
   for (size_t I = 0, E = shownRows(Rows.size(), O); I < E && O.Callers; ++I) {
     uint64_t Total = 0;
     std::vector<CallerPath> Paths =
-        callers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
+        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
     for (size_t J = 0; J < Paths.size(); ++J)
       callerCSV(OS, R, Kind, I + 1, Rows[I], Paths[J], J + 1, Total);
   }
