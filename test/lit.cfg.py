@@ -112,6 +112,10 @@ if shutil.which("chromium"):
     config.available_features.add("chromium")
 if shutil.which("ccache"):
     config.available_features.add("ccache")
+# go tool pprof reads pcmap-report trace's pprof profiles
+# (test/report/trace-pprof-go.test).
+if shutil.which("go"):
+    config.available_features.add("go-pprof")
 
 
 # Profile-guided builds (-fprofile-instr-generate/-use, for

@@ -9,7 +9,8 @@
 //                                    number of processes, merged into one
 //                                    ranked table (trace/Trace.h)
 //
-// each with --format=text|csv|json|html (stackmaps: text|json). docs/Report.md
+// each with --format=text|csv|json|html (stackmaps: text|json; trace also
+// pprof and folded). docs/Report.md
 // is the manual; the exit codes are ExitCode in model/BinaryReport.h. This
 // file is the command line only; the work is in the component libraries
 // beside it (tools/pcmap-report/CMakeLists.txt).
@@ -65,7 +66,22 @@ cl::opt<OutputFormat>
                                  "JSON, see docs/report-json.md"),
                       clEnumValN(OutputFormat::HTML, "html",
                                  "a self-contained HTML page")),
-           PCMAP_ALL_SUBCOMMANDS, cl::cat(ReportCategory));
+           PCMAP_ELF_SUBCOMMANDS, cl::cat(ReportCategory));
+
+// trace's formats: the others' and two for profilers' tools.
+cl::opt<TraceFormat> TraceFormatOpt(
+    "format", cl::desc("Output format"), cl::init(TraceFormat::Text),
+    cl::values(
+        clEnumValN(TraceFormat::Text, "text", "aligned columns"),
+        clEnumValN(TraceFormat::CSV, "csv", "RFC 4180 CSV"),
+        clEnumValN(TraceFormat::JSON, "json", "JSON, see docs/report-json.md"),
+        clEnumValN(TraceFormat::HTML, "html",
+                   "a self-contained HTML page with a flame graph"),
+        clEnumValN(TraceFormat::Pprof, "pprof",
+                   "a gzipped pprof profile (profile.proto; needs -o)"),
+        clEnumValN(TraceFormat::Folded, "folded",
+                   "folded stacks for flamegraph.pl, speedscope, inferno")),
+    cl::sub(TraceCmd), cl::cat(ReportCategory));
 
 cl::opt<std::string> OutputFile("o", cl::desc("Write the report to <file>"),
                                 cl::value_desc("file"), cl::init("-"),
@@ -120,6 +136,12 @@ cl::opt<bool> PerProcess("per-process",
                          cl::desc("Also show each process's counts (text, "
                                   "CSV; JSON always has them)"),
                          cl::sub(TraceCmd), cl::cat(ReportCategory));
+
+cl::opt<unsigned> Callers("callers",
+                          cl::desc("List the N heaviest stacks through each "
+                                   "top site and function (0: none)"),
+                          cl::value_desc("N"), cl::init(3), cl::sub(TraceCmd),
+                          cl::cat(ReportCategory));
 
 cl::list<std::string> FunctionsInputs(cl::Positional, cl::OneOrMore,
                                       cl::desc("<ELF file>..."),
@@ -210,25 +232,39 @@ ExitCode runTrace() {
   if (ExitCode Status = readTraces(Inputs, Dumps, Files);
       Status != ExitCode::Success)
     return Status;
+  if (TraceFormatOpt == TraceFormat::Pprof && OutputFile == "-")
+    usageError("--format=pprof writes a binary file: give it with -o FILE");
   TraceReport R = mergeTraces(std::move(Dumps), std::move(Files));
   symbolizeTrace(R, !NoDemangle, !NoSource);
-  OutputOptions Out;
-  Out.Format = Format;
-  Out.Top = Top.getNumOccurrences() || Format != OutputFormat::Text ? Top : 20;
+  TraceOptions Out;
+  Out.Top =
+      Top.getNumOccurrences() || TraceFormatOpt != TraceFormat::Text ? Top : 20;
   Out.PerProcess = PerProcess;
   Out.FullNames = FullNames;
-  return writeOutput([&](raw_ostream &OS) {
-    switch (Out.Format) {
-    case OutputFormat::Text:
+  Out.Callers = Callers;
+  ExitCode Status = ExitCode::Success;
+  ExitCode Written = writeOutput([&](raw_ostream &OS) {
+    switch (TraceFormatOpt) {
+    case TraceFormat::Text:
       return writeTraceText(OS, R, Out);
-    case OutputFormat::CSV:
+    case TraceFormat::CSV:
       return writeTraceCSV(OS, R, Out);
-    case OutputFormat::JSON:
+    case TraceFormat::JSON:
       return writeTraceJSON(OS, R, Out);
-    case OutputFormat::HTML:
+    case TraceFormat::HTML:
       return writeTraceHTML(OS, R, Out);
+    case TraceFormat::Folded:
+      return writeTraceFolded(OS, R, Out);
+    case TraceFormat::Pprof:
+      if (Error E = writeTracePprof(OS, R, Out)) {
+        WithColor::error(errs(), "pcmap-report")
+            << toString(std::move(E)) << "\n";
+        Status = ExitCode::Usage;
+      }
+      return;
     }
   });
+  return worse(Status, Written);
 }
 
 /// The reports of ELF files, for every subcommand but trace.

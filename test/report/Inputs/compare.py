@@ -14,7 +14,8 @@
       (function, offset, descriptor) of the objects equal the linked file's
   compare.py csv REPORT.csv REPORT.json
       the CSV parses with Python's csv module and holds the JSON's rows
-      (trace: one per site and function, or with pid and run filled, made
+      (trace: one per site and function, or with pid and run filled, and
+      one per caller of each, with its frames;
       with --per-process, one per site or function and process)
   compare.py symbolizer REPORT.json SYMBOLIZER.txt
       every atomic site's inlined frames (function, file and line, innermost
@@ -60,6 +61,14 @@
   compare.py dom DOM.html
       prints the breadcrumbs and the treemap's tile titles of a page as a
       browser's --dump-dom wrote it, after the script drew the treemap
+  compare.py flame DOM.html
+      prints the boxes of the trace page's flame graph (title and width)
+      as a browser's --dump-dom wrote them, after the script drew it
+  compare.py pprof PROFILE.pb.gz
+      decodes a gzipped pprof profile by hand: its mappings (file, build ID,
+      has_functions/filenames/line_numbers/inline_frames as 4 digits), sample
+      and period types, and each sample as its functions outermost first
+      (inline frames expanded, ":line" where known), values and labels
 
 Each check prints one "OK: ..." line with what it counted, or "FAIL: ..."
 lines and exits 1.
@@ -69,6 +78,7 @@ import collections
 import csv
 import html.parser
 import json
+import os
 import re
 import struct
 import sys
@@ -199,9 +209,11 @@ def cmd_objects(args):
 
 def trace_csv_rows(rows, doc):
     """The rows of a trace's CSV, and of its JSON, as (table, rank, offset,
-    function, pid, run, samples) tuples."""
+    function, pid, run, samples) tuples; caller rows as (table, rank,
+    caller rank, samples, number of frames)."""
     per_process = any(r["pid"] for r in rows)
     want = []
+    callers = []
     for table, items in (("site", doc["sites"]),
                          ("function", doc["functions"])):
         for x in items:
@@ -212,9 +224,18 @@ def trace_csv_rows(rows, doc):
                          for p in x["processes"]]
             else:
                 want.append(common + ("", "", str(x["samples"])))
+            for i, c in enumerate(x.get("callers", [])):
+                lines = sum(max(1, len(doc["frames"][f]["lines"]))
+                            for f in c["frames"])
+                callers.append((table + "-caller", str(x["rank"]), str(i + 1),
+                                str(c["samples"]), lines))
     have = [(r["table"], r["rank"], r["module_offset"], r["function"],
-             r["pid"], r["run"], r["samples"]) for r in rows]
-    return want, have
+             r["pid"], r["run"], r["samples"]) for r in rows
+            if not r["table"].endswith("-caller")]
+    have_callers = [(r["table"], r["rank"], r["caller_rank"], r["samples"],
+                     len(r["frames"].split(";")))
+                    for r in rows if r["table"].endswith("-caller")]
+    return want + callers, have + have_callers
 
 
 def cmd_csv(args):
@@ -610,11 +631,46 @@ def cmd_trace(args):
     if t["shown_sites"] != len(doc["sites"]) or \
             t["shown_functions"] != len(doc["functions"]):
         errors.append("shown_sites or shown_functions is wrong")
+    check_trace_stacks(doc, errors)
     if errors:
         fail(errors)
     print("OK: %d sites, %d functions, %d processes: ranks, sums and shares"
-          " add up" % (len(doc["sites"]), len(doc["functions"]),
-                       t["processes"]))
+          " add up; %d stacks, their callers too"
+          % (len(doc["sites"]), len(doc["functions"]), t["processes"],
+             len(doc["stacks"])))
+
+
+def check_trace_stacks(doc, errors):
+    """Stacks are ranked and add up over their processes; each row's
+    stack_samples are the samples of the stacks charged to it, its callers
+    the heaviest first and no more than those."""
+    stacks, frames = doc["stacks"], doc["frames"]
+    counts = [s["samples"] for s in stacks]
+    if counts != sorted(counts, reverse=True):
+        errors.append("stacks not ranked by samples: %s" % counts)
+    for s in stacks:
+        if sum(p["samples"] for p in s["processes"]) != s["samples"]:
+            errors.append("stack %d: processes' samples do not add up"
+                          % s["rank"])
+        if s["atomic_samples"] > s["samples"] or not s["frames"] or \
+                any(f >= len(frames) for f in s["frames"]):
+            errors.append("stack %d: bad atomic samples or frames" % s["rank"])
+    whole = doc["totals"]["shown_stacks"] == doc["totals"]["stacks"]
+    for kind, rows in (("site", doc["sites"]), ("function", doc["functions"])):
+        for r in rows:
+            charged = sum(s["samples"] for s in stacks
+                          if s[kind + "_rank"] == r["rank"])
+            if whole and charged != r["stack_samples"]:
+                errors.append("%s %d: stack_samples %d, its stacks' %d"
+                              % (kind, r["rank"], r["stack_samples"], charged))
+            paths = [c["samples"] for c in r["callers"]]
+            if paths != sorted(paths, reverse=True) or \
+                    sum(paths) > r["stack_samples"]:
+                errors.append("%s %d: callers %s" % (kind, r["rank"], paths))
+            for c in r["callers"]:
+                if any(f >= len(frames) for f in c["frames"]):
+                    errors.append("%s %d: caller frame out of range"
+                                  % (kind, r["rank"]))
 
 
 def png_pixels(data):
@@ -780,8 +836,145 @@ def cmd_dom(args):
         print("tile: " + title)
 
 
+def proto_fields(data):
+    """The (field, value) pairs of a protocol buffer message: varints as
+    ints, length-delimited fields as bytes."""
+    i, out = 0, []
+
+    def varint():
+        nonlocal i
+        shift = value = 0
+        while True:
+            b = data[i]
+            i += 1
+            value |= (b & 0x7f) << shift
+            shift += 7
+            if b < 0x80:
+                return value
+    while i < len(data):
+        key = varint()
+        if key & 7 == 0:
+            out.append((key >> 3, varint()))
+        elif key & 7 == 2:
+            n = varint()
+            out.append((key >> 3, data[i:i + n]))
+            i += n
+        else:
+            raise ValueError("wire type %d" % (key & 7))
+    return out
+
+
+def decode_packed(data):
+    values, shift, value = [], 0, 0
+    for b in data:
+        value |= (b & 0x7f) << shift
+        shift += 7
+        if b < 0x80:
+            values.append(value)
+            shift = value = 0
+    return values
+
+
+def cmd_pprof(args):
+    """A gzipped profile.proto, decoded by hand (the gzip module checks the
+    CRC and size): its types, mappings and each sample as its functions,
+    outermost first (inline frames expanded), values and labels."""
+    import gzip
+    with gzip.open(args[0], "rb") as f:
+        top = proto_fields(f.read())
+    strings = [v.decode() for k, v in top if k == 6]
+    fields = proto_fields
+    funcs, locs, out = {}, {}, []
+    for k, v in top:
+        if k == 5:
+            f = dict(fields(v))
+            funcs[f[1]] = strings[f.get(2, 0)]
+        elif k == 4:
+            f = fields(v)
+            lid = dict(f)[1]
+            lines = [dict(fields(l)) for n, l in f if n == 4]
+            locs[lid] = lines
+    for k, v in top:
+        if k in (1, 11):
+            t = dict(fields(v))
+            out.append("%s: %s/%s" % ("sample_type" if k == 1 else
+                                      "period_type", strings[t[1]],
+                                      strings[t[2]]))
+        elif k == 12:
+            out.append("period: %d" % v)
+        elif k == 3:
+            m = dict(fields(v))
+            flags = "".join("1" if m.get(n) else "0" for n in (7, 8, 9, 10))
+            out.append("mapping %d: %s build_id=%s flags=%s" % (
+                m[1], os.path.basename(strings[m.get(5, 0)]),
+                strings[m.get(6, 0)], flags))
+    for k, v in top:
+        if k != 2:
+            continue
+        f = fields(v)
+        ids = [x for n, d in f if n == 1 for x in decode_packed(d)]
+        values = [x for n, d in f if n == 2 for x in decode_packed(d)]
+        labels = []
+        for n, d in f:
+            if n == 3:
+                lab = dict(fields(d))
+                labels.append("%s=%s" % (strings[lab[1]], strings[lab[2]]))
+        names = []
+        for lid in reversed(ids):
+            names += [funcs[l[1]] + (":%d" % l[2] if l.get(2) else "")
+                      for l in reversed(locs[lid])]
+        out.append("sample: %s %s%s" % (";".join(names),
+                                       " ".join(map(str, values)),
+                                       (" {" + ", ".join(labels) + "}")
+                                       if labels else ""))
+    print("\n".join(out))
+
+
+class FlameParser(html.parser.HTMLParser):
+    """The titles of the boxes (g.frame) of svg.flame, in drawing order,
+    with each box's width."""
+
+    def __init__(self):
+        super().__init__()
+        self.in_flame = False
+        self.box = None
+        self.boxes = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "svg" and "flame" in attrs.get("class", ""):
+            self.in_flame = True
+        elif self.in_flame and tag == "g":
+            self.box = ["", 0]
+        elif self.box is not None and tag == "rect":
+            self.box[1] = float(attrs.get("width", 0))
+
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self.in_flame = False
+        elif tag == "g" and self.box is not None:
+            self.boxes.append(self.box)
+            self.box = None
+
+    def handle_data(self, data):
+        if self.box is not None and self.lasttag == "title":
+            self.box[0] += data
+
+
+def cmd_flame(args):
+    """The flame graph's boxes as a browser's --dump-dom wrote them, after
+    the script drew it: a line per box, its title and width in pixels."""
+    parser = FlameParser()
+    with open(args[0], encoding="utf-8") as f:
+        parser.feed(f.read())
+    if not parser.boxes:
+        fail(["no flame graph boxes: the script did not draw"])
+    for title, width in parser.boxes:
+        print("box: %s (%.0f px)" % (title, width))
+
+
 def main():
-    commands = {"nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
+    commands = {"pprof": cmd_pprof, "flame": cmd_flame, "nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
                 "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
                 "diff": cmd_diff, "html": cmd_html,
                 "png": cmd_png, "trace": cmd_trace, "tree": cmd_tree,

@@ -3,7 +3,8 @@
 // The page of the other subcommands (inline style, the script that sorts a
 // table on a click): the summary, the ranked sites and functions with a bar
 // per share (each row's per-process counts in the tooltip of its processes
-// cell), and the processes.
+// cell), the callers of the top rows (a list of frames each, folded away),
+// the flame graph of the stacks (TraceFlame.cpp), and the processes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,21 +42,38 @@ std::string nameCell(const std::string &Name, const OutputOptions &O) {
 
 /// The headers and cells of a kind's columns, between Processes and
 /// Function.
-const char *kindHeaders(const TraceSite *) {
+std::string kindHeaders(const TraceSite *, const TraceReport &) {
   return "<th>Kind</th><th class=\"n\">Size</th><th>Order</th>"
          "<th>Failure order</th><th>Op</th>";
 }
-std::string kindCells(const TraceSite &S) {
+std::string kindCells(const TraceSite &S, const TraceReport &) {
   return textCell(S.Kind) + numberCell(S.Size ? std::to_string(S.Size) : "") +
          textCell(S.Order) + textCell(S.FailureOrder) + textCell(S.Op);
 }
-const char *kindHeaders(const TraceFunction *) {
-  return "<th class=\"n\">Atomic</th><th class=\"n\">On atomics</th>";
+std::string kindHeaders(const TraceFunction *, const TraceReport &R) {
+  std::string Out =
+      "<th class=\"n\">Atomic</th><th class=\"n\">On atomics</th>";
+  if (R.Version >= 3)
+    Out += "<th class=\"n\">In uncovered callees</th>";
+  return Out;
 }
-std::string kindCells(const TraceFunction &F) {
+std::string kindCells(const TraceFunction &F, const TraceReport &R) {
   double OnAtomics = F.Samples ? double(F.AtomicSamples) / F.Samples : 0;
-  return numberCell(std::to_string(F.AtomicSamples)) +
-         numberCell(percentText(OnAtomics));
+  std::string Out = numberCell(std::to_string(F.AtomicSamples)) +
+                    numberCell(percentText(OnAtomics));
+  if (R.Version >= 3)
+    Out += numberCell(std::to_string(F.UncoveredCalleeSamples));
+  return Out;
+}
+
+/// The Source cell: a site's positions, inlined ones too, whole in the
+/// tooltip; a function's.
+std::string sourceCell(const TraceSite &S) {
+  return textCell(inlineText(S, /*BaseName=*/true),
+                  inlineText(S, /*BaseName=*/false));
+}
+std::string sourceCell(const TraceFunction &F) {
+  return textCell(sys::path::filename(F.Location), F.Location);
 }
 
 /// Rank, samples, share and its bar (the top row's is the longest),
@@ -64,13 +82,13 @@ std::string kindCells(const TraceFunction &F) {
 template <typename T>
 void rowsTable(raw_ostream &OS, const TraceReport &R,
                const std::vector<Merged<T>> &Rows, StringRef Title,
-               StringRef Class, const OutputOptions &O) {
+               StringRef Class, const TraceOptions &O) {
   size_t Shown = shownRows(Rows.size(), O);
   OS << "<h2>" << Title << " (" << Shown << " of " << Rows.size()
      << ")</h2>\n<table class=\"sortable " << Class << "\">\n<thead><tr>"
      << "<th class=\"n\">Rank</th><th class=\"n\">Samples</th>"
      << "<th class=\"n\">Share</th><th></th><th class=\"n\">Processes</th>"
-     << kindHeaders(static_cast<const T *>(nullptr))
+     << kindHeaders(static_cast<const T *>(nullptr), R)
      << "<th>Function</th><th>Source</th><th>Module</th></tr></thead>\n"
      << "<tbody>\n";
   uint64_t Max = Rows.empty() ? 0 : Rows[0].Entry.Samples;
@@ -87,14 +105,65 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
        << numberCell(percentText(R.share(E.Samples)))
        << "<td><span class=\"bar share\" style=\"width:" << Bar
        << "px\"></span></td><td class=\"n\" title=\"" << htmlEscape(Tip)
-       << "\">" << M.Processes.size() << "</td>" << kindCells(E)
-       << nameCell(functionText(E), O)
-       << textCell(sys::path::filename(E.Location), E.Location)
+       << "\">" << M.Processes.size() << "</td>" << kindCells(E, R)
+       << nameCell(functionText(E), O) << sourceCell(E)
        << textCell(moduleText(R, M.Module, E.ModuleOffset),
                    R.Modules[M.Module].BuildID)
        << "</tr>\n";
   }
   OS << "</tbody>\n</table>\n";
+}
+
+/// One way to a row: its samples, then its frames, innermost first.
+void pathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
+              uint64_t Total, const TraceOptions &O) {
+  OS << "<li>" << P.Samples << " samples ("
+     << percentText(Total ? double(P.Samples) / Total : 0)
+     << ")<ol class=\"frames\">";
+  for (uint32_t I : P.Frames) {
+    const TraceFrame &F = R.Frames[I];
+    if (F.Lines.empty())
+      OS << "<li>? <span class=\"meta\">"
+         << htmlEscape(moduleText(R, F.Module, F.Offset)) << "</span></li>";
+    for (size_t J = 0; J < F.Lines.size(); ++J) {
+      const TraceSourceFrame &L = F.Lines[J];
+      std::string Name = L.Function.empty() ? "?" : L.Function;
+      std::string Shown = tableName(Name, O);
+      OS << "<li><span title=\"" << htmlEscape(Name) << "\">"
+         << htmlEscape(Shown) << "</span> <span class=\"meta\">"
+         << htmlEscape(frameWhere(R, F, L))
+         << (J + 1 < F.Lines.size() ? " (inlined)" : "") << "</span></li>";
+    }
+  }
+  if (P.Truncated)
+    OS << "<li>... (the stack is as deep as stack_depth)</li>";
+  OS << "</ol></li>\n";
+}
+
+/// A folded list of callers per top row that has stacks.
+template <typename T>
+void callersHTML(raw_ostream &OS, const TraceReport &R,
+                 const std::vector<Merged<T>> &Rows, StringRef Title,
+                 StringRef Class, const TraceOptions &O) {
+  bool Heading = false;
+  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E && O.Callers; ++I) {
+    uint64_t Total = 0;
+    std::vector<CallerPath> Paths =
+        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
+    if (Paths.empty())
+      continue;
+    if (!Heading)
+      OS << "<h2>Callers of the " << Title << "</h2>\n";
+    Heading = true;
+    const T &Entry = Rows[I].Entry;
+    OS << "<details class=\"" << Class << "\"><summary>#" << I + 1 << " "
+       << htmlEscape(tableName(functionText(Entry), O)) << ": " << Entry.Samples
+       << " samples, " << Total
+       << " with stacks</summary>\n<ol class=\"callers\">\n";
+    for (const CallerPath &P : Paths)
+      pathHTML(OS, R, P, Total, O);
+    OS << "</ol></details>\n";
+  }
 }
 
 void processesTable(raw_ostream &OS, const TraceReport &R) {
@@ -119,7 +188,7 @@ void processesTable(raw_ostream &OS, const TraceReport &R) {
 } // namespace
 
 void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
-                    const OutputOptions &O) {
+                    const TraceOptions &O) {
   std::string Processes = std::to_string(R.Processes.size()) +
                           (R.Processes.size() == 1 ? " process" : " processes");
   htmlPageStart(OS, "pcmap-report trace: " + Processes);
@@ -130,6 +199,9 @@ void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
      << "samples.</p>\n";
   rowsTable(OS, R, R.Sites, "Atomic sites", "trace-sites", O);
   rowsTable(OS, R, R.Functions, "Covered functions", "trace-functions", O);
+  callersHTML(OS, R, R.Sites, "atomic sites", "site-callers", O);
+  callersHTML(OS, R, R.Functions, "covered functions", "function-callers", O);
+  writeFlameGraph(OS, R, O);
   processesTable(OS, R);
   htmlPageEnd(OS);
 }

@@ -3,7 +3,8 @@
 // The "trace" document of docs/report-json.md: the files, the processes
 // (one per run, with the dump that stands for it), the modules and where
 // their names came from, the ranked sites and functions, each with its
-// per-process counts, and the totals.
+// per-process counts and its callers, the frames of the stacks with their
+// source positions, the ranked stacks, and the totals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,32 @@ void counts(json::OStream &J, const SampleCounts &C) {
   J.attribute("covered_samples", int64_t(C.CoveredSamples));
   J.attribute("uncovered_samples", int64_t(C.UncoveredSamples));
   J.attribute("dropped_samples", int64_t(C.DroppedSamples));
+  J.attribute("stack_samples_dropped", int64_t(C.StackSamplesDropped));
+}
+
+/// A rank (index + 1) or null.
+void rankOrNull(json::OStream &J, StringRef Name, int64_t Index) {
+  if (Index < 0)
+    J.attribute(Name, nullptr);
+  else
+    J.attribute(Name, Index + 1);
+}
+
+/// A source position: function (as shown and as in the file), location.
+void sourceFrame(json::OStream &J, const TraceSourceFrame &F) {
+  J.object([&] {
+    stringOrNull(J, "function", F.Function);
+    stringOrNull(J, "linkage_name", F.LinkageName);
+    stringOrNull(J, "location", F.location());
+  });
+}
+
+/// Frame indices, innermost first.
+void frameList(json::OStream &J, ArrayRef<uint32_t> Frames) {
+  J.attributeArray("frames", [&] {
+    for (uint32_t I : Frames)
+      J.value(int64_t(I));
+  });
 }
 
 void process(json::OStream &J, const TraceProcess &P) {
@@ -54,6 +81,11 @@ void process(json::OStream &J, const TraceProcess &P) {
     J.attribute("reason", utf8(P.Reason));
     J.attribute("final", P.Final);
     J.attribute("threads", int64_t(P.Threads));
+    J.attribute("version", int64_t(P.Version));
+    if (P.Version >= 3)
+      J.attribute("stack_depth", int64_t(P.StackDepth));
+    else
+      J.attribute("stack_depth", nullptr);
     counts(J, P);
     J.attribute("file", utf8(P.File));
     J.attribute("line", int64_t(P.Line));
@@ -70,6 +102,7 @@ void module(json::OStream &J, const TraceModule &M) {
     J.attribute("names", M.Symbolized ? "file" : "trace");
     stringOrNull(J, "symbolized_from", M.SymbolizedPath);
     stringOrNull(J, "note", M.Note);
+    J.attribute("no_module", M.NoModule);
   });
 }
 
@@ -87,11 +120,16 @@ void kindAttributes(json::OStream &J, const TraceSite &S) {
   stringOrNull(J, "failure_order", S.FailureOrder);
   J.attribute("exact_samples", int64_t(S.ExactSamples));
   J.attribute("skid_samples", int64_t(S.SkidSamples));
+  J.attributeArray("inlined_into", [&] {
+    for (size_t I = 1; I < S.Inline.size(); ++I)
+      sourceFrame(J, S.Inline[I]);
+  });
 }
 void kindAttributes(json::OStream &J, const TraceFunction &F) {
   J.attribute("atomic_samples", int64_t(F.AtomicSamples));
   fraction(J, "atomic_share",
            F.Samples ? double(F.AtomicSamples) / F.Samples : 0);
+  J.attribute("uncovered_callee_samples", int64_t(F.UncoveredCalleeSamples));
 }
 void processAttributes(json::OStream &J, const TraceSite *,
                        const ProcessCount &C) {
@@ -105,13 +143,29 @@ void processAttributes(json::OStream &J, const TraceFunction *,
   J.attribute("start", hexAddress(C.Address));
   J.attribute("samples", int64_t(C.Samples));
   J.attribute("atomic_samples", int64_t(C.Atomic));
+  J.attribute("uncovered_callee_samples", int64_t(C.UncoveredCallee));
+}
+
+/// The samples of every stack charged to a row, and its heaviest callers.
+void callersAttributes(json::OStream &J, uint64_t Total,
+                       ArrayRef<CallerPath> Paths) {
+  J.attribute("stack_samples", int64_t(Total));
+  J.attributeArray("callers", [&] {
+    for (const CallerPath &P : Paths)
+      J.object([&] {
+        J.attribute("samples", int64_t(P.Samples));
+        fraction(J, "share", Total ? double(P.Samples) / Total : 0);
+        J.attribute("truncated", P.Truncated);
+        frameList(J, P.Frames);
+      });
+  });
 }
 
 /// A site or function: where, names, samples, its kind's fields, then each
 /// process's part.
 template <typename T>
 void row(json::OStream &J, const TraceReport &R, size_t Rank,
-         const Merged<T> &M) {
+         const Merged<T> &M, const TraceOptions &O) {
   const TraceModule &Mod = R.Modules[M.Module];
   const T &E = M.Entry;
   J.object([&] {
@@ -133,19 +187,70 @@ void row(json::OStream &J, const TraceReport &R, size_t Rank,
           processAttributes(J, &E, C);
         });
     });
+    uint64_t Total = 0;
+    std::vector<CallerPath> Paths =
+        rowCallers(R, &E, Rank - 1, O.Callers, Total);
+    callersAttributes(J, Total, Paths);
   });
 }
 
 template <typename T>
 void rows(json::OStream &J, StringRef Name, const TraceReport &R,
-          const std::vector<Merged<T>> &Rows, const OutputOptions &O) {
+          const std::vector<Merged<T>> &Rows, const TraceOptions &O) {
   J.attributeArray(Name, [&] {
     for (size_t I = 0, E = shownRows(Rows.size(), O); I < E; ++I)
-      row(J, R, I + 1, Rows[I]);
+      row(J, R, I + 1, Rows[I], O);
   });
 }
 
-void totals(json::OStream &J, const TraceReport &R, const OutputOptions &O) {
+void frame(json::OStream &J, const TraceReport &R, const TraceFrame &F) {
+  J.object([&] {
+    J.attribute("module_index", int64_t(F.Module));
+    J.attribute("module_offset", hexAddress(F.Offset));
+    rankOrNull(J, "site_rank", F.Site);
+    rankOrNull(J, "function_rank", F.Function);
+    J.attributeArray("lines", [&] {
+      for (const TraceSourceFrame &L : F.Lines)
+        sourceFrame(J, L);
+    });
+  });
+}
+
+void stack(json::OStream &J, const TraceReport &R, size_t Rank,
+           const MergedStack &S) {
+  J.object([&] {
+    J.attribute("rank", int64_t(Rank));
+    J.attribute("samples", int64_t(S.Samples));
+    fraction(J, "share", R.share(S.Samples));
+    J.attribute("atomic_samples", int64_t(S.AtomicSamples));
+    J.attribute("truncated", S.Truncated);
+    rankOrNull(J, "site_rank", S.Site);
+    rankOrNull(J, "function_rank", S.Function);
+    frameList(J, S.Frames);
+    J.attributeArray("processes", [&] {
+      for (const ProcessCount &C : S.Processes)
+        J.object([&] {
+          J.attribute("pid", R.Processes[C.Process].Pid);
+          J.attribute("run", utf8(R.Processes[C.Process].Run));
+          J.attribute("samples", int64_t(C.Samples));
+          J.attribute("atomic_samples", int64_t(C.Atomic));
+        });
+    });
+  });
+}
+
+void stacks(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
+  J.attributeArray("frames", [&] {
+    for (const TraceFrame &F : R.Frames)
+      frame(J, R, F);
+  });
+  J.attributeArray("stacks", [&] {
+    for (size_t I = 0, E = shownRows(R.Stacks.size(), O); I < E; ++I)
+      stack(J, R, I + 1, R.Stacks[I]);
+  });
+}
+
+void totals(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
   J.attributeObject("totals", [&] {
     J.attribute("processes", int64_t(R.Processes.size()));
     J.attribute("files", int64_t(R.Files.size()));
@@ -155,6 +260,8 @@ void totals(json::OStream &J, const TraceReport &R, const OutputOptions &O) {
     J.attribute("shown_sites", int64_t(shownRows(R.Sites.size(), O)));
     J.attribute("functions", int64_t(R.Functions.size()));
     J.attribute("shown_functions", int64_t(shownRows(R.Functions.size(), O)));
+    J.attribute("stacks", int64_t(R.Stacks.size()));
+    J.attribute("shown_stacks", int64_t(shownRows(R.Stacks.size(), O)));
     J.attribute("text", traceSummary(R));
   });
 }
@@ -162,11 +269,11 @@ void totals(json::OStream &J, const TraceReport &R, const OutputOptions &O) {
 } // namespace
 
 void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
-                    const OutputOptions &O) {
+                    const TraceOptions &O) {
   json::OStream J(OS, 1);
   J.object([&] {
     jsonHeader(J, "trace");
-    J.attribute("trace_version", int64_t(kTraceVersion));
+    J.attribute("trace_version", int64_t(R.Version));
     J.attribute("hz", int64_t(R.Hz));
     J.attributeArray("files", [&] {
       for (const TraceFile &F : R.Files)
@@ -185,6 +292,7 @@ void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
     });
     rows(J, "sites", R, R.Sites, O);
     rows(J, "functions", R, R.Functions, O);
+    stacks(J, R, O);
     totals(J, R, O);
   });
   OS << "\n";

@@ -2,20 +2,15 @@
 //
 // A site or function is the same in every process when its module and its
 // offset in the module are: the module is its GNU build ID, or its path when
-// the trace has no build ID for it. Names and source lines then come from
-// the module file itself when its build ID is the traced one
-// (LLVMSymbolizer), or else stay the runtime's.
+// the trace has no build ID for it. A stack is the same when its frames
+// are, each a module and offset likewise. TraceSymbolize.cpp then names
+// them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Trace.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/DebugInfo/Symbolize/Symbolize.h"
-#include "llvm/Object/BuildID.h"
-#include "llvm/Object/ObjectFile.h"
-#include "llvm/Support/WithColor.h"
 
 #include <map>
 
@@ -31,6 +26,7 @@ void SampleCounts::add(const SampleCounts &C) {
   CoveredSamples += C.CoveredSamples;
   UncoveredSamples += C.UncoveredSamples;
   DroppedSamples += C.DroppedSamples;
+  StackSamplesDropped += C.StackSamplesDropped;
 }
 
 double TraceReport::sampleRatio() const {
@@ -45,7 +41,13 @@ ProcessCount countOf(uint32_t Process, const TraceSite &S) {
   return {Process, S.PC, S.Samples, S.ExactSamples, S.SkidSamples, 0};
 }
 ProcessCount countOf(uint32_t Process, const TraceFunction &F) {
-  return {Process, F.Start, F.Samples, 0, 0, F.AtomicSamples};
+  return {Process,
+          F.Start,
+          F.Samples,
+          0,
+          0,
+          F.AtomicSamples,
+          F.UncoveredCalleeSamples};
 }
 void addTo(TraceSite &Sum, const ProcessCount &C) {
   Sum.Samples += C.Samples;
@@ -55,12 +57,14 @@ void addTo(TraceSite &Sum, const ProcessCount &C) {
 void addTo(TraceFunction &Sum, const ProcessCount &C) {
   Sum.Samples += C.Samples;
   Sum.AtomicSamples += C.Atomic;
+  Sum.UncoveredCalleeSamples += C.UncoveredCallee;
 }
 void addTo(ProcessCount &Sum, const ProcessCount &C) {
   Sum.Samples += C.Samples;
   Sum.Exact += C.Exact;
   Sum.Skid += C.Skid;
   Sum.Atomic += C.Atomic;
+  Sum.UncoveredCallee += C.UncoveredCallee;
 }
 
 /// Merged rows of one kind, found by module and offset.
@@ -75,22 +79,32 @@ public:
   void add(TraceDump &D);
 
 private:
-  uint32_t module(const std::string &BuildID, const std::string &Path);
+  uint32_t module(const std::string &BuildID, const std::string &Path,
+                  bool NoModule = false);
   template <typename T>
   void addEntry(RowIndex<T> &Index, uint32_t Process, T &E);
+  void addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
+                ArrayRef<uint32_t> Modules);
 
   TraceReport &R;
-  std::map<std::string, uint32_t> Modules; // "b:<build ID>" or "p:<path>"
+  /// "b:<build ID>", "p:<path>", or "n:" for code in no module.
+  std::map<std::string, uint32_t> Modules;
   RowIndex<TraceSite> Sites{R.Sites, {}};
   RowIndex<TraceFunction> Functions{R.Functions, {}};
+  std::map<std::pair<uint32_t, uint64_t>, uint32_t> Frames;
+  std::map<std::vector<uint32_t>, size_t> Stacks;
 };
 
-uint32_t Merger::module(const std::string &BuildID, const std::string &Path) {
-  std::string Key = BuildID.empty() ? "p:" + Path : "b:" + BuildID;
+uint32_t Merger::module(const std::string &BuildID, const std::string &Path,
+                        bool NoModule) {
+  std::string Key = NoModule          ? "n:"
+                    : BuildID.empty() ? "p:" + Path
+                                      : "b:" + BuildID;
   auto [It, New] = Modules.try_emplace(Key, uint32_t(R.Modules.size()));
   if (New) {
     R.Modules.emplace_back();
     R.Modules.back().BuildID = BuildID;
+    R.Modules.back().NoModule = NoModule;
   }
   std::vector<std::string> &Paths = R.Modules[It->second].Paths;
   if (!Path.empty() && !is_contained(Paths, Path))
@@ -117,16 +131,53 @@ void Merger::addEntry(RowIndex<T> &Index, uint32_t Process, T &E) {
     Row.Processes.push_back(C);
 }
 
+/// Adds a stack of process Process; Modules maps the dump's module indices
+/// to the report's.
+void Merger::addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
+                      ArrayRef<uint32_t> Modules) {
+  std::vector<uint32_t> Key;
+  for (const DumpFrame &F : S.Frames) {
+    uint32_t M =
+        F.Module == trace::kNoModule ? module("", "", true) : Modules[F.Module];
+    auto [It, New] = Frames.try_emplace({M, F.Offset}, R.Frames.size());
+    if (New) {
+      R.Frames.emplace_back();
+      R.Frames.back().Module = M;
+      R.Frames.back().Offset = F.Offset;
+    }
+    Key.push_back(It->second);
+  }
+  auto [It, New] = Stacks.try_emplace(Key, R.Stacks.size());
+  if (New) {
+    R.Stacks.emplace_back();
+    R.Stacks.back().Frames = std::move(Key);
+  }
+  MergedStack &M = R.Stacks[It->second];
+  M.Samples += S.Samples;
+  M.AtomicSamples += S.AtomicSamples;
+  M.Truncated |= S.Frames.size() >= D.Process.StackDepth;
+  if (!M.Processes.empty() && M.Processes.back().Process == Process)
+    M.Processes.back().Samples += S.Samples;
+  else
+    M.Processes.push_back({Process, 0, S.Samples, 0, 0, S.AtomicSamples});
+}
+
 void Merger::add(TraceDump &D) {
   uint32_t P = R.Processes.size();
   const TraceProcess &T = D.Process;
   R.Hz = T.Hz;
+  R.Version = std::max(R.Version, T.Version);
   R.Totals.add(T);
-  R.Processes.push_back(std::move(D.Process));
   for (TraceSite &S : D.Sites)
     addEntry(Sites, P, S);
   for (TraceFunction &F : D.Functions)
     addEntry(Functions, P, F);
+  std::vector<uint32_t> Modules;
+  for (const DumpModule &M : D.Modules)
+    Modules.push_back(module(M.BuildID, M.Path));
+  for (const DumpStack &S : D.Stacks)
+    addStack(D, P, S, Modules);
+  R.Processes.push_back(std::move(D.Process));
 }
 
 /// Most samples first; ties in module and offset order. The processes of
@@ -146,6 +197,18 @@ template <typename T> void rank(std::vector<Merged<T>> &Rows) {
   });
 }
 
+/// Stacks likewise; ties in the order of their frames.
+void rankStacks(std::vector<MergedStack> &Stacks) {
+  for (MergedStack &S : Stacks)
+    llvm::stable_sort(S.Processes,
+                      [](const ProcessCount &A, const ProcessCount &B) {
+                        return A.Samples > B.Samples;
+                      });
+  llvm::stable_sort(Stacks, [](const MergedStack &A, const MergedStack &B) {
+    return A.Samples > B.Samples;
+  });
+}
+
 } // namespace
 
 TraceReport mergeTraces(std::vector<TraceDump> Dumps,
@@ -157,102 +220,10 @@ TraceReport mergeTraces(std::vector<TraceDump> Dumps,
     M.add(D);
   rank(R.Sites);
   rank(R.Functions);
+  rankStacks(R.Stacks);
+  // With the trace's names; symbolizeTrace links them again from the files.
+  linkStacks(R);
   return R;
-}
-
-//===----------------------------------------------------------------------===//
-// Offline symbolization
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// The GNU build ID of the object at Path, lowercase hex ("" if none).
-Expected<std::string> fileBuildID(StringRef Path) {
-  Expected<object::OwningBinary<object::Binary>> B = object::createBinary(Path);
-  if (!B)
-    return B.takeError();
-  auto *Obj = dyn_cast<object::ObjectFile>(B->getBinary());
-  if (!Obj)
-    return createStringError(inconvertibleErrorCode(), "not an object file");
-  return toHex(object::getBuildID(Obj), /*LowerCase=*/true);
-}
-
-/// Decides where M's names come from; one warning if not from the file.
-void checkModule(TraceModule &M) {
-  if (M.Paths.empty()) {
-    M.Note = "the trace names no module file";
-    return;
-  }
-  for (const std::string &Path : M.Paths) {
-    Expected<std::string> ID = fileBuildID(Path);
-    if (!ID) {
-      if (M.Note.empty())
-        M.Note = toString(ID.takeError());
-      else
-        consumeError(ID.takeError());
-      continue;
-    }
-    if (*ID == M.BuildID) {
-      M.Symbolized = true;
-      M.SymbolizedPath = Path;
-      M.Note.clear();
-      return;
-    }
-    M.Note = "build ID differs from the traced one (" +
-             (ID->empty() ? "none" : *ID) + " in the file, " +
-             (M.BuildID.empty() ? "none" : M.BuildID) + " in the trace)";
-  }
-  WithColor::warning(errs(), "pcmap-report")
-      << "'" << M.Paths.front() << "': " << M.Note
-      << "; names are the trace's\n";
-}
-
-/// The function holding Offset and its source line: the outermost frame,
-/// so that an atomic inlined from a library header is in its caller.
-void lookUp(symbolize::LLVMSymbolizer &Sym, const std::string &Path,
-            TraceEntry &E) {
-  Expected<DIInliningInfo> Info = Sym.symbolizeInlinedCode(
-      Path, {E.ModuleOffset, object::SectionedAddress::UndefSection});
-  if (!Info) {
-    consumeError(Info.takeError());
-    return;
-  }
-  if (!Info->getNumberOfFrames())
-    return;
-  const DILineInfo &F = Info->getFrame(Info->getNumberOfFrames() - 1);
-  if (F.FunctionName != DILineInfo::BadString && !F.FunctionName.empty())
-    E.Function = F.FunctionName;
-  if (F.FileName != DILineInfo::BadString && F.Line) {
-    E.Location = F.FileName + ":" + std::to_string(F.Line);
-    if (F.Column)
-      E.Location += ":" + std::to_string(F.Column);
-  }
-}
-
-/// Names and lines of the rows whose module was checked, or none without
-/// SourceLines.
-template <typename T>
-void symbolizeRows(symbolize::LLVMSymbolizer &Sym, const TraceReport &R,
-                   std::vector<Merged<T>> &Rows, bool SourceLines) {
-  for (Merged<T> &Row : Rows) {
-    const TraceModule &M = R.Modules[Row.Module];
-    if (M.Symbolized)
-      lookUp(Sym, M.SymbolizedPath, Row.Entry);
-    if (!SourceLines)
-      Row.Entry.Location.clear();
-  }
-}
-
-} // namespace
-
-void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines) {
-  for (TraceModule &M : R.Modules)
-    checkModule(M);
-  symbolize::LLVMSymbolizer::Options Opts;
-  Opts.Demangle = Demangle;
-  symbolize::LLVMSymbolizer Sym(Opts);
-  symbolizeRows(Sym, R, R.Sites, SourceLines);
-  symbolizeRows(Sym, R, R.Functions, SourceLines);
 }
 
 } // namespace report

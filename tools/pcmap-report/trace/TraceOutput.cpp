@@ -2,9 +2,11 @@
 //
 // Text: a summary, the ranked atomic sites, the ranked covered functions,
 // each with the number of processes that had samples there; --per-process
-// adds a table of the processes and, under each row, one row per process.
+// adds a table of the processes and, under each row, one row per process;
+// then, with stacks, the callers of the top rows, a frame a line.
 // CSV: one header row, a row per site and per function (with --per-process,
-// per site or function and process), marked by the "table" column.
+// per site or function and process), then a row per caller of each,
+// marked by the "table" column. Folded stacks: a line per stack.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +45,10 @@ std::string sampleBreakdown(const TraceReport &R) {
          percentText(R.share(R.Totals.AtomicSamples)) + "), " +
          std::to_string(R.Totals.CoveredSamples) + " in covered functions, " +
          std::to_string(R.Totals.UncoveredSamples) + " elsewhere, " +
-         std::to_string(R.Totals.DroppedSamples) + " dropped";
+         std::to_string(R.Totals.DroppedSamples) + " dropped" +
+         (R.Version >= 3 ? ", " + std::to_string(R.Totals.StackSamplesDropped) +
+                               " without a stack"
+                         : "");
 }
 
 std::string cpuSecondsText(uint64_t Ns) {
@@ -73,6 +78,8 @@ std::string processLabel(const TraceReport &R, uint32_t Process) {
 
 std::string moduleText(const TraceReport &R, uint32_t Module, uint64_t Offset) {
   const TraceModule &M = R.Modules[Module];
+  if (M.NoModule)
+    return hexAddress(Offset);
   StringRef Name = M.Paths.empty() ? "?" : sys::path::filename(M.Paths[0]);
   return Name.str() + "+" + hexAddress(Offset);
 }
@@ -92,24 +99,42 @@ namespace {
 std::string num(uint64_t V) { return std::to_string(V); }
 std::string dash(const std::string &S) { return S.empty() ? "-" : S; }
 
-/// The columns between PROCESSES and FUNCTION.
-std::vector<Table::Column> kindColumns(const TraceSite *) {
+/// The columns between PROCESSES and FUNCTION; functions' samples in
+/// uncovered callees only with version 3 dumps.
+std::vector<Table::Column> kindColumns(const TraceSite *, const TraceReport &) {
   return {{"KIND", false},
           {"SIZE", true},
           {"ORDER", false},
           {"FAILURE", false},
           {"OP", false}};
 }
-std::vector<std::string> kindCells(const TraceSite &S) {
+std::vector<std::string> kindCells(const TraceSite &S, const TraceReport &) {
   return {dash(S.Kind), S.Size ? num(S.Size) : "-", dash(S.Order),
           dash(S.FailureOrder), dash(S.Op)};
 }
-std::vector<Table::Column> kindColumns(const TraceFunction *) {
-  return {{"ATOMIC", true}, {"ON ATOMICS", true}};
+std::vector<Table::Column> kindColumns(const TraceFunction *,
+                                       const TraceReport &R) {
+  std::vector<Table::Column> Cols = {{"ATOMIC", true}, {"ON ATOMICS", true}};
+  if (R.Version >= 3)
+    Cols.push_back({"IN UNCOVERED CALLEES", true});
+  return Cols;
 }
-std::vector<std::string> kindCells(const TraceFunction &F) {
+std::vector<std::string> kindCells(const TraceFunction &F,
+                                   const TraceReport &R) {
   double OnAtomics = F.Samples ? double(F.AtomicSamples) / F.Samples : 0;
-  return {num(F.AtomicSamples), percentText(OnAtomics)};
+  std::vector<std::string> Cells = {num(F.AtomicSamples),
+                                    percentText(OnAtomics)};
+  if (R.Version >= 3)
+    Cells.push_back(num(F.UncoveredCalleeSamples));
+  return Cells;
+}
+
+/// The SOURCE cell: a site's positions, inlined ones too; a function's.
+std::string sourceCell(const TraceSite &S) {
+  return inlineText(S, /*BaseName=*/true);
+}
+std::string sourceCell(const TraceFunction &F) {
+  return sys::path::filename(F.Location).str();
 }
 
 /// One ranked table: samples, share, processes, the kind's columns,
@@ -118,13 +143,13 @@ std::vector<std::string> kindCells(const TraceFunction &F) {
 template <typename T>
 void rowsText(raw_ostream &OS, const TraceReport &R,
               const std::vector<Merged<T>> &Rows, StringRef Title,
-              const OutputOptions &O) {
+              const TraceOptions &O) {
   size_t Shown = shownRows(Rows.size(), O);
   bool Source = any_of(
       Rows, [](const Merged<T> &M) { return !M.Entry.Location.empty(); });
   std::vector<Table::Column> Cols = {
       {"SAMPLES", true}, {"SHARE", true}, {"PROCESSES", true}};
-  append_range(Cols, kindColumns(static_cast<const T *>(nullptr)));
+  append_range(Cols, kindColumns(static_cast<const T *>(nullptr), R));
   Cols.push_back({"FUNCTION", false});
   if (Source)
     Cols.push_back({"SOURCE", false});
@@ -135,10 +160,10 @@ void rowsText(raw_ostream &OS, const TraceReport &R,
     std::vector<std::string> Row = {num(M.Entry.Samples),
                                     percentText(R.share(M.Entry.Samples)),
                                     num(M.Processes.size())};
-    append_range(Row, kindCells(M.Entry));
+    append_range(Row, kindCells(M.Entry, R));
     Row.push_back(tableName(functionText(M.Entry), O));
     if (Source)
-      Row.push_back(sys::path::filename(M.Entry.Location).str());
+      Row.push_back(sourceCell(M.Entry));
     Row.push_back(moduleText(R, M.Module, M.Entry.ModuleOffset));
     Tab.addRow(Row);
     if (!O.PerProcess)
@@ -156,6 +181,75 @@ void rowsText(raw_ostream &OS, const TraceReport &R,
     OS << ", top " << Shown << " of " << Rows.size();
   OS << ":\n";
   Tab.writeText(OS);
+}
+
+//===----------------------------------------------------------------------===//
+// Callers
+//===----------------------------------------------------------------------===//
+
+/// What a row of the callers section says of its row.
+std::string callersHeading(const TraceSite &S, const TraceOptions &O) {
+  std::string Out = tableName(functionText(S), O) + ": " + atomicText(S);
+  std::string Where = inlineText(S, /*BaseName=*/true);
+  if (!Where.empty())
+    Out += " at " + Where;
+  return Out + "; " + num(S.Samples) + " samples";
+}
+std::string callersHeading(const TraceFunction &F, const TraceOptions &O) {
+  return tableName(functionText(F), O) + ": " + num(F.Samples) + " samples, " +
+         num(F.UncoveredCalleeSamples) + " more in uncovered callees";
+}
+
+/// One way to a row: its samples and share of the row's stacks, then a
+/// frame a line, innermost first, names and positions aligned.
+void pathText(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
+              uint64_t Total, const TraceOptions &O) {
+  OS << "  " << P.Samples << " samples ("
+     << percentText(Total ? double(P.Samples) / Total : 0) << "):\n";
+  std::vector<std::pair<std::string, std::string>> Lines;
+  for (uint32_t I : P.Frames) {
+    const TraceFrame &F = R.Frames[I];
+    if (F.Lines.empty())
+      Lines.push_back({"?", moduleText(R, F.Module, F.Offset)});
+    for (size_t J = 0; J < F.Lines.size(); ++J) {
+      const TraceSourceFrame &L = F.Lines[J];
+      std::string Where = frameWhere(R, F, L);
+      if (J + 1 < F.Lines.size())
+        Where += " (inlined)";
+      Lines.push_back(
+          {L.Function.empty() ? "?" : tableName(L.Function, O), Where});
+    }
+  }
+  if (P.Truncated)
+    Lines.push_back({"...", "(the stack is as deep as stack_depth)"});
+  size_t Width = 0;
+  for (const auto &L : Lines)
+    Width = std::max(Width, L.first.size());
+  for (const auto &L : Lines)
+    OS << "    " << left_justify(L.first, Width) << "  " << L.second << "\n";
+}
+
+/// The callers of the top rows that have stacks; nothing if none has.
+template <typename T>
+void callersText(raw_ostream &OS, const TraceReport &R,
+                 const std::vector<Merged<T>> &Rows, StringRef Title,
+                 const TraceOptions &O) {
+  bool Heading = false;
+  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E; ++I) {
+    uint64_t Total = 0;
+    std::vector<CallerPath> Paths =
+        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
+    if (Paths.empty())
+      continue;
+    if (!Heading)
+      OS << "\ncallers of the " << Title << " (up to " << O.Callers
+         << " stacks of each, heaviest first, innermost frame first):\n";
+    Heading = true;
+    OS << "#" << I + 1 << " " << callersHeading(Rows[I].Entry, O) << "; "
+       << Total << " with stacks\n";
+    for (const CallerPath &P : Paths)
+      pathText(OS, R, P, Total, O);
+  }
 }
 
 void processesText(raw_ostream &OS, const TraceReport &R) {
@@ -185,6 +279,23 @@ void processesText(raw_ostream &OS, const TraceReport &R) {
 //===----------------------------------------------------------------------===//
 
 /// The cells of a row's kind, after the common ones.
+/// "function@file:line:col" (or "function@module+0xoffset").
+std::string frameCSV(const TraceReport &R, const TraceFrame *F,
+                     const TraceSourceFrame &L) {
+  std::string Where = L.location();
+  if (Where.empty() && F)
+    Where = moduleText(R, F->Module, F->Offset);
+  return (L.Function.empty() ? "?" : L.Function) + "@" + Where;
+}
+
+/// The positions a site's code was inlined into, innermost first.
+std::string inlinedIntoCSV(const TraceReport &R, const TraceSite &S) {
+  std::vector<std::string> Out;
+  for (size_t I = 1; I < S.Inline.size(); ++I)
+    Out.push_back(frameCSV(R, nullptr, S.Inline[I]));
+  return join(Out, ";");
+}
+
 std::vector<std::string> kindCSV(const TraceSite &S, const ProcessCount *P) {
   return {num(S.FunctionOffset),
           S.Kind,
@@ -204,6 +315,17 @@ std::vector<std::string> kindCSV(const TraceFunction &F,
   double Share = Samples ? double(Atomic) / Samples : 0;
   return {"", "", "", "",          "",
           "", "", "", num(Atomic), formatv("{0:F6}", Share).str()};
+}
+
+/// The columns after the kind's: uncovered_callee_samples, inlined_into,
+/// caller_rank, frames.
+std::vector<std::string> tailCSV(const TraceReport &R, const TraceSite &S,
+                                 const ProcessCount *) {
+  return {"", inlinedIntoCSV(R, S), "", ""};
+}
+std::vector<std::string> tailCSV(const TraceReport &, const TraceFunction &F,
+                                 const ProcessCount *P) {
+  return {num(P ? P->UncoveredCallee : F.UncoveredCalleeSamples), "", "", ""};
 }
 
 /// One CSV row of a merged row: its sums, or with P those of one process.
@@ -227,12 +349,46 @@ void rowCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind, size_t Rank,
       E.Function,
       E.Location};
   append_range(Cells, kindCSV(E, P));
+  append_range(Cells, tailCSV(R, E, P));
+  Table::writeCSVRow(OS, Cells);
+}
+
+/// A caller row: the row's rank and module, the path's samples, its share
+/// of the row's stacks, its rank and its frames, innermost first.
+template <typename T>
+void callerCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
+               size_t Rank, const Merged<T> &M, const CallerPath &P,
+               size_t CallerRank, uint64_t Total) {
+  const TraceModule &Mod = R.Modules[M.Module];
+  std::vector<std::string> Frames;
+  for (uint32_t I : P.Frames) {
+    const TraceFrame &F = R.Frames[I];
+    if (F.Lines.empty())
+      Frames.push_back(frameCSV(R, &F, TraceSourceFrame()));
+    for (const TraceSourceFrame &L : F.Lines)
+      Frames.push_back(frameCSV(R, &F, L));
+  }
+  std::vector<std::string> Cells = {
+      (Kind + "-caller").str(),
+      num(Rank),
+      "",
+      "",
+      num(P.Samples),
+      formatv("{0:F6}", Total ? double(P.Samples) / Total : 0).str(),
+      "",
+      Mod.Paths.empty() ? "" : Mod.Paths[0],
+      hexAddress(M.Entry.ModuleOffset),
+      M.Entry.BuildID,
+      M.Entry.Function};
+  Cells.resize(24);
+  Cells.push_back(num(CallerRank));
+  Cells.push_back(join(Frames, ";"));
   Table::writeCSVRow(OS, Cells);
 }
 
 template <typename T>
 void rowsCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
-             const std::vector<Merged<T>> &Rows, const OutputOptions &O) {
+             const std::vector<Merged<T>> &Rows, const TraceOptions &O) {
   for (size_t I = 0, E = shownRows(Rows.size(), O); I < E; ++I) {
     if (!O.PerProcess)
       rowCSV(OS, R, Kind, I + 1, Rows[I], nullptr);
@@ -242,10 +398,22 @@ void rowsCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
   }
 }
 
+template <typename T>
+void callersCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
+                const std::vector<Merged<T>> &Rows, const TraceOptions &O) {
+  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E && O.Callers; ++I) {
+    uint64_t Total = 0;
+    std::vector<CallerPath> Paths =
+        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
+    for (size_t J = 0; J < Paths.size(); ++J)
+      callerCSV(OS, R, Kind, I + 1, Rows[I], Paths[J], J + 1, Total);
+  }
+}
+
 } // namespace
 
 void writeTraceText(raw_ostream &OS, const TraceReport &R,
-                    const OutputOptions &O) {
+                    const TraceOptions &O) {
   OS << "trace of " << traceSummary(R) << "\n"
      << "samples: " << sampleBreakdown(R) << "\n\n";
   if (O.PerProcess)
@@ -253,10 +421,14 @@ void writeTraceText(raw_ostream &OS, const TraceReport &R,
   rowsText(OS, R, R.Sites, "atomic sites", O);
   OS << "\n";
   rowsText(OS, R, R.Functions, "covered functions", O);
+  if (!O.Callers)
+    return;
+  callersText(OS, R, R.Sites, "atomic sites", O);
+  callersText(OS, R, R.Functions, "covered functions", O);
 }
 
 void writeTraceCSV(raw_ostream &OS, const TraceReport &R,
-                   const OutputOptions &O) {
+                   const TraceOptions &O) {
   Table::writeCSVRow(OS, {"table",
                           "rank",
                           "pid",
@@ -278,9 +450,27 @@ void writeTraceCSV(raw_ostream &OS, const TraceReport &R,
                           "exact_samples",
                           "skid_samples",
                           "atomic_samples",
-                          "atomic_share"});
+                          "atomic_share",
+                          "uncovered_callee_samples",
+                          "inlined_into",
+                          "caller_rank",
+                          "frames"});
   rowsCSV(OS, R, "site", R.Sites, O);
   rowsCSV(OS, R, "function", R.Functions, O);
+  callersCSV(OS, R, "site", R.Sites, O);
+  callersCSV(OS, R, "function", R.Functions, O);
+}
+
+void writeTraceFolded(raw_ostream &OS, const TraceReport &R,
+                      const TraceOptions &) {
+  for (const MergedStack &S : R.Stacks) {
+    std::string Stack = join(foldedFrames(R, S, /*Short=*/false), ";");
+    uint64_t Plain = S.Samples - S.AtomicSamples;
+    if (S.AtomicSamples)
+      OS << Stack << atomicSuffix(R, S) << " " << S.AtomicSamples << "\n";
+    if (Plain)
+      OS << Stack << " " << Plain << "\n";
+  }
 }
 
 } // namespace report

@@ -1,6 +1,7 @@
 //===- TraceRead.cpp - The tracer's JSON Lines dumps, checked -------------===//
 //
-// Each line of a trace file is one dump (version 2, docs/Runtime.md); blank
+// Each line of a trace file is one dump (versions 2 and 3,
+// include/pcmap/TraceDump.h, docs/Runtime.md); blank
 // lines are skipped. A file that is one JSON document over several lines
 // (a version 1 trace, another report, a dump passed through a pretty
 // printer) is read as one document, so that it gets the error that says
@@ -102,6 +103,60 @@ static bool fromJSON(const json::Value &V, TraceDump &D, json::Path P) {
          O.map("sites", D.Sites) && O.map("functions", D.Functions);
 }
 
+static bool fromJSON(const json::Value &V, DumpModule &M, json::Path P) {
+  json::ObjectMapper O(V, P);
+  bool OK = O && O.map("path", M.Path) && O.map("build_id", M.BuildID);
+  M.BuildID = StringRef(M.BuildID).lower();
+  return OK;
+}
+
+/// A frame: [module index, "0x offset"].
+static bool fromJSON(const json::Value &V, DumpFrame &F, json::Path P) {
+  const json::Array *A = V.getAsArray();
+  if (!A || A->size() != 2) {
+    P.report("expected a frame [module index, \"0x...\"]");
+    return false;
+  }
+  std::optional<int64_t> Module = (*A)[0].getAsInteger();
+  if (!Module) {
+    P.index(0).report("expected an integer module index");
+    return false;
+  }
+  F.Module = *Module;
+  Hex Offset;
+  if (!fromJSON((*A)[1], Offset, P.index(1)))
+    return false;
+  F.Offset = Offset.Value;
+  return true;
+}
+
+static bool fromJSON(const json::Value &V, DumpStack &S, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("samples", S.Samples) &&
+         O.map("atomic_samples", S.AtomicSamples) &&
+         O.map(trace::kFramesKey, S.Frames);
+}
+
+/// What version 3 adds: the stack fields, and each function's samples in
+/// uncovered callees.
+static bool mapVersion3(const json::Value &V, TraceDump &D, json::Path P) {
+  json::ObjectMapper O(V, P);
+  TraceProcess &T = D.Process;
+  if (!(O && O.map(trace::kStackDepthKey, T.StackDepth) &&
+        O.map(trace::kStackSamplesDroppedKey, T.StackSamplesDropped) &&
+        O.map(trace::kModulesKey, D.Modules) &&
+        O.map(trace::kStacksKey, D.Stacks)))
+    return false;
+  const json::Array *Functions = V.getAsObject()->getArray("functions");
+  for (size_t I = 0; Functions && I < Functions->size(); ++I) {
+    json::ObjectMapper F((*Functions)[I], P.field("functions").index(I));
+    if (!F.map(trace::kUncoveredCalleeSamplesKey,
+               D.Functions[I].UncoveredCalleeSamples))
+      return false;
+  }
+  return true;
+}
+
 namespace {
 
 /// A place in the input: "file:line".
@@ -124,29 +179,72 @@ std::string describeOtherDocument(const json::Object &Obj) {
   return "not a pcmap trace (no \"report\" field)";
 }
 
-/// The report and version fields: is this a dump this tool reads?
-Error checkKind(const json::Value &V, const Where &W) {
+/// The report and version fields: is this a dump this tool reads? Sets
+/// Version.
+Error checkKind(const json::Value &V, const Where &W, unsigned &Version) {
   const json::Object *Obj = V.getAsObject();
   if (!Obj)
     return W.error(ExitCode::UnsupportedFile,
                    "not a pcmap trace (not a JSON object)");
-  if (Obj->getString("report") != std::optional<StringRef>("pcmap-trace"))
+  if (Obj->getString("report") != std::optional<StringRef>(trace::kReportName))
     return W.error(ExitCode::UnsupportedFile, describeOtherDocument(*Obj));
-  std::optional<int64_t> Version = Obj->getInteger("version");
-  if (!Version)
+  std::optional<int64_t> Given = Obj->getInteger("version");
+  if (!Given)
     return W.error(ExitCode::MalformedMetadata,
                    "pcmap trace without an integer \"version\"");
-  if (*Version == 1)
+  if (*Given == 1)
     return W.error(ExitCode::UnsupportedFile,
                    "pcmap trace version 1 is not supported: it has no build "
                    "IDs to match modules across processes and runs (trace "
-                   "again with a runtime that writes version 2)");
-  if (*Version < kMinTraceVersion || *Version > kTraceVersion)
+                   "again with a runtime that writes version " +
+                       Twine(trace::kMinReadVersion) + " or later)");
+  if (*Given < trace::kMinReadVersion || *Given > trace::kVersion)
     return W.error(ExitCode::UnsupportedFile,
-                   "unsupported pcmap trace version " + Twine(*Version) +
+                   "unsupported pcmap trace version " + Twine(*Given) +
                        " (pcmap-report reads versions " +
-                       Twine(kMinTraceVersion) + " to " + Twine(kTraceVersion) +
-                       ")");
+                       Twine(trace::kMinReadVersion) + " to " +
+                       Twine(trace::kVersion) + ")");
+  Version = unsigned(*Given);
+  return Error::success();
+}
+
+/// What the JSON types cannot say about a version 3 dump's stacks: frames
+/// in its modules, counts that hold together.
+Error checkStacks(const TraceDump &D, const Where &W) {
+  const TraceProcess &P = D.Process;
+  // trace_stack_depth=0: a dump without stacks.
+  if (P.StackDepth > trace::kMaxStackDepth ||
+      (P.StackDepth == 0 && !D.Stacks.empty()))
+    return W.error(ExitCode::MalformedMetadata,
+                   "malformed pcmap trace dump: stack_depth " +
+                       Twine(P.StackDepth) + " (1 to " +
+                       Twine(trace::kMaxStackDepth) + ", or 0 without stacks)");
+  for (size_t I = 0; I < D.Stacks.size(); ++I) {
+    const DumpStack &S = D.Stacks[I];
+    std::string At =
+        "malformed pcmap trace dump: stacks[" + std::to_string(I) + "]: ";
+    if (S.Frames.empty() || S.Frames.size() > P.StackDepth)
+      return W.error(ExitCode::MalformedMetadata,
+                     At + Twine(S.Frames.size()) +
+                         " frames (1 to stack_depth " + Twine(P.StackDepth) +
+                         ")");
+    if (S.AtomicSamples > S.Samples)
+      return W.error(ExitCode::MalformedMetadata,
+                     At + "atomic_samples " + Twine(S.AtomicSamples) +
+                         " more than samples " + Twine(S.Samples));
+    for (size_t J = 0; J < S.Frames.size(); ++J) {
+      const DumpFrame &F = S.Frames[J];
+      std::string Frame = At + "frames[" + std::to_string(J) + "]: ";
+      if (F.Module < trace::kNoModule || F.Module >= int64_t(D.Modules.size()))
+        return W.error(ExitCode::MalformedMetadata,
+                       Frame + "module index " + Twine(F.Module) +
+                           ", but the dump has " + Twine(D.Modules.size()) +
+                           " modules");
+      if (F.Module == trace::kNoModule && F.Offset == 0)
+        return W.error(ExitCode::MalformedMetadata,
+                       Frame + "address 0x0 in no module");
+    }
+  }
   return Error::success();
 }
 
@@ -243,13 +341,17 @@ Error TraceReader::readFile(StringRef Path, size_t FileIndex,
 
 Error TraceReader::readDocument(const json::Value &V, const Where &W,
                                 size_t FileIndex) {
-  if (Error E = checkKind(V, W))
-    return E;
   TraceDump D;
+  if (Error E = checkKind(V, W, D.Process.Version))
+    return E;
   json::Path::Root Root("dump");
-  if (!fromJSON(V, D, Root))
+  bool Stacks = D.Process.Version >= 3;
+  if (!fromJSON(V, D, Root) || (Stacks && !mapVersion3(V, D, Root)))
     return W.error(ExitCode::MalformedMetadata,
                    "malformed pcmap trace dump: " + toString(Root.getError()));
+  if (Stacks)
+    if (Error E = checkStacks(D, W))
+      return E;
   TraceProcess &P = D.Process;
   if (P.Run.empty() || P.Dump == 0 || P.Hz == 0)
     return W.error(ExitCode::MalformedMetadata,

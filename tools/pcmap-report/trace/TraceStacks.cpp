@@ -1,0 +1,189 @@
+//===- TraceStacks.cpp - The merged stacks tied to sites and functions ----===//
+//
+// A stack's frame 0 is the sampled instruction: the site's own address for
+// a sample charged to an atomic site. The stack is charged to the covered
+// function of its innermost frame in one (the function of frame 0, or, for
+// a sample in code without tables, its nearest covered caller, as the
+// runtime's uncovered_callee_samples count it). A row's callers are its
+// stacks from the row's frame outward, those that share all their frames
+// summed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Trace.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace pcmap {
+namespace report {
+
+namespace {
+
+using Place = std::pair<uint32_t, uint64_t>; // module, offset
+using PlaceIndex = std::map<Place, int64_t>;
+
+/// The covered function a frame lies in: the one that starts where the
+/// module file says the frame's function starts; without the file, the
+/// covered function that starts nearest before it.
+int64_t functionOf(const PlaceIndex &Functions, const TraceFrame &F) {
+  if (F.Start) {
+    auto It = Functions.find({F.Module, *F.Start});
+    return It == Functions.end() ? -1 : It->second;
+  }
+  auto It = Functions.upper_bound({F.Module, F.Offset});
+  if (It == Functions.begin())
+    return -1;
+  --It;
+  return It->first.first == F.Module ? It->second : -1;
+}
+
+/// A frame the module file did not name: the trace's names.
+void nameFromTrace(const TraceReport &R, TraceFrame &F) {
+  std::string Name;
+  if (F.Site >= 0)
+    Name = R.Sites[F.Site].Entry.Function;
+  else if (F.Function >= 0)
+    Name = R.Functions[F.Function].Entry.Function;
+  if (!Name.empty()) {
+    F.Lines.emplace_back();
+    F.Lines.back().Function = Name;
+  }
+}
+
+/// The way to a row from its frame From outward, grouped, heaviest first.
+std::vector<CallerPath>
+callersOf(const TraceReport &R, size_t N, uint64_t &Total,
+          function_ref<int64_t(const MergedStack &)> From) {
+  std::vector<CallerPath> Paths;
+  std::map<std::vector<uint32_t>, size_t> Index;
+  Total = 0;
+  for (const MergedStack &S : R.Stacks) {
+    int64_t First = From(S);
+    if (First < 0)
+      continue;
+    Total += S.Samples;
+    std::vector<uint32_t> Key(S.Frames.begin() + First, S.Frames.end());
+    auto [It, New] = Index.try_emplace(Key, Paths.size());
+    if (New) {
+      Paths.emplace_back();
+      Paths.back().Frames = std::move(Key);
+    }
+    Paths[It->second].Samples += S.Samples;
+    Paths[It->second].Truncated |= S.Truncated;
+  }
+  llvm::stable_sort(Paths, [](const CallerPath &A, const CallerPath &B) {
+    return A.Samples > B.Samples;
+  });
+  if (Paths.size() > N)
+    Paths.resize(N);
+  return Paths;
+}
+
+} // namespace
+
+void linkStacks(TraceReport &R) {
+  PlaceIndex Sites, Functions;
+  for (size_t I = 0; I < R.Sites.size(); ++I)
+    Sites[{R.Sites[I].Module, R.Sites[I].Entry.ModuleOffset}] = I;
+  for (size_t I = 0; I < R.Functions.size(); ++I)
+    Functions[{R.Functions[I].Module, R.Functions[I].Entry.ModuleOffset}] = I;
+  for (TraceFrame &F : R.Frames) {
+    auto It = Sites.find({F.Module, F.Offset});
+    F.Site = It == Sites.end() ? -1 : It->second;
+    F.Function = functionOf(Functions, F);
+    if (F.Lines.empty())
+      nameFromTrace(R, F);
+  }
+  for (MergedStack &S : R.Stacks) {
+    S.Site = R.Frames[S.Frames[0]].Site;
+    S.Function = -1;
+    for (size_t I = 0; I < S.Frames.size() && S.Function < 0; ++I)
+      if (R.Frames[S.Frames[I]].Function >= 0) {
+        S.Function = R.Frames[S.Frames[I]].Function;
+        S.ChargedFrame = I;
+      }
+  }
+}
+
+std::vector<CallerPath> siteCallers(const TraceReport &R, size_t I, size_t N,
+                                    uint64_t &Total) {
+  return callersOf(R, N, Total, [&](const MergedStack &S) -> int64_t {
+    return S.Site == int64_t(I) ? 0 : -1;
+  });
+}
+
+std::vector<CallerPath> functionCallers(const TraceReport &R, size_t I,
+                                        size_t N, uint64_t &Total) {
+  return callersOf(R, N, Total, [&](const MergedStack &S) -> int64_t {
+    return S.Function == int64_t(I) ? int64_t(S.ChargedFrame) : -1;
+  });
+}
+
+std::string atomicText(const TraceSite &S) {
+  std::string Out = S.Kind.empty() ? "atomic" : S.Kind;
+  if (!S.Op.empty())
+    Out += " " + S.Op;
+  if (!S.Order.empty())
+    Out += " " + S.Order;
+  if (!S.FailureOrder.empty())
+    Out += "/" + S.FailureOrder;
+  if (S.Size)
+    Out += " " + std::to_string(S.Size) + " bytes";
+  return Out;
+}
+
+std::string inlineText(const TraceSite &S, bool BaseName) {
+  if (S.Inline.empty())
+    return BaseName ? sys::path::filename(S.Location).str() : S.Location;
+  std::string Out;
+  for (const TraceSourceFrame &F : S.Inline) {
+    std::string Where = F.location(BaseName);
+    if (Where.empty())
+      Where = "?";
+    Out += Out.empty() ? Where : " inlined into " + Where;
+  }
+  return Out == "?" ? "" : Out;
+}
+
+std::string frameWhere(const TraceReport &R, const TraceFrame &F,
+                       const TraceSourceFrame &L) {
+  std::string Where = L.location(/*BaseName=*/true);
+  return Where.empty() ? moduleText(R, F.Module, F.Offset) : Where;
+}
+
+std::vector<std::string> foldedFrames(const TraceReport &R,
+                                      const MergedStack &S, bool Short) {
+  std::vector<std::string> Out;
+  for (uint32_t Index : reverse(S.Frames)) {
+    const TraceFrame &F = R.Frames[Index];
+    if (F.Lines.empty()) {
+      Out.push_back(moduleText(R, F.Module, F.Offset));
+      continue;
+    }
+    for (const TraceSourceFrame &L : reverse(F.Lines)) {
+      std::string Name = L.Function.empty()
+                             ? moduleText(R, F.Module, F.Offset)
+                             : (Short ? shortName(L.Function) : L.Function);
+      // ';' separates frames and a line ends the stack.
+      std::replace(Name.begin(), Name.end(), ';', ':');
+      std::replace(Name.begin(), Name.end(), '\n', ' ');
+      Out.push_back(std::move(Name));
+    }
+  }
+  return Out;
+}
+
+std::string atomicSuffix(const TraceReport &R, const MergedStack &S) {
+  if (S.Site >= 0)
+    return " [atomic " + atomicText(R.Sites[S.Site].Entry) + "]";
+  return " [atomic]";
+}
+
+} // namespace report
+} // namespace pcmap

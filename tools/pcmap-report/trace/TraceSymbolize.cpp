@@ -1,0 +1,193 @@
+//===- TraceSymbolize.cpp - The merged trace named from its modules -------===//
+//
+// Names and source lines come from the module file itself when its build ID
+// is the traced one (LLVMSymbolizer), or else stay the runtime's. A PC in
+// inlined code stands for several source positions, innermost first: an
+// atomic inlined from a helper is at the helper's line, inlined into its
+// caller's. Sites keep them all; a function is named by the outermost one
+// (the function that holds the code); a stack frame keeps them all, and
+// frames of a module that could not be read are named by the covered
+// function of the trace they lie in (linkStacks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Trace.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/Object/BuildID.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace pcmap {
+namespace report {
+
+std::string TraceSourceFrame::location(bool BaseName) const {
+  if (File.empty())
+    return "";
+  std::string Out =
+      BaseName ? sys::path::filename(File).str() : std::string(File);
+  if (Line)
+    Out += ":" + std::to_string(Line);
+  if (Line && Column)
+    Out += ":" + std::to_string(Column);
+  return Out;
+}
+
+namespace {
+
+/// The GNU build ID of the object at Path, lowercase hex ("" if none).
+Expected<std::string> fileBuildID(StringRef Path) {
+  Expected<object::OwningBinary<object::Binary>> B = object::createBinary(Path);
+  if (!B)
+    return B.takeError();
+  auto *Obj = dyn_cast<object::ObjectFile>(B->getBinary());
+  if (!Obj)
+    return createStringError(inconvertibleErrorCode(), "not an object file");
+  return toHex(object::getBuildID(Obj), /*LowerCase=*/true);
+}
+
+/// Decides where M's names come from; one warning if not from the file.
+void checkModule(TraceModule &M) {
+  if (M.NoModule) {
+    M.Note = "code in no module (JIT code): frames are addresses";
+    return;
+  }
+  if (M.Paths.empty()) {
+    M.Note = "the trace names no module file";
+    return;
+  }
+  for (const std::string &Path : M.Paths) {
+    Expected<std::string> ID = fileBuildID(Path);
+    if (!ID) {
+      if (M.Note.empty())
+        M.Note = toString(ID.takeError());
+      else
+        consumeError(ID.takeError());
+      continue;
+    }
+    if (*ID == M.BuildID) {
+      M.Symbolized = true;
+      M.SymbolizedPath = Path;
+      M.Note.clear();
+      return;
+    }
+    M.Note = "build ID differs from the traced one (" +
+             (ID->empty() ? "none" : *ID) + " in the file, " +
+             (M.BuildID.empty() ? "none" : M.BuildID) + " in the trace)";
+  }
+  WithColor::warning(errs(), "pcmap-report")
+      << "'" << M.Paths.front() << "': " << M.Note
+      << "; names are the trace's\n";
+}
+
+/// The symbolizer, and what every look-up needs.
+struct Namer {
+  symbolize::LLVMSymbolizer Sym;
+  bool Demangle, SourceLines;
+
+  Namer(bool Demangle, bool SourceLines)
+      : Sym(options()), Demangle(Demangle), SourceLines(SourceLines) {}
+  /// Names as in the file: each is demangled here, to keep both.
+  static symbolize::LLVMSymbolizer::Options options() {
+    symbolize::LLVMSymbolizer::Options Opts;
+    Opts.Demangle = false;
+    return Opts;
+  }
+
+  /// The source positions of Offset in the file at Path, innermost first
+  /// (none if it has neither debug information nor a symbol there), and
+  /// the start of the function that holds it, if known.
+  std::vector<TraceSourceFrame>
+  lookUp(const std::string &Path, uint64_t Offset,
+         std::optional<uint64_t> *Start = nullptr);
+};
+
+std::vector<TraceSourceFrame> Namer::lookUp(const std::string &Path,
+                                            uint64_t Offset,
+                                            std::optional<uint64_t> *Start) {
+  std::vector<TraceSourceFrame> Out;
+  Expected<DIInliningInfo> Info = Sym.symbolizeInlinedCode(
+      Path, {Offset, object::SectionedAddress::UndefSection});
+  if (!Info) {
+    consumeError(Info.takeError());
+    return Out;
+  }
+  for (uint32_t I = 0, E = Info->getNumberOfFrames(); I < E; ++I) {
+    const DILineInfo &F = Info->getFrame(I);
+    TraceSourceFrame S;
+    if (F.FunctionName != DILineInfo::BadString && !F.FunctionName.empty()) {
+      S.LinkageName = F.FunctionName;
+      S.Function = displaySymbol(F.FunctionName, Demangle);
+    }
+    if (SourceLines && F.FileName != DILineInfo::BadString && F.Line) {
+      S.File = F.FileName;
+      S.Line = F.Line;
+      S.Column = F.Column;
+    }
+    if (I + 1 == E && Start)
+      *Start = F.StartAddress;
+    Out.push_back(std::move(S));
+  }
+  // Neither a name nor a line: nothing known.
+  if (Out.size() == 1 && Out[0].Function.empty() && Out[0].File.empty())
+    Out.clear();
+  return Out;
+}
+
+/// A site: every position of its PC; its function, the outermost.
+void nameSite(Namer &N, const std::string &Path, TraceSite &S) {
+  std::vector<TraceSourceFrame> Lines = N.lookUp(Path, S.ModuleOffset);
+  if (Lines.empty())
+    return;
+  if (!Lines.back().Function.empty())
+    S.Function = Lines.back().Function;
+  if (!Lines.front().File.empty())
+    S.Location = Lines.front().location();
+  S.Inline = std::move(Lines);
+}
+
+/// A function: the outermost position of its start.
+void nameFunction(Namer &N, const std::string &Path, TraceFunction &F) {
+  std::vector<TraceSourceFrame> Lines = N.lookUp(Path, F.ModuleOffset);
+  if (Lines.empty())
+    return;
+  if (!Lines.back().Function.empty())
+    F.Function = Lines.back().Function;
+  if (!Lines.back().File.empty())
+    F.Location = Lines.back().location();
+}
+
+} // namespace
+
+void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines) {
+  for (TraceModule &M : R.Modules)
+    checkModule(M);
+  Namer N(Demangle, SourceLines);
+  for (MergedSite &Row : R.Sites) {
+    const TraceModule &M = R.Modules[Row.Module];
+    if (M.Symbolized)
+      nameSite(N, M.SymbolizedPath, Row.Entry);
+    if (!SourceLines)
+      Row.Entry.Location.clear();
+  }
+  for (MergedFunction &Row : R.Functions) {
+    const TraceModule &M = R.Modules[Row.Module];
+    if (M.Symbolized)
+      nameFunction(N, M.SymbolizedPath, Row.Entry);
+    if (!SourceLines)
+      Row.Entry.Location.clear();
+  }
+  for (TraceFrame &F : R.Frames) {
+    const TraceModule &M = R.Modules[F.Module];
+    if (M.Symbolized)
+      F.Lines = N.lookUp(M.SymbolizedPath, F.Offset, &F.Start);
+  }
+  linkStacks(R);
+}
+
+} // namespace report
+} // namespace pcmap
