@@ -73,6 +73,13 @@ uintptr_t scanForCoveredCaller(Window &W, uintptr_t SP, uintptr_t Limit) {
   return 0;
 }
 
+/// Whether FP, above Slot, holds a frame record whose return address
+/// goes back into covered code.
+bool coveredFrameRecord(Window &W, uintptr_t FP, uintptr_t Slot) {
+  return FP > Slot && !(FP & 7) && W.readable(FP, 16) &&
+         coveredReturnAddress(W.word(FP + 8));
+}
+
 } // namespace
 
 unsigned captureStack(const void *Context, uintptr_t PC,
@@ -99,9 +106,16 @@ unsigned captureStack(const void *Context, uintptr_t PC,
     if (LR && coveredReturnAddress(LR)) {
       Out[N++] = LR - 1;
     } else {
-      uintptr_t Limit = FP > SP && FP < W.Hi ? FP : W.Hi;
-      if (uintptr_t Slot = scanForCoveredCaller(W, SP, Limit))
+      if (uintptr_t Slot = scanForCoveredCaller(W, SP, W.Hi)) {
         Out[N++] = W.word(Slot) - 1;
+        // The caller's own frame record: the frame pointer register, if
+        // code without frame pointers left it alone (it usually does);
+        // else the word below the next return address into covered code
+        // (which may be stale, a rarer mistake).
+        if (!coveredFrameRecord(W, FP, Slot))
+          if (uintptr_t Next = scanForCoveredCaller(W, Slot + 8, W.Hi))
+            FP = Next - 8;
+      }
     }
   }
   // Frame records: [FP] the caller's frame pointer, [FP + 8] the return
