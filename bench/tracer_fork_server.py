@@ -2,11 +2,12 @@
 """The atomic tracer's cost on the forking test server
 (test/rt/Inputs/fork_server.c: a listener that forks a worker per
 connection; the workers contend on an atomic counter and a spinlock in
-shared memory while a client drives them): runs the server alternately
-without and with PCMAP_OPTIONS=trace_atomics=1 (default rate, 1000 Hz,
-JSON reports per process), RUNS times each, and prints the median
-throughput (requests/s) of each with its spread, the overhead, and how the
-traced runs' samples compare with the workers' CPU time.
+shared memory while a client drives them), built with frame pointers:
+runs the server alternately without the tracer, with it at the default
+1000 Hz without call stacks (trace_stack_depth=0) and with its default
+stacks (JSON reports per process), RUNS times each, and prints the median
+throughput (requests/s) of each with its spread, the overheads, and how
+the traced runs' samples compare with the workers' CPU time.
 
 usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]"""
 
@@ -27,20 +28,21 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 work = tempfile.mkdtemp()
 exe = os.path.join(work, "fork_server")
 subprocess.run([os.path.join(build, "bin", "pcmap-clang"), "-O2", "-g",
-                "-fsanitize-metadata=all",
+                "-fno-omit-frame-pointer", "-fsanitize-metadata=all",
                 os.path.join(root, "test", "rt", "Inputs", "fork_server.c"),
                 "-o", exe], check=True)
 
 SUMMARY = re.compile(r"requests/s: ([\d.]+), worker cpu ms: ([\d.]+)")
 
 
-def run(traced, index):
+def run(traced, index, stacks=True):
     env = dict(os.environ)
     env.pop("PCMAP_OPTIONS", None)
     prefix = os.path.join(work, "trace%d" % index)
     if traced:
         env["PCMAP_OPTIONS"] = ("trace_atomics=1:report_format=json:"
-                                "report_path=" + prefix)
+                                "report_path=" + prefix +
+                                ("" if stacks else ":trace_stack_depth=0"))
     out = subprocess.run([exe, connections, seconds], env=env, check=True,
                          stdout=subprocess.PIPE, text=True).stdout
     m = SUMMARY.search(out)
@@ -55,24 +57,28 @@ def run(traced, index):
     return rate, cpu_ms, samples
 
 
-off, on, ratios = [], [], []
+off, flat, on, ratios = [], [], [], []
 for i in range(runs):
-    off.append(run(False, 2 * i)[0])
-    rate, cpu_ms, samples = run(True, 2 * i + 1)
+    off.append(run(False, 3 * i)[0])
+    flat.append(run(True, 3 * i + 1, stacks=False)[0])
+    rate, cpu_ms, samples = run(True, 3 * i + 2)
     on.append(rate)
     ratios.append(samples / cpu_ms)  # at 1000 Hz, one sample per ms
 
 
 def show(name, xs):
-    print("%-22s median %10.1f requests/s (min %.1f, max %.1f)" %
+    print("%-26s median %10.1f requests/s (min %.1f, max %.1f)" %
           (name, statistics.median(xs), min(xs), max(xs)))
 
 
 print("fork_server, %s connections, %s s, %d runs each, alternating" %
       (connections, seconds, runs))
 show("without tracing", off)
-show("trace_atomics=1", on)
-overhead = 1 - statistics.median(on) / statistics.median(off)
-print("throughput overhead:   %.2f%% (median against median)" % (100 * overhead))
-print("worker samples / worker CPU ms: median %.3f (min %.3f, max %.3f)" %
+show("1000 Hz, no stacks", flat)
+show("1000 Hz, stacks", on)
+for name, xs in (("no stacks", flat), ("stacks", on)):
+    overhead = 1 - statistics.median(xs) / statistics.median(off)
+    print("throughput overhead, %-10s %.2f%% (median against median)" %
+          (name + ":", 100 * overhead))
+print("worker samples / worker CPU ms (stacks): median %.3f (min %.3f, max %.3f)" %
       (statistics.median(ratios), min(ratios), max(ratios)))

@@ -12,9 +12,10 @@ b="$root/build-19"
 out="$b/demo"
 mkdir -p "$out"
 
-echo "== compile: pcmap-clang++ -O2 -g -pthread -fsanitize-metadata=all examples/refcache.cpp"
-"$b/bin/pcmap-clang++" -O2 -g -pthread -fsanitize-metadata=all \
-  "$root/examples/refcache.cpp" -o "$out/refcache"
+# Frame pointers, as for any profiler: the tracer's call stacks follow them.
+echo "== compile: pcmap-clang++ -O2 -g -fno-omit-frame-pointer -pthread -fsanitize-metadata=all examples/refcache.cpp"
+"$b/bin/pcmap-clang++" -O2 -g -fno-omit-frame-pointer -pthread \
+  -fsanitize-metadata=all "$root/examples/refcache.cpp" -o "$out/refcache"
 
 echo
 echo "== 1. where the atomics take the time: PCMAP_OPTIONS=trace_atomics=1 refcache"

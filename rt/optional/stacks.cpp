@@ -4,6 +4,7 @@
 
 #include "platform/platform.h"
 
+#include "pcmap/TraceDump.h"
 #include "pcmap/pcmap.h"
 
 #include <string.h>
@@ -95,7 +96,7 @@ unsigned captureStack(const void *Context, uintptr_t PC,
   if (pcmap_lookup_function(PC, &F)) {
     // Its frame record is not linked yet (or no more): the caller's
     // return address is where the call left it.
-    uintptr_t RA = unlinkedReturnAddress(Context, F.start);
+    uintptr_t RA = unlinkedReturnAddress(Context, F.start, F.size);
     if (RA >= 4096 && N < Max)
       Out[N++] = RA - 1;
   } else {
@@ -130,6 +131,36 @@ unsigned captureStack(const void *Context, uintptr_t PC,
     FP = Next;
   }
   return N;
+}
+
+//===----------------------------------------------------------------------===//
+// Frame buffers
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr unsigned kFrameBuffers = 64;
+constexpr unsigned kMaxFrames = trace::kMaxStackDepth;
+uintptr_t FrameBuffers[kFrameBuffers][kMaxFrames];
+uint64_t FrameBuffersInUse; // bit I: buffer I is claimed
+} // namespace
+
+uintptr_t *claimFrameBuffer(unsigned &Index) {
+  uint64_t Used = __atomic_load_n(&FrameBuffersInUse, __ATOMIC_RELAXED);
+  while (~Used) {
+    unsigned I = unsigned(__builtin_ctzll(~Used));
+    if (__atomic_compare_exchange_n(&FrameBuffersInUse, &Used,
+                                    Used | (uint64_t(1) << I), true,
+                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+      Index = I;
+      return FrameBuffers[I];
+    }
+  }
+  return nullptr;
+}
+
+void releaseFrameBuffer(unsigned Index) {
+  __atomic_fetch_and(&FrameBuffersInUse, ~(uint64_t(1) << Index),
+                     __ATOMIC_RELEASE);
 }
 
 //===----------------------------------------------------------------------===//

@@ -34,6 +34,13 @@ struct StackBounds {
 unsigned captureStack(const void *Context, uintptr_t PC,
                       const StackBounds &Bounds, uintptr_t *Out, unsigned Max);
 
+/// Buffers a signal handler walks a stack into, off the stack it runs on
+/// (a fiber's may be small): a fixed pool claimed by a compare-exchange,
+/// so that any number of threads sample at once without a lock; null when
+/// all are in use (as many handlers as the pool runs at once).
+uintptr_t *claimFrameBuffer(unsigned &Index);
+void releaseFrameBuffer(unsigned Index);
+
 /// Distinct stacks and their samples: an open-addressing table in memory
 /// reserved once. A slot is claimed by a compare-exchange of its hash
 /// (0: free; 1: being written, skipped by other writers, so that a stack
@@ -64,6 +71,10 @@ public:
   };
   Entry entry(unsigned I) const;
   uint64_t dropped() const { return Dropped; }
+  /// Counts Weight samples whose stack was not recorded.
+  void drop(uint64_t Weight) {
+    __atomic_fetch_add(&Dropped, Weight, __ATOMIC_RELAXED);
+  }
 
 private:
   struct Header {

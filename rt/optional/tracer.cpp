@@ -249,20 +249,25 @@ __attribute__((noinline)) Attribution attribute(uintptr_t PC) {
 }
 
 /// Walks the stack of the signal Context from Top (the sampled PC, or the
-/// site it is charged to) into a buffer of the depth asked for, records
+/// site it is charged to) into a buffer off the thread's stack, records
 /// it, and charges a sample in code without tables to its nearest covered
 /// caller.
 __attribute__((noinline)) void recordStack(const void *Context, uintptr_t Top,
                                            uint64_t Weight,
                                            uint64_t AtomicWeight,
                                            bool Uncovered) {
-  auto *Frames = static_cast<uintptr_t *>(
-      __builtin_alloca(Stacks.depth() * sizeof(uintptr_t)));
+  unsigned Buffer;
+  uintptr_t *Frames = claimFrameBuffer(Buffer);
+  if (!Frames) {
+    Stacks.drop(Weight);
+    return;
+  }
   unsigned Depth =
       captureStack(Context, Top, Self.Bounds, Frames, Stacks.depth());
   Stacks.record(Frames, Depth, Weight, AtomicWeight);
   if (Uncovered)
     chargeNearestCoveredCaller(Frames, Depth, Weight);
+  releaseFrameBuffer(Buffer);
 }
 
 void record(uintptr_t PC, uint64_t Weight, const void *Context) {
@@ -666,38 +671,78 @@ unsigned collectChains(uintptr_t Key, bool IsSite, Chain *Out) {
 
 /// Where code was inlined at a site: " [inlined: helper ring.c:27:5 <
 /// worker ring.c:44:3]", innermost first; nothing where it was not.
+void shortName(const char *Name, char *Out, size_t Size);
+
 void writeInlined(ReportWriter &W, const SymbolizedPC &Sy) {
   if (Sy.NumFrames < 2)
     return;
   W << " [inlined: ";
   for (unsigned I = 0; I < Sy.NumFrames; ++I) {
     const SymbolizedFrame &F = Sy.Frames[I];
-    W << (I ? " < " : "") << (F.Function[0] ? F.Function : "??");
+    char Short[256];
+    shortName(F.Function[0] ? F.Function : "??", Short, sizeof(Short));
+    W << (I ? " < " : "") << Short;
     if (F.Location[0])
-      W << " " << F.Location;
+      W << " " << baseName(F.Location);
   }
   W << "]";
+}
+
+/// A C++ name as a caller chain shows it: template arguments, parameter
+/// lists and a leading return type left out ("std::thread::_State_impl<>::
+/// _M_run()" for the whole signature); the reports' rows keep it whole.
+void shortName(const char *Name, char *Out, size_t Size) {
+  static const char kAnonymous[] = "(anonymous namespace)";
+  size_t N = 0, NameStart = 0;
+  auto Put = [&](const char *S, size_t Len) {
+    for (size_t I = 0; I < Len && N + 1 < Size; ++I)
+      Out[N++] = S[I];
+  };
+  for (const char *P = Name; *P;) {
+    if (!strncmp(P, kAnonymous, sizeof(kAnonymous) - 1)) {
+      Put(kAnonymous, sizeof(kAnonymous) - 1);
+      P += sizeof(kAnonymous) - 1;
+      continue;
+    }
+    bool AfterOperator = P - Name >= 8 && !strncmp(P - 8, "operator", 8);
+    char Open = *P, Close = Open == '(' ? ')' : Open == '<' ? '>' : 0;
+    if (Close && !AfterOperator) {
+      for (int Depth = 0; *P && (Depth += *P == Open    ? 1
+                                          : *P == Close ? -1
+                                                        : 0) > 0;)
+        ++P;
+      if (*P)
+        ++P;
+      Put(Open == '(' ? "()" : "<>", 2);
+      continue;
+    }
+    if (*P == ' ' && !strncmp(P + 1, "const", 5))
+      break; // a const member function's qualifier
+    if (*P == ' ' && N && Out[N - 1] != ',')
+      NameStart = N + 1; // what came before was a return type
+    Put(P++, 1);
+  }
+  Out[N] = '\0';
+  if (NameStart && NameStart < N)
+    memmove(Out, Out + NameStart, N - NameStart + 1);
 }
 
 /// "worker ring.c:44:3", or "libc.so.6+0x8a9f" where nothing is known.
 void writeFrame(ReportWriter &W, Symbolizer &Sym, uintptr_t PC) {
   Place At(Sym, PC);
-  if (At.Sy.NumFrames > 1) {
-    // Inlined calls: each its own frame, innermost first.
-    for (unsigned I = 0; I < At.Sy.NumFrames; ++I) {
-      const SymbolizedFrame &F = At.Sy.Frames[I];
-      W << (I ? " < " : "") << (F.Function[0] ? F.Function : "??");
-      if (F.Location[0])
-        W << " " << F.Location;
-    }
-    return;
+  // Inlined calls: each its own frame, innermost first; short names and
+  // file names, so that a C++ chain stays readable.
+  unsigned N = At.Sy.Function[0] ? At.Sy.NumFrames : 0;
+  for (unsigned I = 0; I < N; ++I) {
+    const SymbolizedFrame &F = At.Sy.Frames[I];
+    char Short[256];
+    shortName(F.Function[0] ? F.Function : "??", Short, sizeof(Short));
+    W << (I ? " < " : "") << Short;
+    if (F.Location[0])
+      W << " " << baseName(F.Location);
   }
-  if (At.Sy.Function[0]) {
-    W << At.Sy.Function;
-    if (At.Sy.Location[0])
-      W << " " << At.Sy.Location;
+  if (N)
     return;
-  }
   W << (At.Module[0] ? baseName(At.Module) : "?") << "+";
   W.hex(PC - At.Bias);
 }

@@ -45,18 +45,34 @@ bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
   return false;
 }
 
-uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart) {
+uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart,
+                                size_t FunctionSize) {
   uintptr_t PC = signalContextPC(Context), SP = signalContextSP(Context);
   auto Code = [](uintptr_t At) {
     return *reinterpret_cast<const uint8_t *>(At);
   };
-  constexpr uint8_t kRet = 0xC3, kPushRbp = 0x55;
-  uintptr_t Slot = 0;
+  constexpr uint8_t kRet = 0xC3;
   if (PC == FunctionStart || Code(PC) == kRet)
-    Slot = SP;
-  else if (PC == FunctionStart + 1 && Code(FunctionStart) == kPushRbp)
-    Slot = SP + 8;
-  return Slot ? *reinterpret_cast<const uintptr_t *>(Slot) : 0;
+    return *reinterpret_cast<const uintptr_t *>(SP);
+  // The frame record is linked by PUSH RBP; MOV RBP, RSP (55 48 89 E5),
+  // which shrink-wrapping may move past code that needs no frame (an
+  // atomic on a fast path): before it, the return address is at the stack
+  // pointer; between the two, one word above.
+  constexpr size_t kPrologueReach = 512;
+  uintptr_t End =
+      FunctionStart +
+      (FunctionSize < kPrologueReach ? FunctionSize : kPrologueReach);
+  for (uintptr_t At = FunctionStart; At + 4 <= End; ++At) {
+    if (Code(At) != 0x55 || Code(At + 1) != 0x48 || Code(At + 2) != 0x89 ||
+        Code(At + 3) != 0xE5)
+      continue;
+    if (PC < At)
+      return *reinterpret_cast<const uintptr_t *>(SP);
+    if (PC == At + 1)
+      return *reinterpret_cast<const uintptr_t *>(SP + 8);
+    return 0;
+  }
+  return 0;
 }
 
 uintptr_t signalContextStackTop(const void *Context) {

@@ -273,11 +273,13 @@ uintptr_t signalContextFP(const void *Context);
 /// Async-signal-safe.
 bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor);
 /// The return address of a function interrupted before it linked its
-/// frame record or after it unlinked it (at its first instruction, after
-/// x86-64's PUSH RBP, at a RET), where a frame-pointer walk would skip its
-/// caller; 0 elsewhere. FunctionStart is the start of the function that
-/// holds the interrupted PC (mapped code). Async-signal-safe.
-uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart);
+/// frame record or after it unlinked it (at its first instruction, before
+/// or between x86-64's PUSH RBP and MOV RBP, RSP, at a RET), where a
+/// frame-pointer walk would skip its caller; 0 elsewhere. The function that
+/// holds the interrupted PC is [FunctionStart, + FunctionSize) (mapped
+/// code). Async-signal-safe.
+uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart,
+                                size_t FunctionSize);
 /// Whether the page holding Address is mapped (mincore). Async-signal-safe.
 bool pageIsMapped(uintptr_t Address);
 

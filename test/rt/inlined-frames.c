@@ -14,8 +14,8 @@
 // RUN: env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE:      pcmap: top [[#]] of [[#]] atomic sites by samples:
 // TRACE-NEXT: samples share atomic site
-// TRACE-NEXT: rmw add, 8 bytes, relaxed 0x{{[0-9a-f]+}} spin_bump+[[#]] {{.*}}inlined.c:14:3 [inlined: bump {{.*}}inlined.c:14:3 < spin_bump {{.*}}inlined.c:31:7] (prog+0x{{[0-9a-f]+}})
-// TRACE-NEXT: from [[#]] ({{[0-9.]+}}%): main {{.*}}inlined.c:41:3
+// TRACE-NEXT: rmw add, 8 bytes, relaxed 0x{{[0-9a-f]+}} spin_bump+[[#]] {{.*}}inlined.c:14:3 [inlined: bump inlined.c:14:3 < spin_bump inlined.c:31:7] (prog+0x{{[0-9a-f]+}})
+// TRACE-NEXT: from [[#]] ({{[0-9.]+}}%): main inlined.c:41:3
 
 // RUN: not --crash %run %t/prog fault 2>&1 | FileCheck %s --check-prefix=FAULT
 // FAULT:      pcmap: ==[[#]]== SIGSEGV (address not mapped) on address 0x0 at pc [[PC:0x[0-9a-f]+]]
