@@ -41,8 +41,10 @@ bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
   return BL || BLR;
 }
 
-uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart,
-                                size_t) {
+// Reads the interrupted code's stack, not this function's: not
+// instrumented by ASan.
+__attribute__((no_sanitize("address", "hwaddress"))) uintptr_t
+unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart, size_t) {
   uintptr_t PC = signalContextPC(Context);
   constexpr uint32_t kRet = 0xD65F03C0u; // RET (X30)
   bool AtRet = !(PC & 3) && *reinterpret_cast<const uint32_t *>(PC) == kRet;

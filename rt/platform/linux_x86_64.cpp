@@ -45,8 +45,11 @@ bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
   return false;
 }
 
-uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart,
-                                size_t FunctionSize) {
+// Reads the interrupted code's stack, not this function's: not
+// instrumented by ASan.
+__attribute__((no_sanitize("address", "hwaddress"))) uintptr_t
+unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart,
+                      size_t FunctionSize) {
   uintptr_t PC = signalContextPC(Context), SP = signalContextSP(Context);
   auto Code = [](uintptr_t At) {
     return *reinterpret_cast<const uint8_t *>(At);

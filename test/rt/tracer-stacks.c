@@ -12,10 +12,10 @@
 // RUN: env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog 2>&1 | FileCheck %s --check-prefix=TEXT
 // TEXT:      pcmap: top [[#]] of [[#]] atomic sites by samples:
 // TEXT:      cmpxchg, 8 bytes, seq_cst (failure seq_cst), weak {{.*}} ref_get+{{.*}}callers.c:[[#]]:[[#]] (prog+0x{{[0-9a-f]+}})
-// TEXT-NEXT: from [[#]] ({{[0-9.]+}}%): reader {{.*}}callers.c:30:{{[0-9]+}} < run_reader {{.*}}callers.c:[[#]]:[[#]] < start_thread
+// TEXT-NEXT: from [[#]] ({{[0-9.]+}}%): reader {{.*}}callers.c:30:{{[0-9]+}} < run_reader {{.*}}callers.c:[[#]]:[[#]] < {{start_thread|asan_thread_start}}
 // TEXT:      samples share on atomics in uncovered callees function
 // TEXT:      [[#]] {{[0-9.]+}}% {{[0-9.]+}}% [[#]] 0x{{[0-9a-f]+}} writer (prog)
-// TEXT-NEXT: from [[#]] ({{[0-9.]+}}%): run_writer {{.*}}callers.c:[[#]]:[[#]] < start_thread
+// TEXT-NEXT: from [[#]] ({{[0-9.]+}}%): run_writer {{.*}}callers.c:[[#]]:[[#]] < {{start_thread|asan_thread_start}}
 
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:report_path=%t/trace %run %t/prog
 // RUN: %python %S/Inputs/check_stacks.py %t/trace.* %t/prog llvm-nm ref_get reader writer | FileCheck %s --check-prefix=JSON
