@@ -1205,14 +1205,21 @@ int chooseSignal() {
     M.emit();
     return 0;
   }
-  Signal = unusedRealTimeSignal();
-  if (!Signal) {
-    Message M;
-    M << "warning: the program handles every real-time signal; the atomic "
-         "tracer is off";
-    M.emit();
+  // The highest one a timer can send: an emulator (qemu-user) keeps the
+  // top real-time signals for itself.
+  for (Signal = unusedRealTimeSignal(SIGRTMAX + 1); Signal;
+       Signal = unusedRealTimeSignal(Signal)) {
+    int Probe = createThreadCPUTimer(currentThreadId(), Signal, kSampleCookie);
+    if (Probe >= 0) {
+      deleteTimer(Probe);
+      return Signal;
+    }
   }
-  return Signal;
+  Message M;
+  M << "warning: no real-time signal the program leaves alone can be sent "
+       "by a CPU-time timer; the atomic tracer is off";
+  M.emit();
+  return 0;
 }
 
 /// The program installed a handler for the tracer's signal (platform's

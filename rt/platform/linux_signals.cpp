@@ -224,8 +224,9 @@ int callSigtimedwait(const sigset_t *Set, siginfo_t *Info,
 // platform.h
 //===----------------------------------------------------------------------===//
 
-int unusedRealTimeSignal() {
-  for (int S = SIGRTMAX; S >= SIGRTMIN; --S) {
+int unusedRealTimeSignal(int Below) {
+  for (int S = Below - 1 < SIGRTMAX ? Below - 1 : SIGRTMAX; S >= SIGRTMIN;
+       --S) {
     struct sigaction Action;
     if (callSigaction(S, nullptr, &Action) == 0 &&
         !(Action.sa_flags & SA_SIGINFO) && Action.sa_handler == SIG_DFL)

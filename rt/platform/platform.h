@@ -186,9 +186,9 @@ void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
 /// Installs a handler without SA_SIGINFO.
 void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags);
 /// A signal the program does not use, for the runtime's own (the tracer's
-/// samples): the highest real-time signal whose action is the default
-/// one; 0 if there is none.
-int unusedRealTimeSignal();
+/// samples): the highest real-time signal below Below whose action is the
+/// default one; 0 if there is none.
+int unusedRealTimeSignal(int Below);
 /// Makes Signal, for which the runtime installs Handler, its own: the
 /// program's masks, waits and signal descriptors (sigprocmask,
 /// pthread_sigmask, sigwait, sigwaitinfo, sigtimedwait, signalfd) leave it
