@@ -67,6 +67,11 @@ using SigtimedwaitFn = int (*)(const sigset_t *, siginfo_t *,
                                const struct timespec *);
 using SignalfdFn = int (*)(int, const sigset_t *, int);
 
+/// Next: the definitions after this file's interceptors (the C library's),
+/// which they pass calls on to. Program: the ones the program's calls
+/// reach, for the runtime's own calls; a sanitizer's interceptor, when it
+/// won (and reaches this file's as its "real" function, which passes on to
+/// Next), else Next.
 struct NextFunctions {
   SigactionFn Sigaction;
   SignalFn Signal;
@@ -76,18 +81,18 @@ struct NextFunctions {
   SigtimedwaitFn Sigtimedwait;
   SignalfdFn Signalfd;
 };
-NextFunctions Next;
+NextFunctions Next, Program;
 bool Resolved;
 
-/// The definition of Name that the program's calls reach when it is not
-/// this file's interceptor Ours (a sanitizer's interceptor won), else the
-/// one after it (the C library's). Null in a static executable.
-template <class Fn> void resolve(Fn &Out, const char *Name, Fn Ours) {
+/// Next's and Program's definition of Name (Ours: this file's
+/// interceptor). Null in a static executable.
+template <class Fn>
+void resolve(Fn &NextOut, Fn &ProgramOut, const char *Name, Fn Ours) {
   void *Default = dlsym(RTLD_DEFAULT, Name);
-  void *Found = Default && Default != reinterpret_cast<void *>(Ours)
-                    ? Default
-                    : dlsym(RTLD_NEXT, Name);
-  Out = reinterpret_cast<Fn>(Found);
+  NextOut = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
+  ProgramOut = Default && Default != reinterpret_cast<void *>(Ours)
+                   ? reinterpret_cast<Fn>(Default)
+                   : NextOut;
 }
 
 /// Looks every definition up, once, before any signal handler of the
@@ -96,18 +101,23 @@ template <class Fn> void resolve(Fn &Out, const char *Name, Fn Ours) {
 void resolveAll() {
   if (__atomic_load_n(&Resolved, __ATOMIC_ACQUIRE))
     return;
-  NextFunctions N;
-  resolve(N.Sigaction, "sigaction", &__pcmap_sigaction);
-  resolve(N.Signal, "signal", &__pcmap_signal);
-  resolve(N.Sigprocmask, "sigprocmask", &__pcmap_sigprocmask);
-  resolve(N.PthreadSigmask, "pthread_sigmask", &__pcmap_pthread_sigmask);
-  resolve(N.Sigwait, "sigwait", &__pcmap_sigwait);
-  resolve(N.Sigwaitinfo, "sigwaitinfo", &__pcmap_sigwaitinfo);
-  resolve(N.Sigtimedwait, "sigtimedwait", &__pcmap_sigtimedwait);
-  resolve(N.Signalfd, "signalfd", &__pcmap_signalfd);
+  NextFunctions N, P;
+  resolve(N.Sigaction, P.Sigaction, "sigaction", &__pcmap_sigaction);
+  resolve(N.Signal, P.Signal, "signal", &__pcmap_signal);
+  resolve(N.Sigprocmask, P.Sigprocmask, "sigprocmask", &__pcmap_sigprocmask);
+  resolve(N.PthreadSigmask, P.PthreadSigmask, "pthread_sigmask",
+          &__pcmap_pthread_sigmask);
+  resolve(N.Sigwait, P.Sigwait, "sigwait", &__pcmap_sigwait);
+  resolve(N.Sigwaitinfo, P.Sigwaitinfo, "sigwaitinfo", &__pcmap_sigwaitinfo);
+  resolve(N.Sigtimedwait, P.Sigtimedwait, "sigtimedwait",
+          &__pcmap_sigtimedwait);
+  resolve(N.Signalfd, P.Signalfd, "signalfd", &__pcmap_signalfd);
   if (!N.Sigaction)
     N.Sigaction = __sigaction; // a static executable
+  if (!P.Sigaction)
+    P.Sigaction = N.Sigaction;
   Next = N;
+  Program = P;
   __atomic_store_n(&Resolved, true, __ATOMIC_RELEASE);
 }
 
@@ -198,26 +208,26 @@ int filteredSigmask(SigmaskFn Fn, int How, const sigset_t *Set, sigset_t *Old) {
 int callSigaction(int Signal, const struct sigaction *Action,
                   struct sigaction *Old) {
   resolveAll();
-  return Next.Sigaction(Signal, Action, Old);
+  return Program.Sigaction(Signal, Action, Old);
 }
 
 int callPthreadSigmask(int How, const sigset_t *Set, sigset_t *Old) {
   resolveAll();
-  return Next.PthreadSigmask ? Next.PthreadSigmask(How, Set, Old)
-                             : rawSigmask(How, Set, Old);
+  return Program.PthreadSigmask ? Program.PthreadSigmask(How, Set, Old)
+                                : rawSigmask(How, Set, Old);
 }
 
 int callSigwaitinfo(const sigset_t *Set, siginfo_t *Info) {
   resolveAll();
-  return Next.Sigwaitinfo ? Next.Sigwaitinfo(Set, Info)
-                          : rawSigtimedwait(Set, Info, nullptr);
+  return Program.Sigwaitinfo ? Program.Sigwaitinfo(Set, Info)
+                             : rawSigtimedwait(Set, Info, nullptr);
 }
 
 int callSigtimedwait(const sigset_t *Set, siginfo_t *Info,
                      const struct timespec *Timeout) {
   resolveAll();
-  return Next.Sigtimedwait ? Next.Sigtimedwait(Set, Info, Timeout)
-                           : rawSigtimedwait(Set, Info, Timeout);
+  return Program.Sigtimedwait ? Program.Sigtimedwait(Set, Info, Timeout)
+                              : rawSigtimedwait(Set, Info, Timeout);
 }
 
 //===----------------------------------------------------------------------===//
@@ -316,14 +326,20 @@ int __pcmap_sigwait(const sigset_t *Set, int *Signal) {
 }
 
 int __pcmap_sigwaitinfo(const sigset_t *Set, siginfo_t *Info) {
+  resolveAll();
   sigset_t Copy;
-  return callSigwaitinfo(filtered(Set, Copy), Info);
+  const sigset_t *Pass = filtered(Set, Copy);
+  return Next.Sigwaitinfo ? Next.Sigwaitinfo(Pass, Info)
+                          : rawSigtimedwait(Pass, Info, nullptr);
 }
 
 int __pcmap_sigtimedwait(const sigset_t *Set, siginfo_t *Info,
                          const struct timespec *Timeout) {
+  resolveAll();
   sigset_t Copy;
-  return callSigtimedwait(filtered(Set, Copy), Info, Timeout);
+  const sigset_t *Pass = filtered(Set, Copy);
+  return Next.Sigtimedwait ? Next.Sigtimedwait(Pass, Info, Timeout)
+                           : rawSigtimedwait(Pass, Info, Timeout);
 }
 
 int __pcmap_signalfd(int Fd, const sigset_t *Set, int Flags) {
