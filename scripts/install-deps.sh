@@ -14,6 +14,8 @@ pkgs+=(autoconf automake libtool make dpkg-dev pkg-config xz-utils bzip2)
 pkgs+=(ccache)
 # test/report checks pcmap-report's pprof output with the real `go tool pprof`.
 pkgs+=(golang-go)
+# test/rt/startup-files.c: the files a process reads at start-up.
+pkgs+=(strace)
 # The AArch64 runtime: cross-built with clang, tested under qemu-user
 # (Debian has no compiler-rt builtins for aarch64: the cross libgcc serves).
 pkgs+=(libc6-dev-arm64-cross libgcc-12-dev-arm64-cross

@@ -103,6 +103,9 @@ if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
 # Tests that make setuid-root programs and run them as another user.
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
+# test/rt/startup-files.c counts the system calls of start-up.
+if shutil.which("strace"):
+    config.available_features.add("strace")
 if shutil.which("setpriv"):
     config.available_features.add("setpriv")
 # test/install builds the Debian package with cpack and unpacks it.

@@ -225,12 +225,18 @@ void pcmap_get_stats(struct pcmap_stats *out);
  * llvm.experimental.patchpoint.*, gc.statepoint)
  *
  * The runtime finds the stack map section of every loaded module (the
- * executable and each shared object, at start-up and on every dlopen, which
- * it intercepts) by itself, copies the records and indexes them by absolute
- * PC (function address + instruction offset). Once dlclose has returned, no
- * query answers with the unloaded module's records. Every function below is
- * async-signal-safe, like the queries above: no lock, no system call, no
- * allocation, and an update in progress never makes them miss.
+ * executable and each shared object) by itself, copies the records and
+ * indexes them by absolute PC (function address + instruction offset). It
+ * does so at the first call below, not at start-up, so that a process that
+ * never asks reads no file: that first call reads the section headers of
+ * the loaded objects' files (open, pread, close) and allocates the tables.
+ * From then on every dlopen and dlclose (which the runtime intercepts)
+ * updates them; once dlclose has returned, no query answers with the
+ * unloaded module's records. Every function below is async-signal-safe,
+ * like the queries above; after the first, they take no lock, make no
+ * system call and allocate nothing, and an update in progress never makes
+ * them miss. (A first call from a signal handler that interrupted this
+ * thread's own registration answers from the tables found so far.)
  *===----------------------------------------------------------------------===*/
 
 /* pcmap_stackmap_record.call_kind: the first values of the one numbering of

@@ -109,7 +109,6 @@ bool arenaInit(uint64_t LimitBytes) {
       Bump = 1 << kMinClass;
       SmallCommitted = 0;
       LargeBump = LargeCommitted = Size / 2;
-      adviseHugePages(static_cast<char *>(P) + LargeBump, Size / 2);
       __atomic_store_n(&Arena.Base, static_cast<char *>(P), __ATOMIC_RELEASE);
       return true;
     }
@@ -143,9 +142,15 @@ ArenaOffset arenaAllocate(uint64_t Size) {
   // which keeps them from straddling pages needlessly.
   if (C >= kLargeClass) {
     uint64_t Offset = (LargeBump + kLargeAlign - 1) & ~(kLargeAlign - 1);
+    uint64_t Before = LargeCommitted;
     if (Offset + ClassSize > Arena.Mask + 1 ||
         !commitUpTo(LargeCommitted, Offset + ClassSize, Arena.Mask + 1))
       return 0;
+    // Tables of megabytes are read at random: huge pages spare the TLB.
+    // Only what is committed is advised, so a process whose tables are
+    // small has no huge page anywhere.
+    if (LargeCommitted > Before)
+      adviseHugePages(Arena.Base + Before, LargeCommitted - Before);
     LargeBump = Offset + ClassSize;
     addInUse(ClassSize);
     return Offset;

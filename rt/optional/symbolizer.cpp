@@ -23,6 +23,11 @@ namespace rt {
 namespace {
 
 char SymbolizerPath[512];
+/// Whether SymbolizerPath has been chosen (at the first symbolize call).
+bool Chosen;
+/// The environment the choice reads, as it was at start-up (the program may
+/// change its environment later; the choice does not follow it).
+const char *StartUpSymbolizerPath, *StartUpPath;
 
 bool choose(const char *Candidate) {
   if (!isExecutable(Candidate))
@@ -128,9 +133,9 @@ bool finishFrames(SymbolizedPC &Out) {
   return Out.Function[0] || Out.Location[0];
 }
 
-} // namespace
-
-void initSymbolizer() {
+/// Chooses SymbolizerPath (see initSymbolizer): only stat()s files, so that
+/// a fault handler may call it.
+void chooseSymbolizer() {
   if (SecureMode) {
     // Only the llvm-symbolizer of the LLVM pcmap was built with, and only if
     // nobody but root can replace it; otherwise reports name functions from
@@ -150,9 +155,8 @@ void initSymbolizer() {
     return;
   }
   // A path the user gave must work: it is not silently replaced.
-  const char *Given[][2] = {
-      {Flags.symbolizer_path, "symbolizer_path"},
-      {getEnv("PCMAP_SYMBOLIZER_PATH"), "PCMAP_SYMBOLIZER_PATH"}};
+  const char *Given[][2] = {{Flags.symbolizer_path, "symbolizer_path"},
+                            {StartUpSymbolizerPath, "PCMAP_SYMBOLIZER_PATH"}};
   for (auto &G : Given) {
     if (!G[0] || !*G[0])
       continue;
@@ -168,7 +172,14 @@ void initSymbolizer() {
   if (choose(PCMAP_LLVM_TOOLS_DIR "/llvm-symbolizer"))
     return;
 #endif
-  searchPath(getEnv("PATH"), "llvm-symbolizer");
+  searchPath(StartUpPath, "llvm-symbolizer");
+}
+
+} // namespace
+
+void initSymbolizer() {
+  StartUpSymbolizerPath = getEnv("PCMAP_SYMBOLIZER_PATH");
+  StartUpPath = getEnv("PATH");
 }
 
 namespace {
@@ -212,6 +223,10 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
   Out.NumFrames = 0;
   if (!Flags.symbolize)
     return false;
+  if (!Chosen) {
+    Chosen = true;
+    chooseSymbolizer();
+  }
   if (haveSanitizerSymbolizer()) {
     // It takes a return address and looks at the byte before it.
     void *After = reinterpret_cast<void *>(PC + 1);

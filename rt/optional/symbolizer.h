@@ -17,9 +17,10 @@
 namespace pcmap {
 namespace rt {
 
-/// Chooses the llvm-symbolizer to run: the symbolizer_path option,
-/// $PCMAP_SYMBOLIZER_PATH, the one next to the clang pcmap was built with,
-/// then the first llvm-symbolizer in $PATH. Called once at start-up.
+/// Notes what chooses the llvm-symbolizer to run: the symbolizer_path
+/// option, $PCMAP_SYMBOLIZER_PATH, the one next to the clang pcmap was
+/// built with, then the first llvm-symbolizer in $PATH. Called once at
+/// start-up; the files are looked at when the first PC is symbolized.
 void initSymbolizer();
 
 /// One frame of a PC: a function and a line, either empty if unknown.

@@ -11,6 +11,7 @@
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,17 +183,28 @@ int openOutputFile(const char *Path) {
 int currentProcessId() { return int(getpid()); }
 
 static pthread_mutex_t WriterMutex = PTHREAD_MUTEX_INITIALIZER;
+/// The thread holding WriterMutex (its pthread_self), 0 when it is free:
+/// lockWritersUnlessHeldHere tells a signal handler that interrupted the
+/// holder from one that waits for another thread.
+static uintptr_t WriterOwner;
+
+static void noteWriterOwner() {
+  __atomic_store_n(&WriterOwner, uintptr_t(pthread_self()), __ATOMIC_RELAXED);
+}
 
 // A child forked while another thread registers would inherit the writer
 // lock held by a thread it does not have: its first registration (a dlopen)
 // would wait forever. The forking thread takes the lock around fork(), so
 // that the child gets the tables whole and the lock free. (Queries take no
 // lock and are unaffected.)
-static void lockForFork() { pthread_mutex_lock(&WriterMutex); }
-static void unlockAfterFork() { pthread_mutex_unlock(&WriterMutex); }
+static void lockForFork() {
+  pthread_mutex_lock(&WriterMutex);
+  noteWriterOwner();
+}
+static void unlockAfterFork() { unlockWriters(); }
 
 static void unlockInForkChild() {
-  pthread_mutex_unlock(&WriterMutex);
+  unlockWriters();
   announce(Event::ForkChild);
 }
 static pthread_once_t ForkHandlersOnce = PTHREAD_ONCE_INIT;
@@ -237,9 +249,30 @@ bool makeWakeupPipe(int (&Fds)[2]) {
 void lockWriters() {
   pthread_once(&ForkHandlersOnce, installForkHandlers);
   pthread_mutex_lock(&WriterMutex);
+  noteWriterOwner();
 }
-void unlockWriters() { pthread_mutex_unlock(&WriterMutex); }
-bool tryLockWriters() { return pthread_mutex_trylock(&WriterMutex) == 0; }
+void unlockWriters() {
+  __atomic_store_n(&WriterOwner, uintptr_t(0), __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&WriterMutex);
+}
+bool tryLockWriters() {
+  if (pthread_mutex_trylock(&WriterMutex) != 0)
+    return false;
+  noteWriterOwner();
+  return true;
+}
+
+bool lockWritersUnlessHeldHere() {
+  pthread_once(&ForkHandlersOnce, installForkHandlers);
+  uintptr_t Self = uintptr_t(pthread_self());
+  while (!tryLockWriters()) {
+    if (__atomic_load_n(&WriterOwner, __ATOMIC_RELAXED) == Self)
+      return false; // a handler on the thread that holds it: it would wait
+                    // for itself
+    sched_yield();
+  }
+  return true;
+}
 
 namespace {
 struct WalkContext {

@@ -24,7 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace pcmap {
@@ -147,7 +150,40 @@ void *reserveStack(size_t Size) {
   return P + Guard;
 }
 
+namespace {
+/// The main thread's stack, as pthread_getattr_np gives it, without reading
+/// /proc/self/maps (which pthread_getattr_np does for the main thread, in
+/// every process at start-up otherwise): the kernel puts the executable's
+/// name (AT_EXECFN) at the top of the stack's mapping, below one null
+/// pointer, and the stack may grow to RLIMIT_STACK below its top. False
+/// where that layout is not what is mapped (the caller then asks the C
+/// library).
+bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
+  uintptr_t Name = getauxval(AT_EXECFN);
+  uintptr_t Page = uintptr_t(getpagesize());
+  struct rlimit Limit;
+  if (!Name || getrlimit(RLIMIT_STACK, &Limit) != 0 ||
+      Limit.rlim_cur == RLIM_INFINITY)
+    return false;
+  uintptr_t End = Name + strlen(reinterpret_cast<const char *>(Name)) + 1;
+  uintptr_t Top = (End + sizeof(void *) + Page - 1) & ~(Page - 1);
+  uintptr_t Size = uintptr_t(Limit.rlim_cur) & ~(Page - 1);
+  // The top's page is mapped and the next one is not (mincore fails with
+  // ENOMEM for a page that is not mapped).
+  unsigned char Resident;
+  if (syscall(SYS_mincore, Top - Page, Page, &Resident) != 0 ||
+      syscall(SYS_mincore, Top, Page, &Resident) == 0 || errno != ENOMEM ||
+      Size >= Top)
+    return false;
+  Lo = Top - Size;
+  Hi = Top;
+  return true;
+}
+} // namespace
+
 bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
+  if (getpid() == pid_t(syscall(SYS_gettid)) && mainThreadStack(Lo, Hi))
+    return true;
   pthread_attr_t Attr;
   if (pthread_getattr_np(pthread_self(), &Attr) != 0)
     return false;

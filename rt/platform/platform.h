@@ -83,6 +83,11 @@ void unlockWriters();
 /// Takes the writer lock if it is free; for a fault handler, which must not
 /// wait for a lock the faulting thread may hold.
 bool tryLockWriters();
+/// Takes the writer lock, waiting for another thread that holds it; false,
+/// without it, when the calling thread holds it already (a signal handler
+/// that interrupted that thread's update). For work that a query does once,
+/// possibly in a signal handler.
+bool lockWritersUnlessHeldHere();
 
 /// Announces Event::Exit (platform/hooks.h) when the process exits: an
 /// atexit handler, registered once by the core's initialisation.

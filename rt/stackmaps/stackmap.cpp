@@ -643,6 +643,7 @@ extern "C" {
 int pcmap_lookup_stackmap(uintptr_t PC, struct pcmap_stackmap_record *Out) {
   if (!Out)
     return 0;
+  discoverStackMaps();
   Found F = StackMapIndex.readRetrying(
       [PC](const SMIndexCopy &Copy) { return findRecord(Copy, PC); });
   if (!F.Ok)
@@ -668,6 +669,7 @@ int pcmap_lookup_stackmap_function(uintptr_t PC,
                                    struct pcmap_stackmap_function *Out) {
   if (!Out)
     return 0;
+  discoverStackMaps();
   Found F = StackMapIndex.readRetrying(
       [PC](const SMIndexCopy &Copy) { return findFunction(Copy, PC); });
   if (!F.Ok)
@@ -711,6 +713,7 @@ int pcmap_stackmap_live_out(const struct pcmap_stackmap_record *R, unsigned I,
 void pcmap_get_stackmap_stats(struct pcmap_stackmap_stats *Out) {
   if (!Out)
     return;
+  discoverStackMaps();
   Out->modules = size_t(loadRelaxed(&StackMapStats.Modules));
   Out->functions = size_t(loadRelaxed(&StackMapStats.Functions));
   Out->records = size_t(loadRelaxed(&StackMapStats.Records));

@@ -146,6 +146,14 @@ extern StackMapCounters StackMapStats;
 /// writer lock; not async-signal-safe.
 void rescanStackMaps();
 
+/// The first time it is called, finds the stack maps of the objects loaded
+/// then (reading their files' section headers: open, pread and close, which
+/// are async-signal-safe); from then on discovery follows every dlopen and
+/// dlclose. Every query calls it. In a signal handler that interrupted this
+/// thread's own update it does nothing: the query answers from the tables
+/// published so far.
+void discoverStackMaps();
+
 } // namespace rt
 } // namespace pcmap
 

@@ -1,7 +1,8 @@
 //===- stackmap_discovery.cpp - Finding the stack maps of loaded objects --===//
 //
-// Discovery needs no help from the program: at start-up, and after every
-// dlopen and dlclose (which the platform intercepts, as sanitizers do:
+// Discovery needs no help from the program: at the first query (so that a
+// process that never asks opens no file at start-up), and from then on after
+// every dlopen and dlclose (which the platform intercepts, as sanitizers do:
 // platform/linux_dlopen.cpp), it walks the loaded objects
 // (forEachLoadedObject). For an object it has not seen, it reads the section
 // headers of its file (the executable's through /proc/self/exe) into arena
@@ -44,6 +45,9 @@ KnownObject Objects[kMaxStackMapModules];
 unsigned NumObjects;
 bool Initialized;
 bool TooManyReported;
+/// Whether the loaded objects have been searched for stack maps: by the
+/// first query (discoverStackMaps), not at start-up.
+bool Discovered;
 
 struct SymbolContext {
   int Fd;
@@ -243,13 +247,30 @@ void rescanStackMaps() {
   rescanLocked();
 }
 
+void discoverStackMaps() {
+  if (__atomic_load_n(&Discovered, __ATOMIC_ACQUIRE))
+    return;
+  if (!lockWritersUnlessHeldHere())
+    return; // this thread's own update was interrupted: what is published
+  if (!Discovered) {
+    rescanLocked();
+    __atomic_store_n(&Discovered, true, __ATOMIC_RELEASE);
+  }
+  unlockWriters();
+}
+
 namespace {
-/// At the runtime's initialisation (its constructor, or an earlier
-/// registration: the loader has mapped every object of the program by
-/// then), and after every dlopen and dlclose.
+/// After every dlopen and dlclose, once a query has asked for stack maps:
+/// new objects are read then, gone ones dropped before dlclose returns.
+/// Until then the objects' files are not opened (docs/Runtime.md, "Start-up").
+void rescanIfDiscovered() {
+  WriterLock Lock; // then a discovery in progress has seen the change
+  if (Discovered)
+    rescanLocked();
+}
+
 PCMAP_SUBSCRIBE(StackMapHooks, 10,
-                {{Event::Initialize, rescanLocked},
-                 {Event::ObjectsChanged, rescanStackMaps}});
+                {{Event::ObjectsChanged, rescanIfDiscovered}});
 } // namespace
 
 } // namespace rt

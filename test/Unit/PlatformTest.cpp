@@ -11,7 +11,9 @@
 #include "gtest/gtest.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,3 +145,57 @@ TEST(PipeTest, WritesWhenTheReaderIsThere) {
 }
 
 } // namespace
+
+// The main thread's stack comes from the auxiliary vector and the stack
+// limit, not from /proc/self/maps: it must be what the C library says.
+TEST(ThreadStackTest, MainThreadMatchesTheCLibrary) {
+  ASSERT_EQ(getpid(), gettid()) << "gtest runs tests on the main thread";
+  uintptr_t Lo = 0, Hi = 0;
+  ASSERT_TRUE(currentThreadStack(Lo, Hi));
+  pthread_attr_t Attr;
+  ASSERT_EQ(pthread_getattr_np(pthread_self(), &Attr), 0);
+  void *Base = nullptr;
+  size_t Size = 0;
+  ASSERT_EQ(pthread_attr_getstack(&Attr, &Base, &Size), 0);
+  pthread_attr_destroy(&Attr);
+  // The same lowest address; the top is the mapping's end, which is above
+  // the C library's (the page after __libc_stack_end: the arguments and the
+  // environment lie between them).
+  EXPECT_EQ(Lo, uintptr_t(Base));
+  EXPECT_GE(Hi, uintptr_t(Base) + Size);
+  FILE *Maps = fopen("/proc/self/maps", "r");
+  ASSERT_NE(Maps, nullptr);
+  char Line[512];
+  uintptr_t MappingEnd = 0;
+  while (fgets(Line, sizeof(Line), Maps))
+    if (strstr(Line, "[stack]"))
+      sscanf(Line, "%*lx-%lx", &MappingEnd);
+  fclose(Maps);
+  EXPECT_EQ(Hi, MappingEnd);
+  uintptr_t Here = uintptr_t(__builtin_frame_address(0));
+  EXPECT_LT(Lo, Here);
+  EXPECT_LT(Here, Hi);
+}
+
+// Another thread's stack is the one pthread gave it.
+TEST(ThreadStackTest, OtherThreadsMatchTheirAttributes) {
+  struct Bounds {
+    uintptr_t Lo = 0, Hi = 0, Here = 0;
+    bool Ok = false;
+  } B;
+  pthread_t T;
+  ASSERT_EQ(pthread_create(
+                &T, nullptr,
+                [](void *P) -> void * {
+                  auto &B = *static_cast<Bounds *>(P);
+                  B.Ok = currentThreadStack(B.Lo, B.Hi);
+                  B.Here = uintptr_t(__builtin_frame_address(0));
+                  return nullptr;
+                },
+                &B),
+            0);
+  pthread_join(T, nullptr);
+  ASSERT_TRUE(B.Ok);
+  EXPECT_LT(B.Lo, B.Here);
+  EXPECT_LT(B.Here, B.Hi);
+}
