@@ -17,6 +17,20 @@
 #include <unistd.h>
 #include <unwind.h>
 
+// The unwinder: the runtime's private copy of libgcc's (rt/CMakeLists.txt),
+// so that a program needs no libgcc_s.so for pcmap: loading it would cost
+// every C process its start-up share (docs/Runtime.md, "Start-up").
+#if PCMAP_PRIVATE_UNWINDER
+extern "C" _Unwind_Reason_Code __pcmap_unwind_backtrace(_Unwind_Trace_Fn,
+                                                        void *);
+extern "C" _Unwind_Ptr __pcmap_unwind_get_ip_info(_Unwind_Context *, int *);
+#define PCMAP_UNWIND_BACKTRACE __pcmap_unwind_backtrace
+#define PCMAP_UNWIND_GET_IP_INFO __pcmap_unwind_get_ip_info
+#else
+#define PCMAP_UNWIND_BACKTRACE _Unwind_Backtrace
+#define PCMAP_UNWIND_GET_IP_INFO _Unwind_GetIPInfo
+#endif
+
 namespace pcmap {
 namespace rt {
 
@@ -282,7 +296,7 @@ _Unwind_Reason_Code collectFrame(_Unwind_Context *Ctx, void *Data) {
   if (F->Count == kMaxFrames)
     return _URC_END_OF_STACK;
   int BeforeInsn = 0;
-  uintptr_t PC = _Unwind_GetIPInfo(Ctx, &BeforeInsn);
+  uintptr_t PC = PCMAP_UNWIND_GET_IP_INFO(Ctx, &BeforeInsn);
   if (!PC)
     return _URC_END_OF_STACK;
   F->PC[F->Count] = PC;
@@ -497,7 +511,7 @@ __attribute__((noinline)) void writeReport(int Signal, siginfo_t *Info,
     return;
   emitLine("stack:");
   Frames F;
-  _Unwind_Backtrace(collectFrame, &F);
+  PCMAP_UNWIND_BACKTRACE(collectFrame, &F);
   // Skip the frames of the handler: start at the interrupted PC.
   int First = 0;
   for (int I = 0; I < F.Count; ++I)
@@ -676,7 +690,7 @@ PCMAP_SUBSCRIBE(FaultHooks, 30,
 
 void printStackTrace(unsigned long StartPC, int Depth) {
   Frames F;
-  _Unwind_Backtrace(collectFrame, &F);
+  PCMAP_UNWIND_BACKTRACE(collectFrame, &F);
   int First = F.Count > 1 ? 1 : 0; // skip printStackTrace itself
   for (int I = 0; StartPC && I < F.Count; ++I)
     if (F.PC[I] == StartPC) {
