@@ -11,9 +11,11 @@ found through the program's RUNPATH, $ORIGIN): by `BUILD/bin/pcmap-clang
 links the runtime into the program, whose constructors then register each
 module's tables at start-up; and by the plain clang that pcmap was built
 against. The two builds lie in directories of the same name length, so the
-dynamic loader does the same work for both. `--real PCMAP_BIN PLAIN_BIN
-[ARGS...]` (last on the command line) adds any pair of existing programs,
-run with ARGS.
+dynamic loader does the same work for both. `--sqlite DIR` adds a real
+program: SQLite's shell, built both ways from the amalgamation in DIR
+(sqlite3.c, shell.c; bench/README.md says how to make it) and run with
+--version. `--real PCMAP_BIN PLAIN_BIN [ARGS...]` (last on the command line)
+adds any pair of existing programs, run with ARGS.
 
 Time. A small C helper (bench/startup_spawn.c, compiled at run time by the
 plain clang) runs the two builds of a program alternately, posix_spawn then
@@ -37,7 +39,8 @@ PCMAP_OPTIONS is removed from the programs' environment: the defaults are
 measured (the drivers turn the fault reporter on).
 
 usage: bench/startup.py [--build DIR] [--rounds N] [--runs N] [--libs N,N]
-                        [--json FILE] [--real PCMAP_BIN PLAIN_BIN [ARGS...]]
+                        [--sqlite DIR] [--json FILE]
+                        [--real PCMAP_BIN PLAIN_BIN [ARGS...]]
 """
 
 import argparse
@@ -139,6 +142,38 @@ def build_generated(n, work, compilers, jobs):
         progs[v] = exe
     p = Program(name, progs["plain"], progs["pcmap"])
     p.dir = {v: os.path.dirname(progs[v]) for v in VARIANTS}
+    return p
+
+
+def build_sqlite(amalgamation, work, compilers, jobs):
+    """Builds SQLite's command-line shell from its amalgamation (sqlite3.c,
+    shell.c) both ways; it is measured with --version."""
+    srcs = [os.path.join(amalgamation, f) for f in ("sqlite3.c", "shell.c")]
+    for f in srcs:
+        if not os.path.exists(f):
+            raise Failure("--sqlite: no %s (bench/README.md says how to make "
+                          "the amalgamation)" % f)
+    flags = ["-O2", "-DSQLITE_THREADSAFE=1", "-I" + amalgamation]
+    outs = {v: os.path.join(work, "sqlite", v) for v in VARIANTS}
+
+    def compile(v, src):
+        os.makedirs(outs[v], exist_ok=True)
+        obj = os.path.join(outs[v], os.path.basename(src)[:-2] + ".o")
+        run_checked(compilers[v] + flags + ["-c", src, "-o", obj],
+                    "compiling %s (%s)" % (src, v))
+        return obj
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        objs = {v: [pool.submit(compile, v, s) for s in srcs]
+                for v in VARIANTS}
+        objs = {v: [f.result() for f in fs] for v, fs in objs.items()}
+    for v in VARIANTS:
+        run_checked(compilers[v] + objs[v] +
+                    ["-o", os.path.join(outs[v], "sqlite3"), "-lpthread",
+                     "-ldl", "-lm"], "linking sqlite3 (%s)" % v)
+    p = Program("sqlite3 --version", os.path.join(outs["plain"], "sqlite3"),
+                os.path.join(outs["pcmap"], "sqlite3"), ["--version"])
+    p.dir = dict(outs)
     return p
 
 
@@ -312,7 +347,8 @@ def parse_args(argv):
                    help="pcmap build directory (default build-19)")
     p.add_argument("--cc", help="the plain compiler (default: the clang of "
                    "the LLVM the build uses)")
-    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--rounds", type=int, default=7,
+                   help="rounds (default 7)")
     p.add_argument("--runs", type=int, default=100,
                    help="runs of each build per round (default 100)")
     p.add_argument("--warmup", type=int, default=3,
@@ -320,8 +356,12 @@ def parse_args(argv):
     p.add_argument("--libs", default="40,200",
                    help="comma-separated library counts (default 40,200; "
                    "'' for the hello world alone)")
+    p.add_argument("--sqlite", metavar="DIR",
+                   help="also build SQLite's shell from the amalgamation in "
+                   "DIR (sqlite3.c, shell.c) both ways and measure "
+                   "`sqlite3 --version`")
     p.add_argument("--no-generated", action="store_true",
-                   help="measure only the --real pair")
+                   help="measure only --sqlite and --real")
     p.add_argument("--no-strace", action="store_true",
                    help="do not count system calls")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -337,15 +377,16 @@ def parse_args(argv):
         p.error("--libs takes comma-separated numbers")
     if args.rounds < 1 or args.runs < 1 or args.warmup < 0:
         p.error("--rounds and --runs must be positive, --warmup not negative")
-    if args.no_generated and not real:
-        p.error("--no-generated without --real measures nothing")
+    if args.no_generated and not (real or args.sqlite):
+        p.error("--no-generated without --sqlite or --real measures nothing")
     return args
 
 
 def main(argv):
     args = parse_args(argv)
     driver = os.path.join(args.build, "bin", "pcmap-clang")
-    if not args.no_generated and not os.access(driver, os.X_OK):
+    if ((args.sqlite or not args.no_generated) and
+            not os.access(driver, os.X_OK)):
         raise Failure("no %s: build pcmap first (scripts/build.sh 19) or "
                       "pass --build DIR" % driver)
     cc = args.cc or plain_clang(args.build)
@@ -369,6 +410,10 @@ def main(argv):
                 log("building %s" % ("the hello world" if n == 0 else
                                      "%d libraries" % n))
                 progs.append(build_generated(n, work, compilers, args.jobs))
+        if args.sqlite:
+            log("building sqlite3 from %s" % args.sqlite)
+            progs.append(build_sqlite(os.path.abspath(args.sqlite), work,
+                                      compilers, args.jobs))
         if args.real:
             found = []
             for b in args.real[:2]:
