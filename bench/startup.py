@@ -241,7 +241,7 @@ def count_syscalls(strace, p, work, env):
 
 
 def median(xs):
-    return statistics.median(xs) if xs else float("nan")
+    return statistics.median(xs) if xs else None
 
 
 def summarize(p):
@@ -268,7 +268,7 @@ def clang_version(cc):
 
 
 def ratio(x):
-    return "-" if x != x else "%.2fx" % x
+    return "-" if x is None else "%.2fx" % x
 
 
 def plural(n, word):
@@ -277,6 +277,13 @@ def plural(n, word):
 
 def group(counts, names):
     return sum(counts.get(n, 0) for n in names)
+
+
+def syscall_groups(p):
+    """Per build: file reads, of which opens; stat-family calls; mmap; all."""
+    return {v: {"file_reads": group(c, FILE_READS), "opens": group(c, OPENS),
+                "stats": group(c, STATS), "mmap": c.get("mmap", 0),
+                "all": sum(c.values())} for v, c in p.syscalls.items()}
 
 
 def print_tables(progs, args, cc):
@@ -442,7 +449,9 @@ def main(argv):
                            "programs": [{
                                "name": p.name, "commands": p.cmd,
                                "summary": summarize(p), "rounds": p.rounds,
-                               "syscalls": p.syscalls, "opened": p.opened}
+                               "syscalls": p.syscalls,
+                               "syscall_groups": syscall_groups(p),
+                               "opened": p.opened}
                                for p in progs]}, f, indent=1)
     finally:
         if not args.work:
