@@ -4,6 +4,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 import lit.util
@@ -103,8 +104,20 @@ if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
 # Tests that make setuid-root programs and run them as another user.
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
-# test/rt/startup-files.c counts the system calls of start-up.
-if shutil.which("strace"):
+# test/rt/startup-files.c and bench/startup.py count the system calls of
+# start-up: strace, where ptrace is allowed.
+def _strace_works():
+    strace = shutil.which("strace")
+    if not strace:
+        return False
+    try:
+        return subprocess.run([strace, "-f", "-o", os.devnull, "true"],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+if _strace_works():
     config.available_features.add("strace")
 if shutil.which("setpriv"):
     config.available_features.add("setpriv")
