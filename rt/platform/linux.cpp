@@ -280,6 +280,16 @@ struct WalkContext {
   void *Data;
 };
 
+/// The object's first mapped address (its lowest PT_LOAD), which identifies
+/// it while it is loaded; all ones if it has no PT_LOAD.
+uintptr_t firstLoadAddress(const ObjectHeaders &O) {
+  uintptr_t Key = ~uintptr_t(0);
+  for (unsigned I = 0; I < O.NumPhdrs; ++I)
+    if (O.Phdrs[I].p_type == PT_LOAD && O.Bias + O.Phdrs[I].p_vaddr < Key)
+      Key = O.Bias + O.Phdrs[I].p_vaddr;
+  return Key;
+}
+
 int visitLoaderEntry(dl_phdr_info *Info, size_t, void *Data) {
   const auto &Walk = *static_cast<WalkContext *>(Data);
   ObjectHeaders O;
@@ -287,10 +297,7 @@ int visitLoaderEntry(dl_phdr_info *Info, size_t, void *Data) {
   O.Phdrs = Info->dlpi_phdr;
   O.NumPhdrs = Info->dlpi_phnum;
   O.Name = Info->dlpi_name ? Info->dlpi_name : "";
-  O.Key = ~uintptr_t(0);
-  for (unsigned I = 0; I < O.NumPhdrs; ++I)
-    if (O.Phdrs[I].p_type == PT_LOAD && O.Bias + O.Phdrs[I].p_vaddr < O.Key)
-      O.Key = O.Bias + O.Phdrs[I].p_vaddr;
+  O.Key = firstLoadAddress(O);
   return Walk.Visit(O, Walk.Data) ? 1 : 0;
 }
 
@@ -404,8 +411,45 @@ bool readFileAt(int Fd, void *Buffer, size_t Size, uint64_t Offset) {
   return true;
 }
 
+namespace {
+/// The headers of the loaded object holding Address, found without walking
+/// the others: glibc's _dl_find_object (2.35; lock-free, logarithmic), so
+/// that registering a library costs the same however many are loaded. The
+/// object's ELF header is at the start of its mapping (its first PT_LOAD
+/// maps file offset 0, as linkers lay objects out); false where it is not,
+/// or where the loader does not know Address: the caller then walks.
+bool headersOfObjectAt(uintptr_t Address, ObjectHeaders &H) {
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+  struct dl_find_object Found;
+  if (_dl_find_object(reinterpret_cast<void *>(Address), &Found) != 0 ||
+      !Found.dlfo_link_map)
+    return false;
+  const auto *E = static_cast<const ElfW(Ehdr) *>(Found.dlfo_map_start);
+  uintptr_t End = reinterpret_cast<uintptr_t>(Found.dlfo_map_end);
+  if (uintptr_t(E) + sizeof(*E) > End ||
+      memcmp(E->e_ident, ELFMAG, SELFMAG) != 0 ||
+      E->e_phentsize != sizeof(ElfW(Phdr)) ||
+      uintptr_t(E) + E->e_phoff + E->e_phnum * sizeof(ElfW(Phdr)) > End)
+    return false;
+  H.Bias = Found.dlfo_link_map->l_addr;
+  H.Phdrs = reinterpret_cast<const ElfW(Phdr) *>(uintptr_t(E) + E->e_phoff);
+  H.NumPhdrs = E->e_phnum;
+  H.Name = Found.dlfo_link_map->l_name ? Found.dlfo_link_map->l_name : "";
+  H.Key = firstLoadAddress(H);
+  return H.Key != ~uintptr_t(0);
+#else
+  (void)Address;
+  (void)H;
+  return false;
+#endif
+}
+} // namespace
+
 bool findLoadedObject(uintptr_t Address, LoadedObject &Out) {
   FindContext Ctx{Address, &Out, false};
+  ObjectHeaders H;
+  if (headersOfObjectAt(Address, H) && findContaining(H, &Ctx))
+    return true;
   forEachLoadedObject(findContaining, &Ctx);
   return Ctx.Found;
 }
