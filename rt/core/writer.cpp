@@ -24,10 +24,16 @@ void Writer::append(const char *S, size_t N) {
     }
     return;
   }
-  if (!Cap)
+  if (!Cap || Truncated)
     return;
-  for (size_t I = 0; I < N && Len + 1 < Cap; ++I)
+  size_t I = 0;
+  for (; I < N && Len + 1 < Cap; ++I)
     Buf[Len++] = S[I];
+  if (I < N) {
+    Truncated = true;
+    for (size_t Dot = Len > 3 ? Len - 3 : 0; Dot < Len; ++Dot)
+      Buf[Dot] = '.';
+  }
   Buf[Len] = '\0';
 }
 

@@ -51,9 +51,12 @@ private:
   char *Buf;
   size_t Cap, Len = 0;
   int Fd;
+  bool Truncated = false; // a Text that did not fit (it ends with "...")
 };
 
-/// Text in a caller's buffer of Size bytes, truncated to fit.
+/// Text in a caller's buffer of Size bytes, truncated to fit: what was cut
+/// is marked by "..." at the end (a name cut in a report says so), and
+/// nothing is appended after the cut.
 class Text : public Writer {
 public:
   Text(char *Buffer, size_t Size) : Writer(Buffer, Size) {}

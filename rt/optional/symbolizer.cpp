@@ -63,10 +63,13 @@ void copyAnswer(const char *Begin, const char *End, char *Out, size_t Size) {
   if ((N == 2 && !memcmp(Begin, "??", 2)) ||
       (N >= 3 && !memcmp(Begin, "??:", 3)))
     N = 0;
-  if (N > Size - 1)
+  bool Cut = N > Size - 1;
+  if (Cut)
     N = Size - 1;
   memcpy(Out, Begin, N);
   Out[N] = '\0';
+  if (Cut && N >= 3)
+    memcpy(Out + N - 3, "...", 3); // a name cut says so
 }
 
 /// The sanitizers' symbolizer renders Format for each frame of PC, the

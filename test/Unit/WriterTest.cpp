@@ -22,8 +22,20 @@ TEST(WriterTest, TextKeepsWhatFits) {
   Text T(Buffer, sizeof(Buffer));
   EXPECT_STREQ(T.data(), "");
   T << "abc" << uint64_t(12345) << "xyz";
-  EXPECT_STREQ(T.data(), "abc1234");
+  // What was cut is marked, and nothing comes after the cut.
+  EXPECT_STREQ(T.data(), "abc1...");
   EXPECT_EQ(T.size(), 7u);
+  T << "z";
+  EXPECT_STREQ(T.data(), "abc1...");
+}
+
+TEST(WriterTest, TextThatFitsExactlyIsNotMarked) {
+  char Buffer[8];
+  Text T(Buffer, sizeof(Buffer));
+  T << "abcdefg";
+  EXPECT_STREQ(T.data(), "abcdefg");
+  T << "";
+  EXPECT_STREQ(T.data(), "abcdefg");
 }
 
 TEST(WriterTest, Numbers) {
