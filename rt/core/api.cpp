@@ -249,6 +249,24 @@ unsigned pcmap::rt::moduleBuildId(uintptr_t PC, uint8_t *Out, unsigned Size) {
   });
 }
 
+namespace {
+/// Fill(V) for the module whose text starts exactly at ModuleTextStart, if
+/// Index is below Count(V); 1 if it was called.
+template <class CountFn, class FillFn>
+int atIndex(uintptr_t ModuleTextStart, size_t Index, CountFn Count,
+            FillFn Fill) {
+  return readConsistently([&](const IndexCopy &Copy) {
+    TableView V;
+    uint64_t Offset;
+    if (!findModule(Copy, ModuleTextStart, V, Offset) || Offset ||
+        Index >= Count(V))
+      return 0;
+    Fill(V);
+    return 1;
+  });
+}
+} // namespace
+
 // The interface is what the library exports; everything else is hidden.
 #pragma GCC visibility push(default)
 extern "C" {
@@ -370,31 +388,24 @@ int pcmap_function_at(uintptr_t ModuleTextStart, size_t Index,
                       struct pcmap_function *Out) {
   if (!Out)
     return 0;
-  return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
-    TableView V;
-    uint64_t Offset;
-    if (!findModule(Copy, ModuleTextStart, V, Offset) || Offset ||
-        Index >= V.numFunctions())
-      return 0;
-    fillFunction(V, loadFunction(V, Index), *Out);
-    return 1;
-  });
+  return atIndex(
+      ModuleTextStart, Index,
+      [](const TableView &V) { return V.numFunctions(); },
+      [Index, Out](const TableView &V) {
+        fillFunction(V, loadFunction(V, Index), *Out);
+      });
 }
 
 int pcmap_atomic_at(uintptr_t ModuleTextStart, size_t Index,
                     struct pcmap_atomic *Out) {
   if (!Out)
     return 0;
-  return readConsistently([ModuleTextStart, Index, Out](const IndexCopy &Copy) {
-    TableView V;
-    uint64_t Offset;
-    if (!findModule(Copy, ModuleTextStart, V, Offset) || Offset ||
-        Index >= V.numAtomics())
-      return 0;
-    uint32_t At = loadAtomicOffset(V, Index);
-    fillAtomic(V, loadStretch(V, At >> kStretchShift), Index, At, *Out);
-    return 1;
-  });
+  return atIndex(
+      ModuleTextStart, Index, [](const TableView &V) { return V.numAtomics(); },
+      [Index, Out](const TableView &V) {
+        uint32_t At = loadAtomicOffset(V, Index);
+        fillAtomic(V, loadStretch(V, At >> kStretchShift), Index, At, *Out);
+      });
 }
 
 void pcmap_get_stats(struct pcmap_stats *Out) {

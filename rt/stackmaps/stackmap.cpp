@@ -517,21 +517,32 @@ inline uint64_t loadFunctionStart(const StackMapTable &T, uint64_t I) {
       T.Functions + I * sizeof(SMFunction) + offsetof(SMFunction, Start))));
 }
 
-/// The first record at PC (exact), with its table and function.
-Found findRecord(const SMIndexCopy &Copy, uintptr_t PC) {
-  Found Out;
+/// PC's bucket in the table that holds PC (copied to Out.T): the first
+/// record and function of the bucket and of the next one. False if no table
+/// holds PC.
+bool findBucket(const SMIndexCopy &Copy, uintptr_t PC, Found &Out,
+                uint32_t (&Records)[2], uint32_t (&Functions)[2]) {
   ArenaOffset Table = findTable(Copy, PC);
   if (!Table)
-    return Out;
+    return false;
   Out.T = loadStruct<StackMapTable>(Table);
   const StackMapTable &T = Out.T;
   if (PC < T.Lo || PC >= T.Hi)
-    return Out;
+    return false;
   uint64_t B = (PC - T.Lo) >> kStackMapBucketShift;
-  uint32_t R0, R1, F0, F1;
-  loadBucket(T, B, R0, F0);
-  loadBucket(T, B + 1, R1, F1);
-  uint64_t Lo = R0, Hi = R1 < T.NumRecords ? R1 : T.NumRecords;
+  loadBucket(T, B, Records[0], Functions[0]);
+  loadBucket(T, B + 1, Records[1], Functions[1]);
+  return true;
+}
+
+/// The first record at PC (exact), with its table and function.
+Found findRecord(const SMIndexCopy &Copy, uintptr_t PC) {
+  Found Out;
+  uint32_t R[2], F[2];
+  if (!findBucket(Copy, PC, Out, R, F))
+    return Out;
+  const StackMapTable &T = Out.T;
+  uint64_t Lo = R[0], Hi = R[1] < T.NumRecords ? R[1] : T.NumRecords;
   // The first record at or after PC.
   uint64_t I = lowerBound(Lo, Hi, uint64_t(PC),
                           [&T](uint64_t J) { return loadRecordPC(T, J); });
@@ -549,18 +560,11 @@ Found findRecord(const SMIndexCopy &Copy, uintptr_t PC) {
 /// The last function starting at or before PC.
 Found findFunction(const SMIndexCopy &Copy, uintptr_t PC) {
   Found Out;
-  ArenaOffset Table = findTable(Copy, PC);
-  if (!Table)
+  uint32_t R[2], F[2];
+  if (!findBucket(Copy, PC, Out, R, F))
     return Out;
-  Out.T = loadStruct<StackMapTable>(Table);
   const StackMapTable &T = Out.T;
-  if (PC < T.Lo || PC >= T.Hi)
-    return Out;
-  uint64_t B = (PC - T.Lo) >> kStackMapBucketShift;
-  uint32_t R0, R1, F0, F1;
-  loadBucket(T, B, R0, F0);
-  loadBucket(T, B + 1, R1, F1);
-  uint64_t Lo = F0, Hi = F1 < T.NumFunctions ? F1 : T.NumFunctions;
+  uint64_t Lo = F[0], Hi = F[1] < T.NumFunctions ? F[1] : T.NumFunctions;
   if (Lo > Hi)
     Lo = Hi;
   // The first function starting after PC.
