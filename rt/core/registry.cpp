@@ -141,7 +141,8 @@ void copyView(ModuleView &To, const ModuleView &From) {
     storeRelaxed(&Out[I], loadRelaxed(&In[I]));
 }
 
-/// Index copies are rebuilt from the module records, sorted by TextLo.
+/// Index copies are rebuilt from the module records, which Modules keeps
+/// sorted by TextLo: one pass, however the modules were loaded.
 void publish() {
   IndexCopy &Next = ModuleIndex.next();
   uint64_t Count = 0;
@@ -149,11 +150,6 @@ void publish() {
     ModuleRecord *M = Modules[I];
     if (!M->Table)
       continue;
-    uint64_t J = openSortedSlot(
-        Next.TextLo, Count, M->Code.TextLo, [&Next](uint64_t To) {
-          storeRelaxed(&Next.TextLo[To], loadRelaxed(&Next.TextLo[To - 1]));
-          copyView(Next.View[To], Next.View[To - 1]);
-        });
     const auto *T = static_cast<const ModuleTable *>(arenaPointer(M->Table));
     ModuleView V;
     V.TextSize = T->TextHi - T->TextLo;
@@ -164,8 +160,8 @@ void publish() {
     V.Table = M->Table;
     V.Bias = T->Bias;
     V.Path = static_cast<const char *>(arenaPointer(T->Path));
-    storeRelaxed(&Next.TextLo[J], uint64_t(M->Code.TextLo));
-    copyView(Next.View[J], V);
+    storeRelaxed(&Next.TextLo[Count], uint64_t(M->Code.TextLo));
+    copyView(Next.View[Count], V);
     ++Count;
   }
   storeRelaxed(&Next.Count, Count);
@@ -294,7 +290,12 @@ ModuleRecord *createRecord(const LoadedObject &O) {
   }
   if (!C.NumRanges)
     C.TextLo = C.TextHi = 0;
-  Modules[NumModules++] = M;
+  // Modules stays sorted by TextLo (publish relies on it).
+  unsigned At = NumModules;
+  for (; At > 0 && Modules[At - 1]->Code.TextLo > C.TextLo; --At)
+    Modules[At] = Modules[At - 1];
+  Modules[At] = M;
+  ++NumModules;
   return M;
 }
 
@@ -302,7 +303,8 @@ void destroyRecord(ModuleRecord *M) {
   for (unsigned I = 0; I < NumModules; ++I) {
     if (Modules[I] != M)
       continue;
-    Modules[I] = Modules[--NumModules];
+    for (--NumModules; I < NumModules; ++I)
+      Modules[I] = Modules[I + 1];
     break;
   }
   freeFragments(M->Fragments);
