@@ -61,16 +61,19 @@ def postgres_commands(pg_build):
                           os.path.join(pg_build, "src", "backend")],
                          capture_output=True, text=True).stdout
     backend = os.path.realpath(os.path.join(pg_build, "src", "backend"))
-    commands, directory = [], None
+    commands, directories = [], []
     for line in out.splitlines():
-        entering = re.match(r"make(\[\d+\])?: Entering directory '(.*)'", line)
-        if entering:
-            directory = entering.group(2)
-            continue
-        words = shlex.split(line) if " -c " in line else []
-        if words and directory and os.path.realpath(directory).startswith(
-                backend) and words[0].startswith("clang"):
-            commands.append((directory, words[1:]))
+        moved = re.match(r"make(\[\d+\])?: (Entering|Leaving) directory "
+                         r"'(.*)'", line)
+        if moved and moved.group(2) == "Entering":
+            directories.append(moved.group(3))
+        elif moved and directories:
+            directories.pop()
+        words = shlex.split(line) if " -c " in line and not moved else []
+        if words and directories and os.path.realpath(
+                directories[-1]).startswith(backend) and \
+                words[0].startswith("clang"):
+            commands.append((directories[-1], words[1:]))
     return commands
 
 
