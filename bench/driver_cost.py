@@ -165,7 +165,9 @@ def measure_project(compilers, commands, tmp):
             command = with_output(argv[variant], outputs[variant])
             totals[variant] += cpu_seconds(command, cwd)
         objects = {open(outputs[v], "rb").read() for v in variants[1:]}
-        different += len(objects) != 1
+        if len(objects) != 1:
+            different += 1
+            print("  objects differ: %s" % args[-1], file=sys.stderr)
         if (index + 1) % 50 == 0:
             print("  %d of %d files" % (index + 1, len(commands)),
                   file=sys.stderr)
