@@ -6,28 +6,22 @@
 //   -fsanitize-metadata-ignorelist=<file>
 // turns them into the arguments that load the pcmap plugin into clang (and,
 // for LTO, into the linker), and passes every other argument to the clang the
-// plugin was built for, unchanged.
+// plugin was built for, unchanged. It links no LLVM library (Platform.h),
+// and replaces itself with clang (execv) unless it must compile and link in
+// steps.
 //
 //===----------------------------------------------------------------------===//
 
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/StringSaver.h"
-#include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
+#include "Platform.h"
+#include "ResponseFiles.h"
+#include "TargetTriple.h"
 
-#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <unistd.h>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #ifndef PCMAP_CLANG_PATH
@@ -45,11 +39,14 @@
 #if !defined(PCMAP_VERSION) || !defined(PCMAP_LLVM_VERSION)
 #error "PCMAP_VERSION and PCMAP_LLVM_VERSION must say what the driver is"
 #endif
+#ifndef PCMAP_HOST_TRIPLE
+#error "PCMAP_HOST_TRIPLE must name the target the drivers run on"
+#endif
 #ifndef PCMAP_RT_SANITIZE
 #define PCMAP_RT_SANITIZE "" // the sanitizers the runtime was built with
 #endif
 
-using namespace llvm;
+using namespace pcmap::driver;
 
 namespace {
 
@@ -59,53 +56,81 @@ enum Feature : unsigned {
   All = Atomics | Functions
 };
 
-StringRef ToolName;
+std::string ToolName;
 
-[[noreturn]] void fail(const Twine &Message) {
-  errs() << ToolName << ": error: " << Message << '\n';
+[[noreturn]] void fail(const std::string &Message) {
+  std::fprintf(stderr, "%s: error: %s\n", ToolName.c_str(), Message.c_str());
   std::exit(1);
 }
 
-/// Parses "atomics,functions" for Option ("-fsanitize-metadata=").
-unsigned parseFeatures(StringRef List, StringRef Option) {
-  unsigned Result = 0;
-  SmallVector<StringRef, 4> Items;
-  List.split(Items, ',');
-  for (StringRef Item : Items) {
-    unsigned F = StringSwitch<unsigned>(Item)
-                     .Case("atomics", Atomics)
-                     .Case("functions", Functions)
-                     .Case("covered", Functions)
-                     .Case("all", All)
-                     .Default(0);
-    if (!F)
-      fail("unsupported argument '" + Item + "' to option '" + Option +
-           "' (valid: atomics, functions, covered, all)");
-    Result |= F;
-  }
-  return Result;
+bool startsWith(std::string_view S, std::string_view Prefix) {
+  return S.substr(0, Prefix.size()) == Prefix;
 }
 
-std::string getEnv(const char *Name, StringRef Default) {
+bool endsWith(std::string_view S, std::string_view Suffix) {
+  return S.size() >= Suffix.size() &&
+         S.substr(S.size() - Suffix.size()) == Suffix;
+}
+
+/// Removes Prefix from S if S starts with it.
+bool consumePrefix(std::string_view &S, std::string_view Prefix) {
+  if (!startsWith(S, Prefix))
+    return false;
+  S.remove_prefix(Prefix.size());
+  return true;
+}
+
+template <typename Range, typename T>
+bool contains(const Range &R, const T &Value) {
+  for (const auto &Element : R)
+    if (Element == Value)
+      return true;
+  return false;
+}
+
+unsigned parseFeature(std::string_view Item) {
+  if (Item == "atomics")
+    return Atomics;
+  if (Item == "functions" || Item == "covered")
+    return Functions;
+  if (Item == "all")
+    return All;
+  return 0;
+}
+
+/// Parses "atomics,functions" for Option ("-fsanitize-metadata=").
+unsigned parseFeatures(std::string_view List, std::string_view Option) {
+  unsigned Result = 0;
+  for (size_t Pos = 0;;) {
+    size_t Comma = List.find(',', Pos);
+    std::string_view Item = List.substr(Pos, Comma - Pos);
+    unsigned F = parseFeature(Item);
+    if (!F)
+      fail("unsupported argument '" + std::string(Item) + "' to option '" +
+           std::string(Option) + "' (valid: atomics, functions, covered, all)");
+    Result |= F;
+    if (Comma == std::string_view::npos)
+      return Result;
+    Pos = Comma + 1;
+  }
+}
+
+std::string getEnv(const char *Name, const char *Default) {
   const char *V = std::getenv(Name);
-  return V && *V ? std::string(V) : Default.str();
+  return V && *V ? V : Default;
 }
 
 /// Relative (a path from bin/) resolved next to this executable: the build
 /// tree mirrors the install tree, so that it works in both.
-std::string besideExecutable(const char *Argv0, StringRef Relative) {
-  static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
-  SmallString<256> Path(sys::path::parent_path(Exe));
-  sys::path::append(Path, Relative);
-  sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return std::string(Path);
+std::string besideExecutable(const char *Argv0, std::string_view Relative) {
+  std::string Exe = mainExecutable(Argv0);
+  return removeDots(joinPath(parentPath(Exe), Relative));
 }
 
 /// The directory of the plugin and the runtime: <prefix>/lib/pcmap.
 std::string libraryDir(const char *Argv0) {
-  return std::string(sys::path::parent_path(
-      besideExecutable(Argv0, PCMAP_PLUGIN_RELATIVE_PATH)));
+  return std::string(
+      parentPath(besideExecutable(Argv0, PCMAP_PLUGIN_RELATIVE_PATH)));
 }
 
 std::string findPlugin(const char *Argv0) {
@@ -117,7 +142,7 @@ std::string findPlugin(const char *Argv0) {
 
 /// Options whose value is the next argument, so that it is not taken for an
 /// input file.
-bool takesSeparateValue(StringRef Arg) {
+bool takesSeparateValue(std::string_view Arg) {
   static const char *const Options[] = {
       "-o",       "-x",          "-I",
       "-D",       "-U",          "-include",
@@ -128,25 +153,26 @@ bool takesSeparateValue(StringRef Arg) {
       "-mllvm",   "-Xassembler", "-Xpreprocessor",
       "-target",  "-arch",       "-T",
       "-u",       "-z",          "-e"};
-  return is_contained(Options, Arg);
+  return contains(Options, Arg);
 }
 
 /// True for inputs the link consumes as they are; any other input (a source
 /// file, or a name pcmap does not recognise) may be compiled.
-bool isLinkerInput(StringRef Path) {
-  StringRef Name = sys::path::filename(Path);
-  if (Name.ends_with(".o") || Name.ends_with(".obj") || Name.ends_with(".a") ||
-      Name.ends_with(".lo") || Name.ends_with(".so"))
+bool isLinkerInput(std::string_view Path) {
+  std::string_view Name = fileName(Path);
+  if (endsWith(Name, ".o") || endsWith(Name, ".obj") || endsWith(Name, ".a") ||
+      endsWith(Name, ".lo") || endsWith(Name, ".so"))
     return true;
-  return Name.contains(".so."); // libfoo.so.1
+  return Name.find(".so.") != std::string_view::npos; // libfoo.so.1
 }
 
 /// The language clang gives an input: the -x in force, or else what its
 /// name says for the languages whose handling differs here (assembly).
-StringRef inputLanguage(StringRef Path, StringRef XLanguage) {
+std::string_view inputLanguage(std::string_view Path,
+                               std::string_view XLanguage) {
   if (XLanguage != "none")
     return XLanguage;
-  StringRef Ext = sys::path::extension(Path);
+  std::string_view Ext = extension(Path);
   if (Ext == ".s")
     return "assembler";
   if (Ext == ".S" || Ext == ".sx")
@@ -154,8 +180,8 @@ StringRef inputLanguage(StringRef Path, StringRef XLanguage) {
   return "none";
 }
 
-bool isCXXDriver(StringRef Argv0) {
-  return sys::path::filename(Argv0).ends_with("++");
+bool isCXXDriver(std::string_view Argv0) {
+  return endsWith(fileName(Argv0), "++");
 }
 
 void append(std::vector<std::string> &To, const std::vector<std::string> &V) {
@@ -164,14 +190,11 @@ void append(std::vector<std::string> &To, const std::vector<std::string> &V) {
 
 /// Runs Args; returns its exit status (-1 if it could not run).
 int run(const std::vector<std::string> &Args) {
-  std::vector<StringRef> Refs(Args.begin(), Args.end());
   std::string Error;
-  int Status =
-      sys::ExecuteAndWait(Args[0], Refs, /*Env=*/std::nullopt, {},
-                          /*SecondsToWait=*/0, /*MemoryLimit=*/0, &Error);
+  int Status = runAndWait(Args, Error);
   if (Status < 0)
-    errs() << ToolName << ": error: cannot run '" << Args[0] << "': " << Error
-           << '\n';
+    std::fprintf(stderr, "%s: error: cannot run '%s': %s\n", ToolName.c_str(),
+                 Args[0].c_str(), Error.c_str());
   return Status;
 }
 
@@ -188,7 +211,7 @@ int compileThenLink(const std::string &Clang,
   // The options shared by every compile: all but the inputs and -o.
   std::vector<std::string> Options;
   for (size_t I = 0; I < Passthrough.size(); ++I) {
-    if (is_contained(Inputs, I))
+    if (contains(Inputs, I))
       continue;
     if (I == OutputIndex) {
       ++I;
@@ -199,16 +222,15 @@ int compileThenLink(const std::string &Clang,
   std::vector<std::string> Objects;
   int Status = 0;
   for (const auto &[Index, Language] : Sources) {
-    SmallString<128> Object;
-    if (std::error_code EC =
-            sys::fs::createTemporaryFile("pcmap", "o", Object)) {
-      errs() << ToolName
-             << ": error: cannot create a temporary file: " << EC.message()
-             << '\n';
+    std::string Error;
+    std::string Object = createTemporaryFile("pcmap", "o", Error);
+    if (Object.empty()) {
+      std::fprintf(stderr, "%s: error: cannot create a temporary file: %s\n",
+                   ToolName.c_str(), Error.c_str());
       Status = 1;
       break;
     }
-    Objects.emplace_back(Object.str());
+    Objects.push_back(Object);
     std::vector<std::string> Args{Clang};
     append(Args, CompileArgs);
     append(Args, Options);
@@ -236,7 +258,7 @@ int compileThenLink(const std::string &Clang,
     Status = run(Args);
   }
   for (const std::string &Object : Objects)
-    sys::fs::remove(Object);
+    removeFile(Object);
   return Status == 0 ? 0 : 1;
 }
 
@@ -273,17 +295,17 @@ struct InputLanguage {
   /// Whether a -x other than "none" is in force: the inputs are then sources.
   bool Given = false;
 
-  void set(StringRef Language) {
-    Name = Language.str();
+  void set(std::string_view Language) {
+    Name = Language;
     Given = Name != "none";
   }
 };
 
 /// Notes what an option whose value is a separate argument says.
-void noteSeparateValue(StringRef Arg, StringRef Value, Invocation &Inv,
-                       InputLanguage &Language) {
+void noteSeparateValue(std::string_view Arg, std::string_view Value,
+                       Invocation &Inv, InputLanguage &Language) {
   if (Arg == "-target")
-    Inv.Target = Value.str();
+    Inv.Target = Value;
   else if (Arg == "-x")
     Language.set(Value);
   else if (Arg == "-o")
@@ -292,21 +314,20 @@ void noteSeparateValue(StringRef Arg, StringRef Value, Invocation &Inv,
 
 /// Takes one of pcmap's own options, which clang does not know; false if Arg
 /// is not one.
-bool takeOwnOption(StringRef Arg, Invocation &Inv) {
-  if (Arg.consume_front("-fsanitize-metadata=")) {
+bool takeOwnOption(std::string_view Arg, Invocation &Inv) {
+  if (consumePrefix(Arg, "-fsanitize-metadata=")) {
     Inv.Features |= parseFeatures(Arg, "-fsanitize-metadata=");
     return true;
   }
-  if (Arg.consume_front("-fno-sanitize-metadata=")) {
+  if (consumePrefix(Arg, "-fno-sanitize-metadata=")) {
     Inv.Features &= ~parseFeatures(Arg, "-fno-sanitize-metadata=");
     return true;
   }
-  if (Arg.consume_front("-fsanitize-metadata-ignorelist=")) {
-    if (!sys::fs::exists(Arg))
-      fail("ignorelist file '" + Arg + "' not found");
-    SmallString<256> Abs(Arg);
-    sys::fs::make_absolute(Abs);
-    Inv.Ignorelists.emplace_back(Abs.str());
+  if (consumePrefix(Arg, "-fsanitize-metadata-ignorelist=")) {
+    std::string File(Arg);
+    if (!exists(File))
+      fail("ignorelist file '" + File + "' not found");
+    Inv.Ignorelists.push_back(makeAbsolute(File));
     return true;
   }
   if (Arg == "-shared-libpcmap" || Arg == "-static-libpcmap") {
@@ -318,12 +339,13 @@ bool takeOwnOption(StringRef Arg, Invocation &Inv) {
 
 /// Notes what decides the runtime a link gets, and the informational
 /// options (--version, --help).
-void noteOutputOption(StringRef Arg, Invocation &Inv) {
-  if (Arg.starts_with("--target="))
-    Inv.Target = Arg.drop_front(strlen("--target=")).str();
-  if (Arg.starts_with("-fexperimental-sanitize-metadata="))
+void noteOutputOption(std::string_view Arg, Invocation &Inv) {
+  std::string_view Target = Arg;
+  if (consumePrefix(Target, "--target="))
+    Inv.Target = Target;
+  if (startsWith(Arg, "-fexperimental-sanitize-metadata="))
     Inv.UpstreamMetadata = true;
-  else if (Arg.starts_with("-fno-experimental-sanitize-metadata="))
+  else if (startsWith(Arg, "-fno-experimental-sanitize-metadata="))
     Inv.UpstreamMetadata = false;
   else if (Arg == "-shared")
     Inv.SharedOutput = true;
@@ -336,10 +358,10 @@ void noteOutputOption(StringRef Arg, Invocation &Inv) {
 }
 
 /// Notes whether the code generator will split functions into fragments.
-void noteFragmentOption(StringRef Arg, Invocation &Inv) {
-  if (Arg.starts_with("-fbasic-block-sections="))
+void noteFragmentOption(std::string_view Arg, Invocation &Inv) {
+  if (startsWith(Arg, "-fbasic-block-sections="))
     Inv.BBSections = Arg == "-fbasic-block-sections=all" ||
-                     Arg.starts_with("-fbasic-block-sections=list=");
+                     startsWith(Arg, "-fbasic-block-sections=list=");
   else if (Arg == "-fsplit-machine-functions")
     Inv.SplitMachineFunctions = true;
   else if (Arg == "-fno-split-machine-functions")
@@ -348,19 +370,20 @@ void noteFragmentOption(StringRef Arg, Invocation &Inv) {
 
 /// Notes which phases clang runs (LTO, link or not) and the inputs, with the
 /// language each is compiled as.
-void notePhaseOrInput(StringRef Arg, Invocation &Inv, InputLanguage &Language) {
-  if (Arg == "-flto" || Arg.starts_with("-flto="))
+void notePhaseOrInput(std::string_view Arg, Invocation &Inv,
+                      InputLanguage &Language) {
+  if (Arg == "-flto" || startsWith(Arg, "-flto="))
     Inv.LTO = true;
   else if (Arg == "-fno-lto")
     Inv.LTO = false;
   else if (Arg == "-c" || Arg == "-S" || Arg == "-E" ||
            Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM")
     Inv.Linking = false;
-  else if (Arg.starts_with("-fuse-ld="))
+  else if (startsWith(Arg, "-fuse-ld="))
     Inv.UseLdGiven = true;
-  else if (Arg.starts_with("-x"))
-    Language.set(Arg.drop_front(2));
-  else if (Arg == "-" || !Arg.starts_with("-")) {
+  else if (startsWith(Arg, "-x"))
+    Language.set(Arg.substr(2));
+  else if (Arg == "-" || !startsWith(Arg, "-")) {
     Inv.HasInput = true;
     Inv.Inputs.push_back(Inv.Passthrough.size());
     if (Language.Given || Arg == "-" || !isLinkerInput(Arg)) {
@@ -373,12 +396,12 @@ void notePhaseOrInput(StringRef Arg, Invocation &Inv, InputLanguage &Language) {
 
 /// Takes pcmap's own options out of the command line and notes what the
 /// rest asks clang to do.
-Invocation parseArguments(ArrayRef<const char *> Argv) {
+Invocation parseArguments(const std::vector<std::string> &Argv) {
   Invocation Inv;
   InputLanguage Language;
-  int Argc = int(Argv.size());
-  for (int I = 1; I < Argc; ++I) {
-    StringRef Arg = Argv[I];
+  size_t Argc = Argv.size();
+  for (size_t I = 1; I < Argc; ++I) {
+    std::string_view Arg = Argv[I];
     if (takesSeparateValue(Arg) && I + 1 < Argc) {
       noteSeparateValue(Arg, Argv[I + 1], Inv, Language);
       Inv.Passthrough.emplace_back(Argv[I]);
@@ -409,7 +432,7 @@ void addPluginArgs(const Invocation &Inv, const char *Argv0,
       !(Inv.RunsCompiler || (Inv.LTO && Inv.Linking && Inv.HasInput)))
     return;
   std::string Plugin = findPlugin(Argv0);
-  if (!sys::fs::exists(Plugin))
+  if (!exists(Plugin))
     fail("cannot find the pcmap plugin at '" + Plugin + "' (set PCMAP_PLUGIN)");
   // The plugin's options go to the compiler alone (-Xclang): clang would
   // also give -mllvm ones to its assembler (of .s and .S files, and of
@@ -453,15 +476,11 @@ std::string runtimeDir(const Invocation &Inv, const char *Argv0) {
   std::string Dir = libraryDir(Argv0);
   if (Inv.Target.empty())
     return Dir;
-  Triple Target(Triple::normalize(Inv.Target));
-  Triple Native(sys::getProcessTriple());
-  if (Target.getArch() == Native.getArch() && Target.getOS() == Native.getOS())
+  TargetTriple Target = parseTargetTriple(Inv.Target);
+  TargetTriple Native = parseTargetTriple(PCMAP_HOST_TRIPLE);
+  if (Target.Arch == Native.Arch && Target.OS == Native.OS)
     return Dir;
-  std::string Name = (Triple::getArchTypeName(Target.getArch()) + "-" +
-                      Triple::getOSTypeName(Target.getOS()) + "-" +
-                      Triple::getEnvironmentTypeName(Target.getEnvironment()))
-                         .str();
-  return Dir + "/" + Name;
+  return Dir + "/" + Target.Arch + "-" + Target.OS + "-" + Target.Environment;
 }
 
 /// The runtime goes into executables, as -fsanitize=address puts ASan's:
@@ -476,10 +495,10 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   // AArch64: every module, shared objects too, tells the runtime where its
   // outline-atomic helpers are (rt/platform/aarch64_outline_helpers.cpp).
   std::string Outline = Dir + "/libpcmap_rt_outline.a";
-  bool HasOutline = sys::fs::exists(Outline);
+  bool HasOutline = exists(Outline);
   if (Inv.SharedOutput && !HasOutline)
     return Args;
-  if (!sys::fs::is_directory(Dir))
+  if (!isDirectory(Dir))
     fail("no pcmap runtime for target '" + Inv.Target + "' (looked in '" + Dir +
          "'; docs/Runtime.md, \"AArch64\", says how to build one)");
   // The libraries are not sources, whatever -x the command line left in force.
@@ -504,14 +523,13 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   return Args;
 }
 
-} // namespace
-
 /// pcmap's own options, printed before clang's --help.
 void printHelp() {
-  outs()
-      << "pcmap " << PCMAP_VERSION << ": clang (LLVM " << PCMAP_LLVM_VERSION
-      << ") with pcmap's metadata. pcmap's options:\n"
-      << R"(  -fsanitize-metadata=<list>     record <list>: atomics, functions
+  std::printf("pcmap %s: clang (LLVM %s) with pcmap's metadata. pcmap's "
+              "options:\n",
+              PCMAP_VERSION, PCMAP_LLVM_VERSION);
+  std::fputs(
+      R"(  -fsanitize-metadata=<list>     record <list>: atomics, functions
                                  (alias covered), all
   -fno-sanitize-metadata=<list>  stop recording <list>
   -fsanitize-metadata-ignorelist=<file>
@@ -522,35 +540,34 @@ void printHelp() {
 Assembly sources (.s, .S) are assembled as clang does, without tables.
 Run-time options: PCMAP_OPTIONS=help=1 ./program. clang's options follow.
 
-)";
-  outs().flush();
+)",
+      stdout);
+  std::fflush(stdout);
 }
 
 /// The command line with its response files (@file) expanded, as clang
 /// expands them: pcmap's options may be in one.
-SmallVector<const char *, 0> expandedArguments(int Argc, char **Argv,
-                                               StringSaver &Saver) {
-  SmallVector<const char *, 0> Args(Argv, Argv + Argc);
-  cl::ExpansionContext Expander(Saver.getAllocator(),
-                                cl::TokenizeGNUCommandLine);
-  if (Error E = Expander.expandResponseFiles(Args))
-    fail(toString(std::move(E)));
+std::vector<std::string> expandedArguments(int Argc, char **Argv) {
+  std::vector<std::string> Args(Argv, Argv + Argc);
+  std::string Error;
+  if (!expandResponseFiles(Args, /*First=*/1, Error))
+    fail(Error);
   return Args;
 }
 
+} // namespace
+
 int main(int Argc, char **Argv) {
-  ToolName = sys::path::filename(Argv[0]);
+  ToolName = fileName(Argv[0]);
   bool CXX = isCXXDriver(Argv[0]);
   std::string Clang = CXX ? getEnv("PCMAP_CLANGXX", PCMAP_CLANGXX_PATH)
                           : getEnv("PCMAP_CLANG", PCMAP_CLANG_PATH);
-  BumpPtrAllocator Alloc;
-  StringSaver Saver(Alloc);
-  Invocation Inv = parseArguments(expandedArguments(Argc, Argv, Saver));
+  Invocation Inv = parseArguments(expandedArguments(Argc, Argv));
   if (Inv.Version) {
     // Which pcmap, and the LLVM its plugin was built for; then clang's text.
-    outs() << "pcmap " << PCMAP_VERSION << " (plugin built for LLVM "
-           << PCMAP_LLVM_VERSION << ")\n";
-    outs().flush();
+    std::printf("pcmap %s (plugin built for LLVM %s)\n", PCMAP_VERSION,
+                PCMAP_LLVM_VERSION);
+    std::fflush(stdout);
   }
   if (Inv.Help)
     printHelp();
@@ -577,10 +594,6 @@ int main(int Argc, char **Argv) {
   append(Args, LinkArgs);
   append(Args, Inv.Passthrough);
   append(Args, RuntimeArgs);
-  std::vector<char *> CArgs;
-  for (std::string &A : Args)
-    CArgs.push_back(A.data());
-  CArgs.push_back(nullptr);
-  ::execv(Clang.c_str(), CArgs.data());
-  fail("cannot run '" + Clang + "': " + std::strerror(errno));
+  int Error = execute(Args);
+  fail("cannot run '" + Clang + "': " + std::strerror(Error));
 }
