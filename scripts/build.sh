@@ -9,8 +9,9 @@
 #          "Using it" commands do without -DCMAKE_CXX_COMPILER); the programs
 #          the drivers compile still go through that LLVM's clang
 # and, in build-<version> itself:
-#   aarch64  the runtime cross-built for aarch64-linux-gnu, with its unit
-#            tests (cmake/PCMapCrossRuntime.cmake; needs Debian's cross
+#   aarch64  the runtime cross-built for aarch64-linux-gnu (which the plain
+#            build already builds when the cross libraries are there) and its
+#            unit tests (cmake/PCMapCrossRuntime.cmake; needs Debian's cross
 #            libraries, scripts/install-deps.sh), after the native build
 # Usage: scripts/build.sh [19|22] [asan|tsan|gcc|aarch64]
 set -euo pipefail
@@ -30,7 +31,7 @@ aarch64) ;;
 esac
 cross_target=
 if [ "$config" = aarch64 ]; then
-  cross_target=pcmap-rt-aarch64-linux-gnu
+  cross_target=pcmap-rt-aarch64-linux-gnu-unittests
   config=
 fi
 if [ -n "$config" ]; then
@@ -52,8 +53,9 @@ if [ -n "$cross_target" ]; then
   # Not grep -q: it would stop reading at the first match, and ninja, still
   # writing, would die of SIGPIPE, which pipefail reports as a failure.
   if ! ninja -C "$dir" -t targets all | grep "^$cross_target:" >/dev/null; then
-    echo "build.sh: no $cross_target in $dir: clang-$v cannot link for it" \
-      "(scripts/install-deps.sh installs the cross libraries)" >&2
+    echo "build.sh: no $cross_target in $dir: clang-$v cannot link for" \
+      "aarch64 (scripts/install-deps.sh installs the cross libraries)," \
+      "-DPCMAP_CROSS_TARGETS=none or no GoogleTest sources" >&2
     exit 1
   fi
   ninja -C "$dir" "$cross_target"

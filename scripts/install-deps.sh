@@ -10,6 +10,8 @@ pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev chromium)
 # test/corpus builds Debian source packages with their own build systems;
 # test/install builds pcmap's own package (cpack, dpkg-shlibdeps of dpkg-dev).
 pkgs+=(autoconf automake libtool make dpkg-dev pkg-config xz-utils bzip2)
+# test/install/lintian.test checks that package with lintian.
+pkgs+=(lintian)
 # test/Driver runs the drivers under ccache, as builds launch them.
 pkgs+=(ccache)
 # test/report checks pcmap-report's pprof output with the real `go tool pprof`.

@@ -124,6 +124,13 @@ if shutil.which("setpriv"):
 # test/install builds the Debian package with cpack and unpacks it.
 if shutil.which("dpkg-deb") and shutil.which("cpack"):
     config.available_features.add("dpkg-deb")
+# test/install/lintian.test checks that package against Debian's policy.
+if shutil.which("lintian"):
+    config.available_features.add("lintian")
+# The runtimes the build cross-builds, installs and packages
+# (cmake/PCMapCrossRuntime.cmake): cross-runtime-<triple>.
+for triple in getattr(config, "pcmap_cross_targets", "").split():
+    config.available_features.add("cross-runtime-%s" % triple)
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 if shutil.which("ccache"):
