@@ -22,13 +22,14 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME ${PCMAP_PACKAGE_NAME})
 set(CPACK_PACKAGE_VENDOR pcmap)
 set(PCMAP_PACKAGE_CONTACT
-  "Seed 545966c1 maintainers <maintainers@users.noreply.a-seed-545966c1.example>"
+  "pcmap maintainers <maintainers@pcmap.example>"
   CACHE STRING "The Maintainer field of the Debian package")
 # Build trees configured before kept the old default, whose host lintian
 # rejects (bogus-mail-host).
-if(PCMAP_PACKAGE_CONTACT STREQUAL "pcmap maintainers <pcmap@localhost>")
+if(PCMAP_PACKAGE_CONTACT STREQUAL "pcmap maintainers <pcmap@localhost>" OR
+   PCMAP_PACKAGE_CONTACT MATCHES "noreply")
   set_property(CACHE PCMAP_PACKAGE_CONTACT PROPERTY VALUE
-    "Seed 545966c1 maintainers <maintainers@users.noreply.a-seed-545966c1.example>")
+    "pcmap maintainers <maintainers@pcmap.example>")
 endif()
 set(CPACK_PACKAGE_CONTACT "${PCMAP_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
