@@ -26,8 +26,7 @@ set(PCMAP_PACKAGE_CONTACT
   CACHE STRING "The Maintainer field of the Debian package")
 # Build trees configured before kept the old default, whose host lintian
 # rejects (bogus-mail-host).
-if(PCMAP_PACKAGE_CONTACT STREQUAL "pcmap maintainers <pcmap@localhost>" OR
-   PCMAP_PACKAGE_CONTACT MATCHES "noreply")
+if(PCMAP_PACKAGE_CONTACT STREQUAL "pcmap maintainers <pcmap@localhost>")
   set_property(CACHE PCMAP_PACKAGE_CONTACT PROPERTY VALUE
     "pcmap maintainers <maintainers@pcmap.example>")
 endif()
