@@ -182,8 +182,8 @@ RECIPES = [
             '(cd tests && ZSTD_BIN=../programs/zstd DATAGEN_BIN=./datagen '
             './playTests.sh) >playtests.out 2>&1 && '
             'echo "PASS: playTests.sh" >>check.out']),
-    # musl: a libc with assembly sources (.s: string, math, setjmp, thread
-    # start, the dynamic linker's entry; configure's ADD_CFI pipes them
+    # musl: a libc with assembly sources (.s: string, math, setjmp, clone,
+    # dlsym, TLS descriptors, crti/crtn; configure's ADD_CFI pipes them
     # through awk into `$CC -x assembler -c -`) and its atomics in x86
     # inline asm (arch/x86_64/atomic_arch.h). Its own configure and make:
     # libc.so (which is also its dynamic linker) and libc.a. Both links
