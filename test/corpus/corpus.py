@@ -74,7 +74,8 @@ class Recipe:
 
 
 # Shell variables the commands see: $CC, $CXX, $CFLAGS, $CXXFLAGS, $LDFLAGS,
-# $JOBS. Each command runs in the unpacked source tree.
+# $JOBS, $CORPUS_DIR (this directory). Each command runs in the unpacked
+# source tree.
 # Debian's patches touch Makefile.am: regenerate, as Debian's build does.
 AUTOTOOLS = ['autoreconf -fi >autoreconf.out 2>&1',
              './configure CC="$CC" CXX="$CXX" CFLAGS="$CFLAGS" '
@@ -139,6 +140,74 @@ RECIPES = [
             'make -j$JOBS >make.out',
             'make -j$JOBS tests_unit >tests.out'],
            ['make check_unit >check.out 2>&1']),
+    # zstd: an assembly source in the library, huf_decompress_amd64.S
+    # (Huffman decoding with BMI2, chosen at run time), which the makefiles
+    # compile with $CC and $ASFLAGS (libzstd.mk adds $CFLAGS to them, so the
+    # driver gets -fsanitize-metadata=all with a .S input); the thread pool
+    # of multi-threaded compression. Plain make, as upstream documents it:
+    # the static and shared libraries (lib-release, multi-threaded), the
+    # `zstd` program (programs/ compiles the library's sources again, the
+    # .S too), two of examples/ linked with the shared library, and the
+    # tests' datagen and poolTests. The flags come from the environment, so
+    # that the makefiles still add theirs (-fPIC for the shared library).
+    Recipe("zstd", "libzstd",
+           ['make -C lib -j$JOBS lib-release >make.out 2>&1',
+            'make -C programs -j$JOBS zstd-release >programs.out 2>&1',
+            'make -C tests -j$JOBS datagen poolTests >tests.out 2>&1',
+            'for x in streaming_compression streaming_decompression; do '
+            '$CC $CFLAGS -Ilib examples/$x.c -o examples/$x-shared -Llib '
+            '-lzstd $LDFLAGS || exit; done >examples.out 2>&1'],
+           # Round trips (compress, decompress, compare) of the library's
+           # and programs' sources: by the zstd program (two compression
+           # threads, then the default), by the examples through
+           # libzstd.so; a one-second benchmark; the thread pool's tests;
+           # upstream's tests/playTests.sh without its large-data tests.
+           ['cat lib/*/*.c lib/*/*.h programs/*.c >rt.in; : >check.out',
+            '(./programs/zstd -q -f -T2 -3 rt.in -o rt.zst && '
+            './programs/zstd -q -f -d rt.zst -o rt.out && cmp rt.in rt.out '
+            '&& ./programs/zstd -q -f -19 rt.in -o rt19.zst && '
+            './programs/zstd -q -f -d rt19.zst -o rt19.out && '
+            'cmp rt.in rt19.out && ./programs/zstd -q -t rt.zst rt19.zst) '
+            '>roundtrip.out 2>&1 && '
+            'echo "PASS: zstd round trips (-T2 -3, -19)" >>check.out',
+            '(export LD_LIBRARY_PATH=lib; '
+            'examples/streaming_compression-shared rt.in 3 2 && '
+            'examples/streaming_decompression-shared rt.in.zst >rt.ex && '
+            'cmp rt.in rt.ex) >shared.out 2>&1 && '
+            'echo "PASS: libzstd.so round trip (2 workers)" >>check.out',
+            './programs/zstd -b1 -i1 rt.in >bench.out 2>&1 && '
+            'echo "PASS: zstd -b1 -i1" >>check.out',
+            'tests/poolTests >pool.out 2>&1 && '
+            'echo "PASS: poolTests" >>check.out',
+            '(cd tests && ZSTD_BIN=../programs/zstd DATAGEN_BIN=./datagen '
+            './playTests.sh) >playtests.out 2>&1 && '
+            'echo "PASS: playTests.sh" >>check.out']),
+    # musl: a libc with assembly sources (.s: string, math, setjmp, clone,
+    # dlsym, TLS descriptors, crti/crtn; configure's ADD_CFI pipes them
+    # through awk into `$CC -x assembler -c -`) and its atomics in x86
+    # inline asm (arch/x86_64/atomic_arch.h). Its own configure and make:
+    # libc.so (which is also its dynamic linker) and libc.a. Both links
+    # pass -nostdlib (and libc.so -shared), for which the drivers link no
+    # pcmap runtime: the libc is instrumented, its registration calls stay
+    # weak and unresolved. Its tests: musl-threads.c (beside this file),
+    # built against the tree's headers and linked with its libc.so and,
+    # statically, with its libc.a, both run.
+    Recipe("musl", "musl",
+           ['./configure CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" '
+            '--prefix=/usr --syslibdir=/lib --disable-wrapper '
+            '>configure.out',
+            'make -j$JOBS >make.out 2>&1',
+            '$CC $CFLAGS -nostdinc -isystem arch/x86_64 -isystem '
+            'arch/generic -isystem obj/include -isystem include -c '
+            '"$CORPUS_DIR/musl-threads.c" -o musl-threads.o',
+            '$CC $LDFLAGS -nostdlib lib/Scrt1.o lib/crti.o musl-threads.o '
+            'lib/libc.so -lgcc lib/crtn.o '
+            '-Wl,--dynamic-linker="$PWD/lib/libc.so" -o musl-threads',
+            '$CC $LDFLAGS -static -nostdlib lib/crt1.o lib/crti.o '
+            'musl-threads.o lib/libc.a -lgcc -lgcc_eh lib/crtn.o '
+            '-o musl-threads-static'],
+           ['./musl-threads >check.out 2>&1',
+            './musl-threads-static >>check.out 2>&1'], recall=True),
     # moodycamel::ConcurrentQueue: C++11 atomics, header-only; its unit
     # tests (tests/unittests).
     Recipe("concurrentqueue", "concurrentqueue",
@@ -386,6 +455,8 @@ def build_env(bin_dir, recipe, jobs, metadata=True):
         "LDFLAGS": (recipe.ldflags + (" -fsanitize-metadata=all"
                                       if metadata else "")).strip(),
         "JOBS": str(jobs),
+        # test/corpus itself, for the files a recipe adds (musl-threads.c).
+        "CORPUS_DIR": HERE,
     })
     # The runtime, which pcmap-clang links into every program, reports
     # rejected metadata only; the tests' own output stays theirs.
