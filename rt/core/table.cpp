@@ -37,38 +37,8 @@ constexpr uint64_t kMaxFunctions = uint64_t(1) << 24;
 
 ScratchBuffer BoundOffsetScratch, BoundStartScratch, BoundClassScratch;
 
-/// Offsets counted at once by countBelow (one cache line of them), and
-/// class bytes copied at once by the stretch writer.
+/// Class bytes copied at once by the stretch writer (putBytes).
 constexpr unsigned kCountWindow = 16;
-
-/// The number of the first N (<= kCountWindow) sorted offsets at P below
-/// X, without a branch. Reads kCountWindow offsets: P is in the arena,
-/// which is mapped past any array's end, or has that many readable after
-/// its end. Sorted, the offsets below X are the first lanes: their number
-/// is that of the trailing ones (a bit scan, where a population count
-/// would cost a dozen instructions without POPCNT).
-inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
-#if defined(__SSE2__)
-  static_assert(kCountWindow == 16, "four vectors of four offsets");
-  // Unsigned compares, as signed ones of the values with the top bit
-  // flipped.
-  const __m128i Flip = _mm_set1_epi32(int(0x80000000u));
-  const __m128i K = _mm_xor_si128(_mm_set1_epi32(int(X)), Flip);
-  auto Below = [&](unsigned I) {
-    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 4 * I));
-    return _mm_cmplt_epi32(_mm_xor_si128(V, Flip), K);
-  };
-  __m128i AB = _mm_packs_epi32(Below(0), Below(1));
-  __m128i CD = _mm_packs_epi32(Below(2), Below(3));
-  uint32_t Lanes = uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
-  return uint32_t(__builtin_ctz(~Lanes | (1u << N)));
-#else
-  uint32_t Count = 0;
-  for (uint32_t I = 0; I < N; ++I)
-    Count += P[I] < X;
-  return Count;
-#endif
-}
 
 /// Offsets a stretch's run takes at once (putRun): most stretches hold
 /// fewer atomics, and fewer boundaries.
@@ -76,6 +46,31 @@ constexpr unsigned kRunWindow = 8;
 /// What the boundaries' offsets end with (Boundaries): above any offset of
 /// code, whose size is below 4 GiB.
 constexpr uint32_t kNoOffset = 0xffffffffu;
+
+/// The number of the first N (<= kRunWindow) sorted offsets at P below X,
+/// without a branch. Reads kRunWindow offsets: P is in the arena, which is
+/// mapped past any array's end. Sorted, the offsets below X are the first
+/// lanes: their number is that of the trailing ones (a bit scan, where a
+/// population count would cost a dozen instructions without POPCNT).
+inline uint32_t countBelowInRun(const uint32_t *P, uint32_t N, uint32_t X) {
+#if defined(__SSE2__)
+  const __m128i Flip = _mm_set1_epi32(int(0x80000000u));
+  const __m128i K = _mm_xor_si128(_mm_set1_epi32(int(X)), Flip);
+  auto Below = [&](unsigned I) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 4 * I));
+    return _mm_cmplt_epi32(_mm_xor_si128(V, Flip), K);
+  };
+  // Two bits of the mask per offset.
+  unsigned Lanes =
+      unsigned(_mm_movemask_epi8(_mm_packs_epi32(Below(0), Below(1))));
+  return uint32_t(__builtin_ctz(~Lanes | (1u << (2 * N)))) / 2;
+#else
+  uint32_t Count = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    Count += P[I] < X;
+  return Count;
+#endif
+}
 
 /// Writes the low bytes of the first Left sorted offsets at P that are
 /// below X to Out, and returns their number. Without a branch on the data
@@ -337,21 +332,33 @@ bool buildMaps(const Boundaries &B, const uint32_t *Atomics,
 /// The features of R that the runtime relies on, given that it holds the
 /// atomics [A, B): a claim of complete atomics stands only if the section
 /// that made it was accepted, and a function that says it has atomics
-/// has some.
-uint32_t reliedFeatures(const FunctionRecord &R, uint64_t A, uint64_t B,
-                        const ModuleAtomicsState &State) {
-  uint32_t Declared = R.Declared;
-  bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
-                       (Declared & kFeatureAtomics) &&
-                       !State.PCMapAtomicsRejected &&
-                       !((Declared & kFeatureHasAtomics) && A == B);
-  bool UpstreamComplete =
-      (R.Source & PCMAP_SOURCE_UPSTREAM) &&
-      (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
-      State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
-  return uint32_t((Declared & kKnownFeatures & ~kFeatureAtomics) |
-                  (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0));
-}
+/// has some. Without a branch: State's part is worked out once, in the
+/// constructor.
+class ReliedFeatures {
+public:
+  explicit ReliedFeatures(const ModuleAtomicsState &State)
+      : PCMapOk(State.PCMapAtomicsRejected ? 0 : 1),
+        UpstreamOk(State.UpstreamAtomicsPresent &&
+                           !State.UpstreamAtomicsRejected
+                       ? 1
+                       : 0) {}
+
+  uint32_t operator()(const FunctionRecord &R, uint64_t A, uint64_t B) const {
+    static_assert(kFeatureAtomics == 1 && kFeatureHasAtomics == 2 &&
+                      PCMAP_SOURCE_PCMAP == 1 && PCMAP_SOURCE_UPSTREAM == 2 &&
+                      pcmap::format::kUpstreamFeatureAtomics == 1,
+                  "the bits below");
+    uint32_t Declared = R.Declared, Source = R.Source;
+    uint32_t PCMapComplete =
+        Source & Declared & PCMapOk & ~((Declared >> 1) & uint32_t(A == B));
+    uint32_t UpstreamComplete = (Source >> 1) & R.UpstreamFeatures & UpstreamOk;
+    return uint32_t(Declared & kKnownFeatures & ~kFeatureAtomics) |
+           ((PCMapComplete | UpstreamComplete) & 1);
+  }
+
+private:
+  uint32_t PCMapOk, UpstreamOk;
+};
 
 /// A module's table while it is built: its header, and the blocks it owns
 /// until publish() hands them over to the header, from which
@@ -405,11 +412,11 @@ struct AtomicsOfFunctions {
             Start < PreviousEnd || (A < NumAtomics && Atomics[A] < Start), 0))
       A = below(0, Start);
     uint64_t Left = NumAtomics - A;
-    uint32_t InWindow = countBelow(
-        Atomics + A, uint32_t(Left < kCountWindow ? Left : kCountWindow),
+    uint32_t InWindow = countBelowInRun(
+        Atomics + A, uint32_t(Left < kRunWindow ? Left : kRunWindow),
         uint32_t(End < CodeEnd ? End : CodeEnd));
-    B = __builtin_expect(InWindow < kCountWindow, 1) ? A + InWindow
-                                                     : below(A, End);
+    B = __builtin_expect(InWindow < kRunWindow, 1) ? A + InWindow
+                                                   : below(A, End);
     Below = B;
     PreviousEnd = End;
   }
@@ -455,6 +462,7 @@ void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
                      const ModuleAtomicsState &State, uint64_t CodeEnd,
                      Boundaries &Out) {
   AtomicsOfFunctions Of{Atomics, NumAtomics, CodeEnd};
+  const ReliedFeatures Relied(State);
   // In registers through the loop (the stores to the arrays may alias Out).
   BoundaryAppender Bounds{Out.Offsets, Out.Starts, Out.Classes};
   uint64_t Covered = 0, LastCovered = ~uint64_t(0);
@@ -470,7 +478,7 @@ void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
       Covered += LastS - FirstS + 1 - (FirstS == LastCovered);
       LastCovered = LastS;
     }
-    uint32_t Features = reliedFeatures(R, A, B, State);
+    uint32_t Features = Relied(R, A, B);
     storeRelaxed(&R.Features, Features);
     storeRelaxed(&R.NumAtomics, uint32_t(B - A));
     storeRelaxed(&R.FirstAtomic, uint32_t(A));
