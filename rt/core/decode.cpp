@@ -79,12 +79,13 @@ bool versionOk(MetadataKind Kind, uint32_t Version) {
 
 } // namespace
 
-void sortByHighWord(uint64_t *A, uint64_t *Tmp, size_t N) {
+void sortByHighWord(uint64_t *A, uint64_t *Tmp, size_t N,
+                    bool MaybeNearlySorted) {
   // Sections come sorted by function, with the records of one function in
   // any order: an insertion sort moves each item a short way. It gives up
   // after a budget of moves proportional to N (input in no useful order)
   // and leaves the rest to the radix sort, which is linear on any input.
-  uint64_t Budget = 8 * uint64_t(N) + 64;
+  uint64_t Budget = MaybeNearlySorted ? 8 * uint64_t(N) + 64 : 0;
   size_t I = 1;
   for (; I < N && Budget; ++I) {
     uint64_t V = A[I];
@@ -485,7 +486,7 @@ bool storeAtomics(const uint64_t *Keys, size_t N, const uint32_t *Records,
 /// for the few entries moved. Keeps the first of repeated PCs (as the
 /// stable sort in storeAtomics does). False, with nothing allocated, when
 /// out of memory or when the keys are further out of order than a budget
-/// of moves proportional to N allows (the caller sorts them).
+/// of moves proportional to the keys read allows (the caller sorts them).
 bool insertAtomics(const uint64_t *Keys, size_t N, const uint32_t *Records,
                    DecodedAtomics &Out) {
   ArenaBlock OffsetsBlock, DescriptorsBlock;
@@ -494,10 +495,12 @@ bool insertAtomics(const uint64_t *Keys, size_t N, const uint32_t *Records,
     return false;
   auto *Offsets = OffsetsBlock.data<uint32_t>();
   auto *Descs = DescriptorsBlock.data<uint32_t>();
-  uint64_t Budget = 8 * uint64_t(N) + 64;
+  // Four moves per key so far: input in no useful order is given up on
+  // after a few keys, not after a few times N moves.
+  uint64_t Budget = 64;
   size_t Count = 0;
   int64_t Last = -1; // the last offset stored, below any offset at first
-  for (size_t I = 0; I < N; ++I) {
+  for (size_t I = 0; I < N; ++I, Budget += 4) {
     const uint64_t Key = Keys[I];
     const uint32_t Offset = uint32_t(Key >> 32), Desc = Records[uint32_t(Key)];
     if (__builtin_expect(int64_t(Offset) > Last, 1)) {
@@ -579,7 +582,9 @@ DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
   if (!N)
     return C.Error;
 
-  // Sections come sorted by function: most are stored as they are read.
+  // Sections come sorted by function: most are stored as they are read;
+  // the others are in no useful order (insertAtomics tried), for the radix
+  // sort.
   if (D.Disordered && insertAtomics(Keys, N, Records, Out))
     return C.Error;
   if (D.Disordered) {
@@ -588,7 +593,7 @@ DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
       C.fail("out of memory", N);
       return C.Error;
     }
-    sortByHighWord(Keys, Tmp, N);
+    sortByHighWord(Keys, Tmp, N, /*MaybeNearlySorted=*/false);
   }
   if (!storeAtomics(Keys, N, Records, Out))
     C.fail("out of memory", N);
