@@ -36,6 +36,7 @@
 
 #include <dlfcn.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -757,6 +758,15 @@ bool checkBaselines(SyntheticTable &t) {
 // 2. Registration cost
 //===----------------------------------------------------------------------===//
 
+// The calling thread's CPU time, in seconds: registration is also reported
+// in CPU time (add_cpu_ns_per_entry), which other processes on a shared
+// machine disturb less than the wall time the benchmark is timed with.
+double threadCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
 template <bool Shuffled> void BM_Register(benchmark::State &state) {
   size_t n = size_t(state.range(0));
   bool shuffled = Shuffled;
@@ -784,11 +794,13 @@ template <bool Shuffled> void BM_Register(benchmark::State &state) {
       return;
     }
   }
-  double addSeconds = 0, delSeconds = 0;
+  double addSeconds = 0, delSeconds = 0, addCpu = 0;
   for (auto _ : state) {
+    double c0 = threadCpuSeconds();
     auto t0 = std::chrono::steady_clock::now();
     t->registerCopy(e);
     auto t1 = std::chrono::steady_clock::now();
+    addCpu += threadCpuSeconds() - c0;
     t->unregister();
     auto t2 = std::chrono::steady_clock::now();
     double add = std::chrono::duration<double>(t1 - t0).count();
@@ -800,8 +812,67 @@ template <bool Shuffled> void BM_Register(benchmark::State &state) {
   state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
   state.counters["add_ns_per_entry"] = addSeconds * 1e9 / iters / double(n);
   state.counters["del_ns_per_entry"] = delSeconds * 1e9 / iters / double(n);
+  state.counters["add_cpu_ns_per_entry"] = addCpu * 1e9 / iters / double(n);
   state.counters["functions"] = double(t->functions.size());
   state.counters["section_bytes"] = double(t->sectionBytes);
+}
+
+// Baselines for registration, timed as it is and in its unit (ns per
+// atomic, add_ns_per_entry), on the same table:
+//   register/baseline_memcpy/N: a plain memcpy of the sorted copy's two
+//     sections (all the bytes registration reads) to a buffer whose pages
+//     are already there, as the arena's are when a table is built again.
+//   register/baseline_std_sort/N: std::sort of the N atomics' 64-bit keys
+//     (offset from the text << 32 | descriptor), in a fixed random order,
+//     copied to a buffer whose pages are already there before each sort
+//     (the copy is not timed).
+enum class Baseline { Memcpy, StdSort };
+
+template <Baseline Kind> void BM_RegisterBaseline(benchmark::State &state) {
+  size_t n = size_t(state.range(0));
+  SyntheticTable *t = getTable(n, Want::Unregistered, &state);
+  if (!t)
+    return;
+  const Encoded &e = t->sorted;
+  std::vector<uint64_t> keys;
+  if (Kind == Baseline::StdSort) {
+    keys.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      keys[i] = uint64_t(t->pcs[i] - t->textStart) << 32 | t->desc[i];
+    std::shuffle(keys.begin(), keys.end(), std::mt19937_64(kSeed));
+  }
+  size_t bytes =
+      Kind == Baseline::Memcpy ? size_t(e.end - e.begin) : n * sizeof(uint64_t);
+  // Written once here, so that its pages are there.
+  std::vector<uint64_t> out(bytes / sizeof(uint64_t) + 1);
+  benchmark::DoNotOptimize(out.data()); // escapes: the copy is kept
+  double seconds = 0, cpu = 0;
+  for (auto _ : state) {
+    if (Kind == Baseline::StdSort)
+      memcpy(out.data(), keys.data(), bytes);
+    double c0 = threadCpuSeconds();
+    auto t0 = std::chrono::steady_clock::now();
+    if (Kind == Baseline::Memcpy) {
+      memcpy(out.data(), e.begin, bytes);
+    } else {
+      std::sort(out.begin(), out.begin() + ptrdiff_t(n));
+    }
+    benchmark::ClobberMemory();
+    auto t1 = std::chrono::steady_clock::now();
+    cpu += threadCpuSeconds() - c0;
+    double took = std::chrono::duration<double>(t1 - t0).count();
+    seconds += took;
+    state.SetIterationTime(took);
+  }
+  if (Kind == Baseline::StdSort &&
+      !std::is_sorted(out.begin(), out.begin() + ptrdiff_t(n)))
+    die("std::sort baseline left its keys unsorted (benchmark bug)");
+  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
+  state.counters["add_ns_per_entry"] =
+      seconds * 1e9 / double(state.iterations()) / double(n);
+  state.counters["add_cpu_ns_per_entry"] =
+      cpu * 1e9 / double(state.iterations()) / double(n);
+  state.counters["bytes_per_entry"] = double(bytes) / double(n);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1125,6 +1196,21 @@ int main(int argc, char **argv) {
                     ->Arg(int64_t(n))
                     ->UseManualTime()
                     ->Unit(benchmark::kMillisecond);
+      if (big)
+        r->Iterations(3);
+      else if (n >= 1000000)
+        r->Iterations(20);
+    }
+    // Registration's baselines, next to it (same table, same units).
+    for (int sort = 0; sort < 2; ++sort) {
+      auto *r =
+          benchmark::RegisterBenchmark(
+              sort ? "register/baseline_std_sort" : "register/baseline_memcpy",
+              sort ? BM_RegisterBaseline<Baseline::StdSort>
+                   : BM_RegisterBaseline<Baseline::Memcpy>)
+              ->Arg(int64_t(n))
+              ->UseManualTime()
+              ->Unit(benchmark::kMillisecond);
       if (big)
         r->Iterations(3);
       else if (n >= 1000000)

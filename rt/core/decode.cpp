@@ -79,12 +79,13 @@ bool versionOk(MetadataKind Kind, uint32_t Version) {
 
 } // namespace
 
-void sortByHighWord(uint64_t *A, uint64_t *Tmp, size_t N) {
+void sortByHighWord(uint64_t *A, uint64_t *Tmp, size_t N,
+                    bool MaybeNearlySorted) {
   // Sections come sorted by function, with the records of one function in
   // any order: an insertion sort moves each item a short way. It gives up
   // after a budget of moves proportional to N (input in no useful order)
   // and leaves the rest to the radix sort, which is linear on any input.
-  uint64_t Budget = 8 * uint64_t(N) + 64;
+  uint64_t Budget = MaybeNearlySorted ? 8 * uint64_t(N) + 64 : 0;
   size_t I = 1;
   for (; I < N && Budget; ++I) {
     uint64_t V = A[I];
@@ -477,6 +478,61 @@ bool storeAtomics(const uint64_t *Keys, size_t N, const uint32_t *Records,
   return true;
 }
 
+/// Out's arrays, in blocks of their own, from the keys in section order,
+/// when they are sorted but for short displacements (the records of one
+/// function, each sorted, in any order): each key is inserted into the
+/// arrays themselves, after a scan back over those it comes before, so
+/// that the keys are read once and the arrays written once, in order, but
+/// for the few entries moved. Keeps the first of repeated PCs (as the
+/// stable sort in storeAtomics does). False, with nothing allocated, when
+/// out of memory or when the keys are further out of order than a budget
+/// of moves proportional to the keys read allows (the caller sorts them).
+bool insertAtomics(const uint64_t *Keys, size_t N, const uint32_t *Records,
+                   DecodedAtomics &Out) {
+  ArenaBlock OffsetsBlock, DescriptorsBlock;
+  if (!OffsetsBlock.allocate(N * sizeof(uint32_t)) ||
+      !DescriptorsBlock.allocate(N * sizeof(uint32_t)))
+    return false;
+  auto *Offsets = OffsetsBlock.data<uint32_t>();
+  auto *Descs = DescriptorsBlock.data<uint32_t>();
+  // Four moves per key so far: input in no useful order is given up on
+  // after a few keys, not after a few times N moves.
+  uint64_t Budget = 64;
+  size_t Count = 0;
+  int64_t Last = -1; // the last offset stored, below any offset at first
+  for (size_t I = 0; I < N; ++I, Budget += 4) {
+    const uint64_t Key = Keys[I];
+    const uint32_t Offset = uint32_t(Key >> 32), Desc = Records[uint32_t(Key)];
+    if (__builtin_expect(int64_t(Offset) > Last, 1)) {
+      storeRelaxed(&Offsets[Count], Offset);
+      storeRelaxed(&Descs[Count++], Desc);
+      Last = Offset;
+      continue;
+    }
+    size_t J = Count - 1; // Offsets[J] >= Offset
+    while (J && Offsets[J - 1] > Offset && Budget) {
+      --J;
+      --Budget;
+    }
+    if (!Budget)
+      return false;
+    if (Offsets[J] == Offset || (J && Offsets[J - 1] == Offset))
+      continue; // a repeated PC: the first one stays
+    for (size_t M = Count; M > J; --M) {
+      storeRelaxed(&Offsets[M], Offsets[M - 1]);
+      storeRelaxed(&Descs[M], Descs[M - 1]);
+    }
+    storeRelaxed(&Offsets[J], Offset);
+    storeRelaxed(&Descs[J], Desc);
+    ++Count;
+  }
+  Out.Offsets = OffsetsBlock.release();
+  Out.Descriptors = DescriptorsBlock.release();
+  Out.Count = uint32_t(Count);
+  Out.Capacity = uint32_t(N);
+  return true;
+}
+
 } // namespace
 
 DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
@@ -526,13 +582,18 @@ DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
   if (!N)
     return C.Error;
 
+  // Sections come sorted by function: most are stored as they are read;
+  // the others are in no useful order (insertAtomics tried), for the radix
+  // sort.
+  if (D.Disordered && insertAtomics(Keys, N, Records, Out))
+    return C.Error;
   if (D.Disordered) {
     uint64_t *Tmp = SortScratch.get(N + 1);
     if (!Tmp) {
       C.fail("out of memory", N);
       return C.Error;
     }
-    sortByHighWord(Keys, Tmp, N);
+    sortByHighWord(Keys, Tmp, N, /*MaybeNearlySorted=*/false);
   }
   if (!storeAtomics(Keys, N, Records, Out))
     C.fail("out of memory", N);
@@ -551,9 +612,10 @@ bool decodeFunctionRecords(Cursor &C, uint32_t VersionBase,
                            size_t &Count, bool &Disordered) {
   const uint8_t *P = C.P, *const Stop = C.Stop;
   const uint64_t Hull = Code.TextHi - Code.TextLo;
-  size_t N = 0;
-  uint64_t PrevStart = 0;
-  bool Disorder = false;
+  // Continues after the Count records decoded so far (decodeFastFunctions).
+  size_t N = Count;
+  uint64_t PrevStart = N ? Records[N - 1].Start : 0;
+  bool Disorder = Disordered;
   auto Fail = [&](const char *What) {
     C.P = P;
     Count = N;
@@ -619,6 +681,66 @@ bool decodeFunctionRecords(Cursor &C, uint32_t VersionBase,
   return true;
 }
 
+/// A pcmap function entry's record, as five words in the order of its
+/// fields (FunctionRecord): the fields a module table fills in are 0.
+inline void storePCMapRecord(FunctionRecord *Out, uint64_t Offset,
+                             uint64_t Size, uint64_t Features) {
+  static_assert(offsetof(FunctionRecord, Source) == 16 &&
+                    offsetof(FunctionRecord, Entry) == 28 &&
+                    offsetof(FunctionRecord, Declared) == 36,
+                "the words below");
+  auto *W = reinterpret_cast<uint64_t *>(Out);
+  storeRelaxed(&W[0], Offset | Size << 32);
+  storeRelaxed(&W[1], uint64_t(0));
+  storeRelaxed(&W[2], uint64_t(PCMAP_SOURCE_PCMAP));
+  storeRelaxed(&W[3], Offset << 32);
+  storeRelaxed(&W[4], (Features & 0xffffffffu) << 32);
+}
+
+/// Decodes the bulk of a pcmap functions section whose module has one range
+/// of code, an entry at a time without a branch on the data: its size and
+/// features are one or two bytes each (a size below 16 KiB; every feature
+/// this version defines), read from one load, and whatever does not fit
+/// that (or is not a function in the code) is noted, not tested. Stops
+/// near the section's end, where decodeFunctionRecords carries on; false
+/// at anything unusual, for it to redo the section from the start, checked.
+template <unsigned Width>
+bool decodeFastFunctions(Cursor &C, const CodeRanges &Code,
+                         FunctionRecord *Records, size_t &Count,
+                         bool &Disordered) {
+  const uint8_t *P = C.P, *const Stop = C.Stop;
+  // In registers: the stores to the records could alias Code.
+  const uint64_t Hull = Code.TextHi - Code.TextLo, TextLo = Code.TextLo;
+  uint64_t Bad = 0, Disorder = 0;
+  int64_t Prev = -1; // below any offset: the first is in order
+  FunctionRecord *Out = Records;
+  // An entry is at most Width + 4 bytes here; 8 are read after its PC.
+  while (size_t(Stop - P) >= Width + 8) {
+    uint64_t Rel = readRelativePC<Width>(P), V;
+    memcpy(&V, P + Width, 8);
+    // Size: one byte, or two when the first has its continuation bit; then
+    // the features, the same way. A third byte of either is unusual.
+    uint64_t C0 = (V >> 7) & 1;
+    uint64_t Size = (V & 0x7f) | ((V >> 1) & (0x3f80 & (0 - C0)));
+    uint64_t F = V >> (8 + 8 * C0), F0 = (F >> 7) & 1;
+    uint64_t Features = (F & 0x7f) | ((F >> 1) & (0x3f80 & (0 - F0)));
+    Bad |= (C0 & (V >> 15)) | (F0 & (F >> 15));
+    uint64_t Offset = uint64_t(uintptr_t(P) + uintptr_t(Rel)) - TextLo;
+    Bad |= uint64_t(Rel == 0) | uint64_t(Offset >= Hull) |
+           uint64_t(Size > Hull - Offset);
+    Disorder |= uint64_t(int64_t(Offset) <= Prev);
+    Prev = int64_t(Offset);
+    storePCMapRecord(Out++, Offset, Size, Features);
+    P += Width + 2 + C0 + F0;
+  }
+  if (Bad)
+    return false;
+  C.P = P;
+  Count = size_t(Out - Records);
+  Disordered = Disorder != 0;
+  return true;
+}
+
 /// Decodes the entries of a functions section of pcmap or sanmd (SanmdV1:
 /// version 1, of 32-bit words) with relative PCs of Width bytes
 /// (decodeFunctionRecords).
@@ -626,9 +748,19 @@ template <unsigned Width>
 bool decodeRecordsOfWidth(Cursor &C, bool Upstream, bool SanmdV1,
                           uint32_t VersionBase, const CodeRanges &Code,
                           FunctionRecord *R, size_t &N, bool &Disordered) {
-  if (!Upstream)
+  if (!Upstream) {
+    // The fast path first, where it applies; the checked decoder carries on
+    // where it stopped, or starts again if it gave up.
+    const uint8_t *const Start = C.P;
+    if (Code.NumRanges != 1 || Code.TextHi <= Code.TextLo ||
+        !decodeFastFunctions<Width>(C, Code, R, N, Disordered)) {
+      C.P = Start;
+      N = 0;
+      Disordered = false;
+    }
     return decodeFunctionRecords<Width, false, false>(C, VersionBase, Code, R,
                                                       N, Disordered);
+  }
   if (SanmdV1)
     return decodeFunctionRecords<Width, true, true>(C, VersionBase, Code, R, N,
                                                     Disordered);

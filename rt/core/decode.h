@@ -118,8 +118,11 @@ struct ScratchBuffer {
 };
 
 /// Sorts N 64-bit items by their high 32 bits (stable); Scratch has room for
-/// N items. Fast when the input is already sorted.
-void sortByHighWord(uint64_t *Items, uint64_t *Scratch, size_t N);
+/// N items. Fast when the input is already sorted, or nearly (unless the
+/// caller knows it is not: MaybeNearlySorted false goes straight to the
+/// radix sort).
+void sortByHighWord(uint64_t *Items, uint64_t *Scratch, size_t N,
+                    bool MaybeNearlySorted = true);
 
 } // namespace rt
 } // namespace pcmap

@@ -31,32 +31,39 @@ uint64_t indexBytes(uint64_t NumStretches) {
 /// reader's garbage out of other blocks' pages.
 constexpr uint64_t kBytesSlack = 2 * kWindow;
 
-ScratchBuffer AtomicCountScratch, BoundaryScratch, BoundaryCountScratch;
+/// The functions a module's index holds at most (less one); the index
+/// counts them in 32 bits, but module tables have always been bounded so.
+constexpr uint64_t kMaxFunctions = uint64_t(1) << 24;
 
-/// Offsets counted at once by countBelow (one cache line of them).
+ScratchBuffer BoundOffsetScratch, BoundStartScratch, BoundClassScratch;
+
+/// Class bytes copied at once by the stretch writer (putBytes).
 constexpr unsigned kCountWindow = 16;
 
-/// The number of the first N (<= kCountWindow) sorted offsets at P below
-/// X, without a branch. Reads kCountWindow offsets: P is in the arena,
-/// which is mapped past any array's end. Sorted, the offsets below X are
-/// the first lanes: their number is that of the trailing ones (a bit scan,
-/// where a population count would cost a dozen instructions without
-/// POPCNT).
-inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
+/// Offsets a stretch's run takes at once (putRun): most stretches hold
+/// fewer atomics, and fewer boundaries.
+constexpr unsigned kRunWindow = 8;
+/// What the boundaries' offsets end with (Boundaries): above any offset of
+/// code, whose size is below 4 GiB.
+constexpr uint32_t kNoOffset = 0xffffffffu;
+
+/// The number of the first N (<= kRunWindow) sorted offsets at P below X,
+/// without a branch. Reads kRunWindow offsets: P is in the arena, which is
+/// mapped past any array's end. Sorted, the offsets below X are the first
+/// lanes: their number is that of the trailing ones (a bit scan, where a
+/// population count would cost a dozen instructions without POPCNT).
+inline uint32_t countBelowInRun(const uint32_t *P, uint32_t N, uint32_t X) {
 #if defined(__SSE2__)
-  static_assert(kCountWindow == 16, "four vectors of four offsets");
-  // Unsigned compares, as signed ones of the values with the top bit
-  // flipped.
   const __m128i Flip = _mm_set1_epi32(int(0x80000000u));
   const __m128i K = _mm_xor_si128(_mm_set1_epi32(int(X)), Flip);
   auto Below = [&](unsigned I) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 4 * I));
     return _mm_cmplt_epi32(_mm_xor_si128(V, Flip), K);
   };
-  __m128i AB = _mm_packs_epi32(Below(0), Below(1));
-  __m128i CD = _mm_packs_epi32(Below(2), Below(3));
-  uint32_t Lanes = uint32_t(_mm_movemask_epi8(_mm_packs_epi16(AB, CD)));
-  return uint32_t(__builtin_ctz(~Lanes | (1u << N)));
+  // Two bits of the mask per offset.
+  unsigned Lanes =
+      unsigned(_mm_movemask_epi8(_mm_packs_epi32(Below(0), Below(1))));
+  return uint32_t(__builtin_ctz(~Lanes | (1u << (2 * N)))) / 2;
 #else
   uint32_t Count = 0;
   for (uint32_t I = 0; I < N; ++I)
@@ -65,147 +72,153 @@ inline uint32_t countBelow(const uint32_t *P, uint32_t N, uint32_t X) {
 #endif
 }
 
-/// Makes C[S] (S <= NumEntries) the number of items before stretch S, from
-/// C[S + 1] = one past the last item in stretch S, set for the stretches
-/// that have items (and 0 elsewhere): a running maximum.
-void runningMaximum(uint32_t *C, uint64_t NumEntries) {
-  // The maximum is kept in a register, not reloaded from the entry just
-  // stored.
-  for (uint32_t I = 1, Max = 0; I <= NumEntries; ++I) {
-    uint32_t V = C[I];
-    Max = V > Max ? V : Max;
-    C[I] = Max;
+/// Writes the low bytes of the first Left sorted offsets at P that are
+/// below X to Out, and returns their number. Without a branch on the data
+/// where there are fewer than kRunWindow of them: the window's offsets are
+/// compared and their low bytes stored at once, with garbage after them,
+/// which whatever the writer puts there next overwrites (the stretches'
+/// bytes have slack at their end). Reads kRunWindow offsets: P is in the
+/// arena, which is mapped past any array's end, or has that many readable
+/// after its end. Sentinel: the offsets end with kRunWindow of
+/// kNoOffset, which no X exceeds, so that Left need not be checked.
+template <bool Sentinel>
+inline uint64_t putRun(unsigned char *Out, const uint32_t *P, uint64_t Left,
+                       uint32_t X) {
+  uint64_t N = 0;
+#if defined(__SSE2__)
+  static_assert(kRunWindow == 8, "two vectors of four offsets");
+  const __m128i V0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+  const __m128i V1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P + 4));
+  // Unsigned compares, as signed ones of the values with the top bit
+  // flipped; two bits of the mask per offset.
+  const __m128i Flip = _mm_set1_epi32(int(0x80000000u));
+  const __m128i K = _mm_xor_si128(_mm_set1_epi32(int(X)), Flip);
+  unsigned Lanes = unsigned(_mm_movemask_epi8(
+      _mm_packs_epi32(_mm_cmplt_epi32(_mm_xor_si128(V0, Flip), K),
+                      _mm_cmplt_epi32(_mm_xor_si128(V1, Flip), K))));
+  const __m128i Low = _mm_set1_epi32(0xff);
+  __m128i Bytes = _mm_packus_epi16(
+      _mm_packs_epi32(_mm_and_si128(V0, Low), _mm_and_si128(V1, Low)),
+      _mm_setzero_si128());
+  // In assembly, as the readers' loads (table.h): a stale reader may read
+  // these bytes, and the compiler must not see a race.
+  asm volatile("movq %1, %0"
+               : "=m"(*reinterpret_cast<uint64_t *>(Out))
+               : "x"(Bytes));
+  if (!Sentinel)
+    Lanes &= (1u << 2 * (Left < kRunWindow ? Left : kRunWindow)) - 1;
+  N = __builtin_ctz(~Lanes) / 2;
+  if (__builtin_expect(N < kRunWindow, 1))
+    return N;
+#endif
+  for (; (Sentinel || N < Left) && P[N] < X; ++N)
+    storeRelaxed(&Out[N], uint8_t(P[N]));
+  return N;
+}
+
+/// Copies N bytes from In to Out, and up to kCountWindow - N bytes of
+/// garbage after them (see putRun).
+inline void putBytes(unsigned char *Out, const uint8_t *In, uint64_t N) {
+  uint64_t I = 0;
+#if defined(__SSE2__)
+  __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(In));
+  asm volatile("movdqu %1, %0"
+               : "=m"(*reinterpret_cast<Bytes16 *>(Out))
+               : "x"(V));
+  I = kCountWindow;
+#endif
+  for (; I < N; ++I)
+    storeRelaxed(&Out[I], In[I]);
+}
+
+/// The boundaries of a module's index (table.h), in order, as
+/// finishFunctions collects them: where each one is, the functions that
+/// start at or before it, and its class byte (the class of the segment it
+/// begins, with the functions that start in its stretch up to it). Each
+/// array has one slot before the first boundary (offset 0, no function,
+/// class 0: the start of the code) and kCountWindow + 1 after the last
+/// (offset kNoOffset, 0 otherwise), read by the stretch writer's windows.
+/// Also: the stretches that functions cover, about (overlapping functions
+/// count twice), and the stretches where two functions or more start.
+struct Boundaries {
+  uint32_t *Offsets = nullptr, *Starts = nullptr;
+  uint8_t *Classes = nullptr;
+  uint64_t Num = 0;
+  uint64_t Covered = 0, ManyStarts = 0;
+
+  /// Room for the boundaries of NumFunctions functions; false when out of
+  /// memory.
+  bool reserve(uint64_t NumFunctions) {
+    const uint64_t Slots = 2 * NumFunctions + kCountWindow + 2;
+    Offsets =
+        reinterpret_cast<uint32_t *>(BoundOffsetScratch.get(Slots / 2 + 1));
+    Starts = reinterpret_cast<uint32_t *>(BoundStartScratch.get(Slots / 2 + 1));
+    Classes = reinterpret_cast<uint8_t *>(BoundClassScratch.get(Slots / 8 + 1));
+    if (!Offsets || !Starts || !Classes)
+      return false;
+    *Offsets++ = 0;
+    *Starts++ = 0;
+    *Classes++ = 0;
+    return true;
   }
-}
-
-/// Room for NumEntries + 1 counts, zeroed, or null when out of memory.
-uint32_t *zeroedCounts(ScratchBuffer &Scratch, uint64_t NumEntries) {
-  auto *C = reinterpret_cast<uint32_t *>(Scratch.get((NumEntries + 1) / 2 + 1));
-  if (C)
-    memset(C, 0, (NumEntries + 1) * sizeof(uint32_t));
-  return C;
-}
-
-/// The atomics before each stretch, from the sorted offsets (NumEntries + 1
-/// counts, in the scratch buffer), or null when out of memory.
-uint32_t *countAtomicsBefore(const uint32_t *Atomics, uint64_t NumAtomics,
-                             uint64_t NumEntries) {
-  uint32_t *Before = zeroedCounts(AtomicCountScratch, NumEntries);
-  if (!Before)
-    return nullptr;
-  for (uint64_t A = 0; A < NumAtomics; ++A)
-    Before[(Atomics[A] >> kStretchShift) + 1] = uint32_t(A + 1);
-  runningMaximum(Before, NumEntries);
-  return Before;
-}
-
-/// The sorted atomics of a module and the counts per stretch above.
-struct AtomicsByStretch {
-  const uint32_t *Atomics;
-  uint64_t NumAtomics;
-  const uint32_t *Before;
-
-  /// The atomics before offset X (X <= the code's size).
-  __attribute__((always_inline)) uint64_t below(uint64_t X) const {
-    uint64_t S = X >> kStretchShift;
-    uint64_t First = Before[S], N = Before[S + 1] - First;
-    if (__builtin_expect(N > kCountWindow, 0)) {
-      while (First < NumAtomics && Atomics[First] < X)
-        ++First;
-      return First;
+  /// Ends the arrays after the last boundary.
+  void finish() {
+    for (uint64_t K = Num; K < Num + kCountWindow + 1; ++K) {
+      Offsets[K] = kNoOffset;
+      Starts[K] = 0;
+      Classes[K] = 0;
     }
-    return First + countBelow(Atomics + First, uint32_t(N), uint32_t(X));
   }
 };
 
-/// A boundary of the index, as the build collects them in order: its
-/// offset (high word), the functions that start at or before it (bits 8
-/// to 31: a module has fewer than kMaxFunctions), and the class of the
-/// segment it begins (low byte, without a count).
-constexpr uint64_t kMaxFunctions = uint64_t(1) << 24;
-inline uint64_t boundary(uint64_t Offset, uint64_t Class, uint64_t Starts) {
-  return Offset << 32 | Starts << 8 | Class;
-}
-inline uint64_t startsOf(uint64_t Bound) { return (Bound >> 8) & 0xffffff; }
-
-/// Writes the index and the stretches' bytes (table.h), from the sorted
-/// atomics and boundaries, in passes without a branch on the data (a loop
-/// per stretch over its atomics and boundaries mispredicts the end of each):
-/// with the atomics (AtomicsBefore) and boundaries (BoundsBefore) before
-/// each stretch S, its bytes begin at
+/// Writes the index and the stretches' bytes (table.h) in one pass over the
+/// stretches, from the sorted atomics and boundaries, without a branch on
+/// the data where a stretch has fewer than kRunWindow of each: the atomics
+/// and boundaries of stretch S are counted by comparing a window of each,
+/// and its bytes, which begin at
 ///
-///   Pos(S) = AtomicsBefore[S] + 2 * BoundsBefore[S] + S
+///   Pos(S) = (atomics before S) + 2 * (boundaries before S) + S
 ///
 /// (an atomic's low byte, a boundary's low byte and the class after it, and
-/// the class at each stretch's start), so that every item's place is known.
-/// The class at a stretch's start, and the functions before it, are those
-/// of the boundary before it.
-class IndexWriter {
-public:
-  IndexWriter(uint64_t *Index, unsigned char *Bytes, const uint32_t *Before,
-              const uint32_t *BoundsBefore)
-      : Index(Index), Bytes(Bytes), AtomicsBefore(Before),
-        BoundsBefore(BoundsBefore) {}
-
-  static uint64_t bytesNeeded(uint64_t NumAtomics, uint64_t NumBounds,
-                              uint64_t NumEntries) {
-    return NumAtomics + 2 * NumBounds + NumEntries;
+/// the class at each stretch's start), are written a window at a time, each
+/// store overwriting the garbage past the end of the one before. The class
+/// at a stretch's start, and the functions before it, are those of the
+/// boundary before it. AllMany: 2 if every entry says "read the bytes"
+/// (table.h), else 0.
+void writeStretches(const uint32_t *Atomics, uint64_t NumAtomics,
+                    const Boundaries &B, uint64_t NumEntries, uint64_t AllMany,
+                    uint64_t *Index, unsigned char *Bytes) {
+  const uint32_t *const Offsets = B.Offsets, *const Starts = B.Starts;
+  const uint8_t *const Classes = B.Classes;
+  uint64_t A = 0, K = 0, Pos = 0;
+  for (uint64_t S = 0; S < NumEntries; ++S) {
+    // Offsets are below 2^32; the entries past the code hold nothing.
+    uint64_t End = (S + 1) << kStretchShift;
+    uint32_t Hi = uint32_t(End < 0xffffffffu ? End : 0xffffffffu);
+    unsigned char *Out = Bytes + Pos;
+    uint64_t NA = putRun<false>(Out, Atomics + A, NumAtomics - A, Hi);
+    uint64_t NB = putRun<true>(Out + NA, Offsets + K, 0, Hi);
+    storeRelaxed(&Out[NA + NB], uint8_t(Classes[int64_t(K) - 1] & 3));
+    putBytes(Out + NA + NB + 1, Classes + K, NB);
+    uint64_t Before = Starts[int64_t(K) - 1];
+    uint64_t InStretch = Starts[int64_t(K + NB) - 1] - Before;
+    InStretch = InStretch < 2 ? InStretch : 2;
+    InStretch = InStretch > AllMany ? InStretch : AllMany;
+    // The first start: the first boundary, or the one after it when the
+    // first ends the function before the stretch.
+    uint64_t First = Offsets[K + ((Classes[K] & kClassInFunction) == 0)];
+    uint64_t Inline = (First & 0xff) | InStretch << 8;
+    storeRelaxed(&Index[2 * S], A | Before << 32);
+    // The boundaries' bytes follow the atomics': a stretch whose count of
+    // atomics is saturated has its boundaries searched too.
+    uint64_t SavedNB = NA < 255 && NB < 255 ? NB : 255;
+    storeRelaxed(&Index[2 * S + 1], Pos | (NA < 255 ? NA : 255) << 32 |
+                                        SavedNB << 40 | Inline << kInlineShift);
+    A += NA;
+    K += NB;
+    Pos += NA + 2 * NB + 1;
   }
-
-  /// Bounds[-1], Bounds[NumBounds] and Bounds[NumBounds + 1] must be
-  /// readable, and 0. Covered: the stretches that functions cover, about.
-  void write(const uint32_t *Atomics, uint64_t NumAtomics,
-             const uint64_t *Bounds, uint64_t NumBounds, uint64_t NumEntries,
-             uint64_t Covered) {
-    for (uint64_t I = 0; I < NumAtomics; ++I) {
-      uint64_t S = Atomics[I] >> kStretchShift;
-      put(I + 2 * BoundsBefore[S] + S, uint8_t(Atomics[I]));
-    }
-    uint64_t ManyStarts = 0; // stretches where two functions or more start
-    for (uint64_t K = 0; K < NumBounds; ++K) {
-      uint64_t Bound = Bounds[K], S = Bound >> (32 + kStretchShift);
-      uint64_t InStretch =
-          startsOf(Bound) - startsOf(Bounds[int64_t(BoundsBefore[S]) - 1]);
-      ManyStarts += (InStretch == 2) & Bound & kClassInFunction;
-      uint64_t Count =
-          InStretch < kMaxClassStarts ? InStretch : kMaxClassStarts;
-      put(AtomicsBefore[S + 1] + BoundsBefore[S] + S + K, uint8_t(Bound >> 32));
-      put(AtomicsBefore[S + 1] + BoundsBefore[S + 1] + S + 1 + K,
-          uint8_t((Bound & 3) | Count << kClassStartsShift));
-    }
-    // 2 for every stretch: read the bytes (table.h).
-    const uint64_t AllMany = ManyStarts * kInlineLookupRatio > Covered ? 2 : 0;
-    for (uint64_t S = 0; S < NumEntries; ++S) {
-      uint64_t A0 = AtomicsBefore[S], NA = AtomicsBefore[S + 1] - A0;
-      uint64_t B0 = BoundsBefore[S], NB = BoundsBefore[S + 1] - B0;
-      uint64_t Pos = A0 + 2 * B0 + S;
-      uint64_t Before = Bounds[int64_t(B0) - 1];
-      put(Pos + NA + NB, uint8_t(Before & 3));
-      uint64_t Starts =
-          startsOf(Bounds[int64_t(B0 + NB) - 1]) - startsOf(Before);
-      Starts = Starts < 2 ? Starts : 2;
-      Starts = Starts > AllMany ? Starts : AllMany;
-      // The first start: the first boundary, or the one after it when the
-      // first ends the function before the stretch.
-      uint64_t First = Bounds[B0 + ((Bounds[B0] & kClassInFunction) == 0)];
-      uint64_t Inline = (First >> 32 & 0xff) | Starts << 8;
-      storeRelaxed(&Index[2 * S], A0 | startsOf(Before) << 32);
-      // The boundaries' bytes follow the atomics': a stretch whose count
-      // of atomics is saturated has its boundaries searched too.
-      NB = NA < 255 && NB < 255 ? NB : 255;
-      storeRelaxed(&Index[2 * S + 1], Pos | (NA < 255 ? NA : 255) << 32 |
-                                          NB << 40 | Inline << kInlineShift);
-    }
-  }
-
-private:
-  void put(uint64_t At, uint8_t V) { storeRelaxed(&Bytes[At], V); }
-
-  uint64_t *Index;
-  unsigned char *Bytes;
-  const uint32_t *AtomicsBefore, *BoundsBefore;
-};
-
+}
 /// The bits of an answer map's word (table.h) for its bytes [From, To),
 /// From < To <= 32.
 inline uint64_t mapLanes(uint64_t From, uint64_t To) {
@@ -215,11 +228,12 @@ inline uint64_t mapLanes(uint64_t From, uint64_t To) {
 
 /// Writes the answer map (table.h) of the code's first Words * 32 bytes, a
 /// word at a time in one pass, from the boundaries as the index has them
-/// (sorted; Bounds[-1] is the class 0 at offset 0) and the atomics: NO in
+/// (sorted, the class 0 at offset 0 before them) and the atomics: NO in
 /// the segments of complete functions, YES at atomics, UNKNOWN elsewhere.
-void writeAnswerMap(uint64_t *Out, uint64_t Words, const uint64_t *Bounds,
-                    uint64_t NumBounds, const uint32_t *Atomics,
-                    uint64_t NumAtomics) {
+void writeAnswerMap(uint64_t *Out, uint64_t Words, const Boundaries &B,
+                    const uint32_t *Atomics, uint64_t NumAtomics) {
+  const uint32_t *const Offsets = B.Offsets;
+  const uint64_t NumBounds = B.Num;
   constexpr uint64_t kPerWord = 1u << kMapBytesPerWordShift;
   constexpr uint64_t kNoInEveryLane = 0x5555555555555555; // answer 0, plus 1
   auto NoIn = [](uint64_t Class) {
@@ -229,17 +243,17 @@ void writeAnswerMap(uint64_t *Out, uint64_t Words, const uint64_t *Bounds,
   for (uint64_t W = 0; W < Words; ++W) {
     const uint64_t Lo = W * kPerWord, Hi = Lo + kPerWord;
     uint64_t Word = NoIn(Class);
-    if (K < NumBounds && (Bounds[K] >> 32) < Hi) {
+    if (K < NumBounds && Offsets[K] < Hi) {
       // Segments change inside the word.
       Word = 0;
       uint64_t From = Lo;
-      for (; K < NumBounds && (Bounds[K] >> 32) < Hi; ++K) {
-        uint64_t To = Bounds[K] >> 32;
+      for (; K < NumBounds && Offsets[K] < Hi; ++K) {
+        uint64_t To = Offsets[K];
         if (To > From) {
           Word |= NoIn(Class) & mapLanes(From - Lo, To - Lo);
           From = To;
         }
-        Class = Bounds[K] & 0xff;
+        Class = B.Classes[K];
       }
       Word |= NoIn(Class) & mapLanes(From - Lo, kPerWord);
     }
@@ -302,16 +316,14 @@ void writeFunctionMap(uint64_t *Granules, const FunctionRecord *F,
 /// writeAnswerMap takes them) and the atomics, then the function map from
 /// the functions. False when out of memory: the module's queries then go
 /// through its index.
-bool buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
-               const uint32_t *Atomics, uint64_t NumAtomics,
-               const FunctionRecord *F, uint64_t NumFunctions,
-               uint64_t TextSize, ArenaBlock &Maps) {
+bool buildMaps(const Boundaries &B, const uint32_t *Atomics,
+               uint64_t NumAtomics, const FunctionRecord *F,
+               uint64_t NumFunctions, uint64_t TextSize, ArenaBlock &Maps) {
   const uint64_t AnswerBytes = answerMapBytes(TextSize);
   if (!Maps.allocate(AnswerBytes + functionMapBytes(TextSize)))
     return false;
   auto *Out = Maps.data<uint64_t>();
-  writeAnswerMap(Out, AnswerBytes / sizeof(uint64_t), Bounds, NumBounds,
-                 Atomics, NumAtomics);
+  writeAnswerMap(Out, AnswerBytes / sizeof(uint64_t), B, Atomics, NumAtomics);
   writeFunctionMap(Out + AnswerBytes / sizeof(uint64_t), F, NumFunctions,
                    TextSize);
   return true;
@@ -320,21 +332,33 @@ bool buildMaps(const uint64_t *Bounds, uint64_t NumBounds,
 /// The features of R that the runtime relies on, given that it holds the
 /// atomics [A, B): a claim of complete atomics stands only if the section
 /// that made it was accepted, and a function that says it has atomics
-/// has some.
-uint32_t reliedFeatures(const FunctionRecord &R, uint64_t A, uint64_t B,
-                        const ModuleAtomicsState &State) {
-  uint32_t Declared = R.Declared;
-  bool PCMapComplete = (R.Source & PCMAP_SOURCE_PCMAP) &&
-                       (Declared & kFeatureAtomics) &&
-                       !State.PCMapAtomicsRejected &&
-                       !((Declared & kFeatureHasAtomics) && A == B);
-  bool UpstreamComplete =
-      (R.Source & PCMAP_SOURCE_UPSTREAM) &&
-      (R.UpstreamFeatures & pcmap::format::kUpstreamFeatureAtomics) &&
-      State.UpstreamAtomicsPresent && !State.UpstreamAtomicsRejected;
-  return uint32_t((Declared & kKnownFeatures & ~kFeatureAtomics) |
-                  (PCMapComplete || UpstreamComplete ? kFeatureAtomics : 0));
-}
+/// has some. Without a branch: State's part is worked out once, in the
+/// constructor.
+class ReliedFeatures {
+public:
+  explicit ReliedFeatures(const ModuleAtomicsState &State)
+      : PCMapOk(State.PCMapAtomicsRejected ? 0 : 1),
+        UpstreamOk(State.UpstreamAtomicsPresent &&
+                           !State.UpstreamAtomicsRejected
+                       ? 1
+                       : 0) {}
+
+  uint32_t operator()(const FunctionRecord &R, uint64_t A, uint64_t B) const {
+    static_assert(kFeatureAtomics == 1 && kFeatureHasAtomics == 2 &&
+                      PCMAP_SOURCE_PCMAP == 1 && PCMAP_SOURCE_UPSTREAM == 2 &&
+                      pcmap::format::kUpstreamFeatureAtomics == 1,
+                  "the bits below");
+    uint32_t Declared = R.Declared, Source = R.Source;
+    uint32_t PCMapComplete =
+        Source & Declared & PCMapOk & ~((Declared >> 1) & uint32_t(A == B));
+    uint32_t UpstreamComplete = (Source >> 1) & R.UpstreamFeatures & UpstreamOk;
+    return uint32_t(Declared & kKnownFeatures & ~kFeatureAtomics) |
+           ((PCMapComplete | UpstreamComplete) & 1);
+  }
+
+private:
+  uint32_t PCMapOk, UpstreamOk;
+};
 
 /// A module's table while it is built: its header, and the blocks it owns
 /// until publish() hands them over to the header, from which
@@ -364,61 +388,66 @@ struct TableBuild {
   }
 };
 
-/// The boundaries of a module's index, as finishFunctions collects them in
-/// order (see boundary()), after one and before two of class 0
-/// (IndexWriter); those before each stretch; and the stretches that
-/// functions cover, about (overlapping functions count twice).
-struct Boundaries {
-  uint64_t *Bounds = nullptr;
-  uint64_t Num = 0;
-  uint32_t *Before = nullptr; // NumEntries + 1 counts
-  uint64_t Covered = 0;
-
-  /// Room for the boundaries of NumFunctions functions, and the counts;
-  /// false when out of memory.
-  bool reserve(uint64_t NumFunctions, uint64_t NumEntries) {
-    Bounds = BoundaryScratch.get(2 * NumFunctions + 4);
-    Before = zeroedCounts(BoundaryCountScratch, NumEntries);
-    if (!Bounds || !Before)
-      return false;
-    *Bounds++ = 0;
-    return true;
-  }
-  /// Ends the list and counts the boundaries before each stretch.
-  void finish(uint64_t NumEntries) {
-    Bounds[Num] = Bounds[Num + 1] = 0;
-    for (uint64_t K = 0; K < Num; ++K)
-      Before[(Bounds[K] >> (32 + kStretchShift)) + 1] = uint32_t(K + 1);
-    runningMaximum(Before, NumEntries);
-  }
-};
-
 /// The sorted atomics of each function in turn, by start: [A, B).
 struct AtomicsOfFunctions {
-  AtomicsByStretch ByStretch;
+  const uint32_t *Atomics;
+  uint64_t NumAtomics;
   uint64_t CodeEnd;
   uint64_t Below = 0, PreviousEnd = 0;
 
+  /// The atomics in [From, NumAtomics) below X (those before From are).
+  uint64_t below(uint64_t From, uint64_t X) const {
+    const uint32_t *P = Atomics;
+    return lowerBound(From, NumAtomics, uint32_t(X < CodeEnd ? X : CodeEnd),
+                      [P](uint64_t I) { return P[I]; });
+  }
+
   __attribute__((always_inline)) void next(uint64_t Start, uint64_t End,
                                            uint64_t &A, uint64_t &B) {
-    const uint32_t *Atomics = ByStretch.Atomics;
-    const uint64_t NumAtomics = ByStretch.NumAtomics;
     // The atomics before the function: as many as before the previous
     // one's end, unless some lie between the two (rare) or the functions
-    // overlap; and its own, counted from there.
+    // overlap (a search); and its own, counted from there.
     A = Below;
     if (__builtin_expect(
             Start < PreviousEnd || (A < NumAtomics && Atomics[A] < Start), 0))
-      A = ByStretch.below(Start < CodeEnd ? Start : CodeEnd);
+      A = below(0, Start);
     uint64_t Left = NumAtomics - A;
-    uint32_t InWindow = countBelow(
-        Atomics + A, uint32_t(Left < kCountWindow ? Left : kCountWindow),
+    uint32_t InWindow = countBelowInRun(
+        Atomics + A, uint32_t(Left < kRunWindow ? Left : kRunWindow),
         uint32_t(End < CodeEnd ? End : CodeEnd));
-    B = __builtin_expect(InWindow < kCountWindow, 1)
-            ? A + InWindow
-            : ByStretch.below(End < CodeEnd ? End : CodeEnd);
+    B = __builtin_expect(InWindow < kRunWindow, 1) ? A + InWindow
+                                                   : below(A, End);
     Below = B;
     PreviousEnd = End;
+  }
+};
+
+/// Appends boundaries to Boundaries' arrays, in order, with each one's
+/// class byte: the functions that start in its stretch up to it are those
+/// at or before it less those before the stretch, which are those of the
+/// boundary before the stretch's first.
+struct BoundaryAppender {
+  uint32_t *const Offsets, *const Starts;
+  uint8_t *const Classes;
+  uint64_t Num = 0, ManyStarts = 0;
+  uint64_t Stretch = ~uint64_t(0), StartsBefore = 0, LastStarts = 0;
+
+  /// A boundary at Offset whose segment has class Class, with Starts
+  /// functions starting at or before it.
+  __attribute__((always_inline)) void add(uint64_t Offset, uint64_t Class,
+                                          uint64_t Starts) {
+    uint64_t S = Offset >> kStretchShift;
+    StartsBefore = S != Stretch ? LastStarts : StartsBefore;
+    Stretch = S;
+    LastStarts = Starts;
+    uint64_t InStretch = Starts - StartsBefore;
+    // A stretch where a second function starts (table.h, Inline).
+    ManyStarts += (InStretch == 2) & Class & kClassInFunction;
+    uint64_t Count = InStretch < kMaxClassStarts ? InStretch : kMaxClassStarts;
+    Offsets[Num] = uint32_t(Offset);
+    this->Starts[Num] = uint32_t(Starts);
+    Classes[Num] = uint8_t(Class | Count << kClassStartsShift);
+    ++Num;
   }
 };
 
@@ -429,13 +458,14 @@ struct AtomicsOfFunctions {
 /// start to its end or to the next function's start, whichever comes
 /// first: the function that the searches (table.h) find.
 void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
-                     const AtomicsByStretch &ByStretch,
+                     const uint32_t *Atomics, uint64_t NumAtomics,
                      const ModuleAtomicsState &State, uint64_t CodeEnd,
                      Boundaries &Out) {
-  AtomicsOfFunctions Of{ByStretch, CodeEnd};
-  // In registers through the loop (the stores to Bounds may alias Out).
-  uint64_t *const Bounds = Out.Bounds;
-  uint64_t NumBounds = 0, Covered = 0, LastCovered = ~uint64_t(0);
+  AtomicsOfFunctions Of{Atomics, NumAtomics, CodeEnd};
+  const ReliedFeatures Relied(State);
+  // In registers through the loop (the stores to the arrays may alias Out).
+  BoundaryAppender Bounds{Out.Offsets, Out.Starts, Out.Classes};
+  uint64_t Covered = 0, LastCovered = ~uint64_t(0);
   for (uint64_t I = 0; I < NumFunctions; ++I) {
     FunctionRecord &R = F[I];
     uint64_t Start = R.Start, End = Start + R.Size, A, B;
@@ -448,44 +478,47 @@ void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
       Covered += LastS - FirstS + 1 - (FirstS == LastCovered);
       LastCovered = LastS;
     }
-    uint32_t Features = reliedFeatures(R, A, B, State);
+    uint32_t Features = Relied(R, A, B);
     storeRelaxed(&R.Features, Features);
     storeRelaxed(&R.NumAtomics, uint32_t(B - A));
     storeRelaxed(&R.FirstAtomic, uint32_t(A));
 
     // Boundaries past the code describe no byte a query can ask about.
     if (Start < CodeEnd)
-      Bounds[NumBounds++] =
-          boundary(Start,
-                   kClassInFunction |
-                       ((Features & kFeatureAtomics) ? kClassComplete : 0),
-                   I + 1);
+      Bounds.add(Start,
+                 kClassInFunction |
+                     ((Features & kFeatureAtomics) ? kClassComplete : 0),
+                 I + 1);
     uint64_t Next = I + 1 < NumFunctions ? F[I + 1].Start : ~uint64_t(0);
     if (End < Next && End < CodeEnd)
-      Bounds[NumBounds++] = boundary(End, 0, I + 1);
+      Bounds.add(End, 0, I + 1);
   }
-  Out.Num = NumBounds;
+  Out.Num = Bounds.Num;
+  Out.ManyStarts = Bounds.ManyStarts;
   Out.Covered = Covered;
 }
 
-/// Writes the index and the stretches' bytes (IndexWriter) of the sorted
-/// atomics, with the atomics before each stretch (AtomicsBefore) and the
-/// boundaries, into blocks of their own.
-bool writeIndex(const uint32_t *Atomics, const uint32_t *AtomicsBefore,
-                const Boundaries &B, TableBuild &Build) {
+/// Writes the index and the stretches' bytes (writeStretches) of the
+/// sorted atomics and the boundaries, into blocks of their own.
+bool writeIndex(const uint32_t *Atomics, const Boundaries &B,
+                TableBuild &Build) {
   ModuleTable &T = Build.T;
   const uint64_t NumEntries = T.NumStretches + 2;
-  T.StretchBytesSize =
-      IndexWriter::bytesNeeded(T.NumAtomics, B.Num, NumEntries) + kBytesSlack;
+  // An atomic's low byte, a boundary's and the class after it, the class
+  // at each stretch's start; and the slack the last windows write into.
+  T.StretchBytesSize = T.NumAtomics + 2 * B.Num + NumEntries + kBytesSlack;
+  static_assert(kBytesSlack >= 2 * kCountWindow + 1, "the last windows");
   if (!Build.Index.allocate(indexBytes(T.NumStretches)) ||
       !Build.StretchBytes.allocate(T.StretchBytesSize))
     return false;
   T.Index = Build.Index.offset();
   T.StretchBytes = Build.StretchBytes.offset();
-  IndexWriter W(Build.Index.data<uint64_t>(),
-                Build.StretchBytes.data<unsigned char>(), AtomicsBefore,
-                B.Before);
-  W.write(Atomics, T.NumAtomics, B.Bounds, B.Num, NumEntries, B.Covered);
+  // 2 for every stretch: read the bytes (table.h).
+  const uint64_t AllMany =
+      B.ManyStarts * kInlineLookupRatio > B.Covered ? 2 : 0;
+  writeStretches(Atomics, T.NumAtomics, B, NumEntries, AllMany,
+                 Build.Index.data<uint64_t>(),
+                 Build.StretchBytes.data<unsigned char>());
   return true;
 }
 
@@ -497,9 +530,6 @@ bool finishAndIndex(FunctionRecord *F, const uint32_t *Atomics,
                     TableBuild &Build) {
   ModuleTable &T = Build.T;
   T.NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
-  const uint64_t NumEntries = T.NumStretches + 2;
-  const uint32_t *Before =
-      countAtomicsBefore(Atomics, T.NumAtomics, NumEntries);
   if (T.NumFunctions >= kMaxFunctions) {
     Message M;
     M << "a module of " << T.NumFunctions << " functions is more than the "
@@ -508,18 +538,18 @@ bool finishAndIndex(FunctionRecord *F, const uint32_t *Atomics,
     return false;
   }
   Boundaries B;
-  if (!Before || !B.reserve(T.NumFunctions, NumEntries))
+  if (!B.reserve(T.NumFunctions))
     return false;
-  finishFunctions(F, T.NumFunctions, {Atomics, T.NumAtomics, Before}, State,
+  finishFunctions(F, T.NumFunctions, Atomics, T.NumAtomics, State,
                   T.NumStretches << kStretchShift, B);
-  B.finish(NumEntries);
-  if (!writeIndex(Atomics, Before, B, Build))
+  B.finish();
+  if (!writeIndex(Atomics, B, Build))
     return false;
   const uint64_t MapLimit =
       Flags.answer_map_kib > 0 ? uint64_t(Flags.answer_map_kib) << 10 : 0;
   if (TextSize && TextSize <= MapLimit &&
-      buildMaps(B.Bounds, B.Num, Atomics, T.NumAtomics, F, T.NumFunctions,
-                TextSize, Build.Maps)) {
+      buildMaps(B, Atomics, T.NumAtomics, F, T.NumFunctions, TextSize,
+                Build.Maps)) {
     T.AnswerMap = Build.Maps.offset();
     T.AnswerMapBytes = Build.Maps.size();
   }
