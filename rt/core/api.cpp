@@ -237,7 +237,7 @@ unsigned pcmap::rt::moduleBuildId(uintptr_t PC, uint8_t *Out, unsigned Size) {
   return readConsistently([PC, Out, Size](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
-    if (!findModule(Copy, PC, V, Offset))
+    if (!findModuleOfCode(Copy, PC, V, Offset))
       return 0u;
     const auto *T = static_cast<const ModuleTable *>(arenaPointer(V.table()));
     uint64_t N = loadRelaxed(&T->BuildIdSize);
@@ -258,7 +258,7 @@ int atIndex(uintptr_t ModuleTextStart, size_t Index, CountFn Count,
   return readConsistently([&](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
-    if (!findModule(Copy, ModuleTextStart, V, Offset) || Offset ||
+    if (!findModuleOfCode(Copy, ModuleTextStart, V, Offset) || Offset ||
         Index >= Count(V))
       return 0;
     Fill(V);
@@ -377,7 +377,7 @@ int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
     Out->path = V.path();
     Out->bias = uintptr_t(V.bias());
     Out->text_start = uintptr_t(V.TextLo);
-    Out->text_end = uintptr_t(V.TextLo + V.textSize());
+    Out->text_end = uintptr_t(V.TextLo + V.codeSize());
     Out->num_functions = size_t(V.numFunctions());
     Out->num_atomics = size_t(V.numAtomics());
     return 1;

@@ -26,7 +26,12 @@ bool CodeRanges::contains(uintptr_t PC, uint64_t Size) const {
 uint64_t *ScratchBuffer::get(size_t Items) {
   if (Items <= Capacity)
     return Data;
-  size_t NewCapacity = Capacity ? Capacity : 4096;
+  if (!Data && Items <= kInlineItems) {
+    Data = Inline;
+    Capacity = kInlineItems;
+    return Data;
+  }
+  size_t NewCapacity = Capacity > kInlineItems ? Capacity : 4096;
   while (NewCapacity < Items)
     NewCapacity *= 2;
   void *P = reserveAddressSpace(NewCapacity * sizeof(uint64_t));
@@ -34,7 +39,7 @@ uint64_t *ScratchBuffer::get(size_t Items) {
     return nullptr;
   // The old buffer's address space is kept (it is small next to the new
   // one and only backed where written); its pages go back.
-  if (Data)
+  if (Data && Data != Inline)
     releasePages(Data, Capacity * sizeof(uint64_t));
   Data = static_cast<uint64_t *>(P);
   Capacity = NewCapacity;

@@ -108,10 +108,14 @@ void freeDecoded(DecodedAtomics &A);
 void freeDecoded(DecodedFunctions &F);
 
 /// Writer scratch memory, outside the arena (readers never see it), kept
-/// from one registration to the next.
+/// from one registration to the next. A small module's needs fit in the
+/// buffer itself, which costs no system call (most libraries'; a program's
+/// start-up then maps nothing for its scratch); larger ones are mapped.
 struct ScratchBuffer {
+  static constexpr size_t kInlineItems = 128;
   uint64_t *Data = nullptr;
   size_t Capacity = 0; // items
+  uint64_t Inline[kInlineItems];
 
   /// Room for Items 64-bit items (contents unspecified), or null.
   uint64_t *get(size_t Items);

@@ -124,7 +124,7 @@ void fillOutlineFunction(const OutlineHelper &H, pcmap_function &Out) {
   Module M = readConsistently([&H](const IndexCopy &Copy) {
     TableView V;
     uint64_t Offset;
-    if (!findModule(Copy, H.Start, V, Offset))
+    if (!findModuleOfCode(Copy, H.Start, V, Offset))
       return Module{nullptr, 0};
     return Module{V.path(), V.bias()};
   });

@@ -35,19 +35,47 @@ struct SectionRecord {
   bool HasFragmented; // an entry declares kFeatureFragmented
 };
 
-/// A module as the writers know it (never read by readers).
+/// A module as the writers know it (never read by readers). Small, with
+/// its path and its sections in blocks of their own, so that a library's
+/// registration touches few pages: most modules register two sections.
 struct ModuleRecord {
   uintptr_t Key;
   uintptr_t Bias;
   CodeRanges Code;
-  char Path[512];
+  const char *Path; // NUL-terminated, in PathBlock
+  ArenaBlock PathBlock;
   uint8_t BuildId[32];
   unsigned BuildIdSize;
-  SectionRecord Sections[kMaxSectionsPerModule];
+  SectionRecord *Sections; // NumSections of SectionsBlock's
+  ArenaBlock SectionsBlock;
   unsigned NumSections;
   ArenaOffset Table;
   ModuleFragments Fragments; // read when a section has split functions
 };
+
+/// The sections a module's record has room for at first, and at most.
+constexpr unsigned kInitialSections = 4;
+static_assert(kInitialSections <= kMaxSectionsPerModule, "");
+
+/// Room in M for one more section; false when out of memory.
+bool reserveSection(ModuleRecord &M) {
+  const uint64_t Capacity = M.SectionsBlock.size() / sizeof(SectionRecord);
+  if (M.NumSections < Capacity)
+    return true;
+  uint64_t NewCapacity = Capacity ? 2 * Capacity : kInitialSections;
+  if (NewCapacity > kMaxSectionsPerModule)
+    NewCapacity = kMaxSectionsPerModule;
+  ArenaBlock Bigger;
+  if (!Bigger.allocate(NewCapacity * sizeof(SectionRecord)))
+    return false;
+  // Writers' memory: no reader looks at records.
+  if (M.NumSections)
+    memcpy(Bigger.data(), M.Sections, M.NumSections * sizeof(SectionRecord));
+  M.SectionsBlock.reset();
+  M.SectionsBlock = static_cast<ArenaBlock &&>(Bigger);
+  M.Sections = M.SectionsBlock.data<SectionRecord>();
+  return true;
+}
 
 ModuleRecord *Modules[kMaxModules];
 unsigned NumModules;
@@ -152,11 +180,18 @@ void publish() {
       continue;
     const auto *T = static_cast<const ModuleTable *>(arenaPointer(M->Table));
     ModuleView V;
-    V.TextSize = T->TextHi - T->TextLo;
-    V.Index = T->Index;
+    // Offsets from TextLo address the index and the map as they are
+    // (table.h, "Covered code").
+    V.IndexLo = uint32_t(T->IndexLo);
+    V.IndexSize = uint32_t(T->IndexSize);
+    V.Index = T->Index - (T->IndexLo >> kStretchShift) * sizeof(IndexEntry);
     V.StretchBytes = T->StretchBytes;
     V.Functions = T->Functions;
-    V.AnswerMap = T->AnswerMap;
+    // A biased map that happens to be 0 reads as none: the index answers.
+    V.AnswerMap = T->AnswerMap
+                      ? T->AnswerMap - (T->IndexLo >> kMapBytesPerWordShift) *
+                                           sizeof(uint64_t)
+                      : 0;
     V.Table = M->Table;
     V.Bias = T->Bias;
     V.Path = static_cast<const char *>(arenaPointer(T->Path));
@@ -269,10 +304,21 @@ ModuleRecord *createRecord(const LoadedObject &O) {
   if (!Off)
     return nullptr;
   auto *M = static_cast<ModuleRecord *>(arenaWritable(Off));
-  memset(M, 0, sizeof(*M));
+  // All zero is a record with empty blocks and no sections (the arena's
+  // memory is raw: no constructor runs).
+  memset(static_cast<void *>(M), 0, sizeof(*M));
+  const size_t PathLen = strnlen(O.Path, sizeof(O.Path) - 1);
+  if (!M->PathBlock.allocate(PathLen + 1) || !reserveSection(*M)) {
+    M->PathBlock.reset();
+    arenaFree(Off, sizeof(ModuleRecord));
+    return nullptr;
+  }
+  char *Path = M->PathBlock.data<char>();
+  memcpy(Path, O.Path, PathLen);
+  Path[PathLen] = '\0';
+  M->Path = Path;
   M->Key = O.Key;
   M->Bias = O.Bias;
-  memcpy(M->Path, O.Path, sizeof(M->Path));
   memcpy(M->BuildId, O.BuildId, sizeof(M->BuildId));
   M->BuildIdSize = O.BuildIdSize;
   CodeRanges &C = M->Code;
@@ -308,6 +354,8 @@ void destroyRecord(ModuleRecord *M) {
     break;
   }
   freeFragments(M->Fragments);
+  M->PathBlock.reset();
+  M->SectionsBlock.reset();
   arenaFree(uint64_t(reinterpret_cast<char *>(M) - Arena.Base),
             sizeof(ModuleRecord));
 }
@@ -364,6 +412,11 @@ ModuleRecord *recordSection(const SectionRef &R) {
       bump(Stats.SectionsRejected);
       return nullptr;
     }
+    if (!reserveSection(*M)) {
+      report("out of memory", Kind, Version, Start, Stop, M->Path, nullptr);
+      bump(Stats.SectionsRejected);
+      return nullptr;
+    }
   } else {
     if (!O.NumSegments) {
       report("the object has no executable segment", Kind, Version, Start, Stop,
@@ -373,7 +426,8 @@ ModuleRecord *recordSection(const SectionRef &R) {
     }
     M = createRecord(O);
     if (!M) {
-      report("too many modules", Kind, Version, Start, Stop, O.Path, nullptr);
+      report(NumModules == kMaxModules ? "too many modules" : "out of memory",
+             Kind, Version, Start, Stop, O.Path, nullptr);
       bump(Stats.SectionsRejected);
       return nullptr;
     }
@@ -387,7 +441,7 @@ ModuleRecord *recordSection(const SectionRef &R) {
   }
 
   SectionRecord S;
-  memset(&S, 0, sizeof(S));
+  memset(static_cast<void *>(&S), 0, sizeof(S));
   S.Kind = Kind;
   S.Version = Version;
   S.Start = reinterpret_cast<const uint8_t *>(Start);

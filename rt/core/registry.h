@@ -50,13 +50,12 @@ __attribute__((always_inline)) inline bool readOnce(ReadFn Read, T &Result) {
   return ModuleIndex.readOnce(Read, Result);
 }
 
-/// The view of the module whose code holds PC in Copy, and PC's offset in
-/// it; false if none. Async-signal-safe; tolerates a garbage copy. The
-/// search has no branch on the data.
-__attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
-                                                      uintptr_t PC,
-                                                      TableView &V,
-                                                      uint64_t &Offset) {
+/// The view of the last module whose code starts at or before PC in Copy,
+/// and PC's offset from that start; false if none. Async-signal-safe;
+/// tolerates a garbage copy. The search has no branch on the data.
+__attribute__((always_inline)) inline bool
+lastModuleAtOrBefore(const IndexCopy &Copy, uintptr_t PC, TableView &V,
+                     uint64_t &Offset) {
   uint64_t Base;
   if (!lastAtOrBefore(&Copy.Count, Copy.TextLo, kMaxModules, PC, Base))
     return false;
@@ -64,7 +63,24 @@ __attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
   V.TextLo = loadRelaxed(&Copy.TextLo[Base]);
   // Below TextLo, the difference wraps around to a large offset.
   Offset = PC - V.TextLo;
-  return Offset < V.textSize();
+  return true;
+}
+
+/// The view of the module whose covered code (table.h) holds PC in Copy,
+/// and PC's offset from its TextLo; false if none. Async-signal-safe.
+__attribute__((always_inline)) inline bool findModule(const IndexCopy &Copy,
+                                                      uintptr_t PC,
+                                                      TableView &V,
+                                                      uint64_t &Offset) {
+  return lastModuleAtOrBefore(Copy, PC, V, Offset) && V.covers(Offset);
+}
+
+/// The same for any PC of the module's code, covered or not (the module of
+/// a frame, of a helper the module linked), for queries that read no
+/// index. Async-signal-safe.
+inline bool findModuleOfCode(const IndexCopy &Copy, uintptr_t PC, TableView &V,
+                             uint64_t &Offset) {
+  return lastModuleAtOrBefore(Copy, PC, V, Offset) && Offset < V.codeSize();
 }
 
 /// The GNU build ID of the registered module whose code holds PC, copied to

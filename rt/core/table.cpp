@@ -139,12 +139,13 @@ inline void putBytes(unsigned char *Out, const uint8_t *In, uint64_t N) {
 /// class 0: the start of the code) and kCountWindow + 1 after the last
 /// (offset kNoOffset, 0 otherwise), read by the stretch writer's windows.
 /// Also: the stretches that functions cover, about (overlapping functions
-/// count twice), and the stretches where two functions or more start.
+/// count twice), the stretches where two functions or more start, and the
+/// end of the function that ends last.
 struct Boundaries {
   uint32_t *Offsets = nullptr, *Starts = nullptr;
   uint8_t *Classes = nullptr;
   uint64_t Num = 0;
-  uint64_t Covered = 0, ManyStarts = 0;
+  uint64_t Covered = 0, ManyStarts = 0, FunctionsEnd = 0;
 
   /// Room for the boundaries of NumFunctions functions; false when out of
   /// memory.
@@ -183,17 +184,18 @@ struct Boundaries {
 /// the class at each stretch's start), are written a window at a time, each
 /// store overwriting the garbage past the end of the one before. The class
 /// at a stretch's start, and the functions before it, are those of the
-/// boundary before it. AllMany: 2 if every entry says "read the bytes"
-/// (table.h), else 0.
+/// boundary before it. The stretches start at Lo (a multiple of 256, at or
+/// below every atomic and boundary). AllMany: 2 if every entry says "read
+/// the bytes" (table.h), else 0.
 void writeStretches(const uint32_t *Atomics, uint64_t NumAtomics,
-                    const Boundaries &B, uint64_t NumEntries, uint64_t AllMany,
-                    uint64_t *Index, unsigned char *Bytes) {
+                    const Boundaries &B, uint64_t Lo, uint64_t NumEntries,
+                    uint64_t AllMany, uint64_t *Index, unsigned char *Bytes) {
   const uint32_t *const Offsets = B.Offsets, *const Starts = B.Starts;
   const uint8_t *const Classes = B.Classes;
   uint64_t A = 0, K = 0, Pos = 0;
   for (uint64_t S = 0; S < NumEntries; ++S) {
     // Offsets are below 2^32; the entries past the code hold nothing.
-    uint64_t End = (S + 1) << kStretchShift;
+    uint64_t End = Lo + ((S + 1) << kStretchShift);
     uint32_t Hi = uint32_t(End < 0xffffffffu ? End : 0xffffffffu);
     unsigned char *Out = Bytes + Pos;
     uint64_t NA = putRun<false>(Out, Atomics + A, NumAtomics - A, Hi);
@@ -226,12 +228,13 @@ inline uint64_t mapLanes(uint64_t From, uint64_t To) {
   return Below & ~((uint64_t(1) << (2 * From)) - 1);
 }
 
-/// Writes the answer map (table.h) of the code's first Words * 32 bytes, a
-/// word at a time in one pass, from the boundaries as the index has them
-/// (sorted, the class 0 at offset 0 before them) and the atomics: NO in
-/// the segments of complete functions, YES at atomics, UNKNOWN elsewhere.
+/// Writes the answer map (table.h) of the Words * 32 bytes of code from Lo
+/// (a multiple of 32, at or below every atomic and boundary), a word at a
+/// time in one pass, from the boundaries as the index has them (sorted)
+/// and the atomics: NO in the segments of complete functions, YES at
+/// atomics, UNKNOWN elsewhere.
 void writeAnswerMap(uint64_t *Out, uint64_t Words, const Boundaries &B,
-                    const uint32_t *Atomics, uint64_t NumAtomics) {
+                    const uint32_t *Atomics, uint64_t NumAtomics, uint64_t Lo) {
   const uint32_t *const Offsets = B.Offsets;
   const uint64_t NumBounds = B.Num;
   constexpr uint64_t kPerWord = 1u << kMapBytesPerWordShift;
@@ -239,26 +242,26 @@ void writeAnswerMap(uint64_t *Out, uint64_t Words, const Boundaries &B,
   auto NoIn = [](uint64_t Class) {
     return (Class & kClassComplete) ? kNoInEveryLane : 0;
   };
-  uint64_t K = 0, A = 0, Class = 0; // the class of the segment at Lo
+  uint64_t K = 0, A = 0, Class = 0; // the class of the segment at WordLo
   for (uint64_t W = 0; W < Words; ++W) {
-    const uint64_t Lo = W * kPerWord, Hi = Lo + kPerWord;
+    const uint64_t WordLo = Lo + W * kPerWord, Hi = WordLo + kPerWord;
     uint64_t Word = NoIn(Class);
     if (K < NumBounds && Offsets[K] < Hi) {
       // Segments change inside the word.
       Word = 0;
-      uint64_t From = Lo;
+      uint64_t From = WordLo;
       for (; K < NumBounds && Offsets[K] < Hi; ++K) {
         uint64_t To = Offsets[K];
         if (To > From) {
-          Word |= NoIn(Class) & mapLanes(From - Lo, To - Lo);
+          Word |= NoIn(Class) & mapLanes(From - WordLo, To - WordLo);
           From = To;
         }
         Class = B.Classes[K];
       }
-      Word |= NoIn(Class) & mapLanes(From - Lo, kPerWord);
+      Word |= NoIn(Class) & mapLanes(From - WordLo, kPerWord);
     }
     for (; A < NumAtomics && Atomics[A] < Hi; ++A) {
-      unsigned Shift = unsigned(Atomics[A] - Lo) * 2;
+      unsigned Shift = unsigned(Atomics[A] - WordLo) * 2;
       Word = (Word & ~(uint64_t(3) << Shift)) | uint64_t(PCMAP_YES + 1)
                                                     << Shift;
     }
@@ -266,13 +269,14 @@ void writeAnswerMap(uint64_t *Out, uint64_t Words, const Boundaries &B,
   }
 }
 
-/// Writes the function map (table.h) of the granules of [0, TextSize), four
-/// granules to a word, a function start at a time: the granules between two
-/// starts share one entry. F: sorted by start, starts unique.
+/// Writes the function map (table.h) of the granules of [Lo, Lo + Size),
+/// four granules to a word, a function start at a time: the granules
+/// between two starts share one entry. F: sorted by start, starts unique,
+/// none below Lo (a multiple of 16).
 void writeFunctionMap(uint64_t *Granules, const FunctionRecord *F,
-                      uint64_t NumFunctions, uint64_t TextSize) {
+                      uint64_t NumFunctions, uint64_t Lo, uint64_t Size) {
   const uint64_t NumGranules =
-      (TextSize + (1u << kGranuleShift) - 1) >> kGranuleShift;
+      (Size + (1u << kGranuleShift) - 1) >> kGranuleShift;
   auto EntryOf = [](uint64_t S, uint64_t Inner) -> uint64_t {
     return Inner > 1 || S >= kGranuleSearched / 2 ? kGranuleSearched
                                                   : S << 1 | Inner;
@@ -296,12 +300,12 @@ void writeFunctionMap(uint64_t *Granules, const FunctionRecord *F,
   };
   // I: the functions that start before granule G.
   uint64_t I = 0;
-  while (I < NumFunctions && F[I].Start < TextSize) {
-    const uint64_t Here = F[I].Start >> kGranuleShift;
+  while (I < NumFunctions && F[I].Start - Lo < Size) {
+    const uint64_t Here = (F[I].Start - Lo) >> kGranuleShift;
     Fill(Here, EntryOf(I, 0));
-    const uint64_t AtStart = F[I].Start == Here << kGranuleShift;
+    const uint64_t AtStart = F[I].Start - Lo == Here << kGranuleShift;
     uint64_t J = I;
-    while (J < NumFunctions && F[J].Start >> kGranuleShift == Here)
+    while (J < NumFunctions && (F[J].Start - Lo) >> kGranuleShift == Here)
       ++J;
     Put(EntryOf(I + AtStart, J - I - AtStart));
     I = J;
@@ -311,21 +315,23 @@ void writeFunctionMap(uint64_t *Granules, const FunctionRecord *F,
     storeRelaxed(&Granules[G / 4], Word);
 }
 
-/// Builds a small module's maps (table.h) of [0, TextSize) straight into
-/// one block of the arena: the answer map from the boundaries (as
+/// Builds a small module's maps (table.h) of [Lo, Lo + Size) straight
+/// into one block of the arena: the answer map from the boundaries (as
 /// writeAnswerMap takes them) and the atomics, then the function map from
 /// the functions. False when out of memory: the module's queries then go
 /// through its index.
 bool buildMaps(const Boundaries &B, const uint32_t *Atomics,
                uint64_t NumAtomics, const FunctionRecord *F,
-               uint64_t NumFunctions, uint64_t TextSize, ArenaBlock &Maps) {
-  const uint64_t AnswerBytes = answerMapBytes(TextSize);
-  if (!Maps.allocate(AnswerBytes + functionMapBytes(TextSize)))
+               uint64_t NumFunctions, uint64_t Lo, uint64_t Size,
+               ArenaBlock &Maps) {
+  const uint64_t AnswerBytes = answerMapBytes(Size);
+  if (!Maps.allocate(AnswerBytes + functionMapBytes(Size)))
     return false;
   auto *Out = Maps.data<uint64_t>();
-  writeAnswerMap(Out, AnswerBytes / sizeof(uint64_t), B, Atomics, NumAtomics);
-  writeFunctionMap(Out + AnswerBytes / sizeof(uint64_t), F, NumFunctions,
-                   TextSize);
+  writeAnswerMap(Out, AnswerBytes / sizeof(uint64_t), B, Atomics, NumAtomics,
+                 Lo);
+  writeFunctionMap(Out + AnswerBytes / sizeof(uint64_t), F, NumFunctions, Lo,
+                   Size);
   return true;
 }
 
@@ -465,10 +471,11 @@ void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
   const ReliedFeatures Relied(State);
   // In registers through the loop (the stores to the arrays may alias Out).
   BoundaryAppender Bounds{Out.Offsets, Out.Starts, Out.Classes};
-  uint64_t Covered = 0, LastCovered = ~uint64_t(0);
+  uint64_t Covered = 0, LastCovered = ~uint64_t(0), FunctionsEnd = 0;
   for (uint64_t I = 0; I < NumFunctions; ++I) {
     FunctionRecord &R = F[I];
     uint64_t Start = R.Start, End = Start + R.Size, A, B;
+    FunctionsEnd = End > FunctionsEnd ? End : FunctionsEnd;
     Of.next(Start, End, A, B);
     // The stretches it covers, less the one it shares with the function
     // before (about: overlapping functions count twice).
@@ -496,6 +503,7 @@ void finishFunctions(FunctionRecord *F, uint64_t NumFunctions,
   Out.Num = Bounds.Num;
   Out.ManyStarts = Bounds.ManyStarts;
   Out.Covered = Covered;
+  Out.FunctionsEnd = FunctionsEnd;
 }
 
 /// Writes the index and the stretches' bytes (writeStretches) of the
@@ -516,20 +524,31 @@ bool writeIndex(const uint32_t *Atomics, const Boundaries &B,
   // 2 for every stretch: read the bytes (table.h).
   const uint64_t AllMany =
       B.ManyStarts * kInlineLookupRatio > B.Covered ? 2 : 0;
-  writeStretches(Atomics, T.NumAtomics, B, NumEntries, AllMany,
+  writeStretches(Atomics, T.NumAtomics, B, T.IndexLo, NumEntries, AllMany,
                  Build.Index.data<uint64_t>(),
                  Build.StretchBytes.data<unsigned char>());
   return true;
 }
 
+/// Where the covered code (table.h) starts: the stretch of the first
+/// function or atomic, whichever comes first (0 when there is neither).
+uint64_t coveredStart(const FunctionRecord *F, uint64_t NumFunctions,
+                      const uint32_t *Atomics, uint64_t NumAtomics) {
+  uint64_t Lo = ~uint64_t(0);
+  if (NumFunctions)
+    Lo = F[0].Start;
+  if (NumAtomics && Atomics[0] < Lo)
+    Lo = Atomics[0];
+  return NumFunctions || NumAtomics ? Lo >> kStretchShift << kStretchShift : 0;
+}
+
 /// Finishes the table's functions (finishFunctions), with its sorted
-/// atomics, and builds the index over [0, TextSize) with the stretches'
-/// bytes, and a small module's maps.
+/// atomics, and builds the index of the code they cover (table.h) with the
+/// stretches' bytes, and a small module's maps.
 bool finishAndIndex(FunctionRecord *F, const uint32_t *Atomics,
                     const ModuleAtomicsState &State, uint64_t TextSize,
                     TableBuild &Build) {
   ModuleTable &T = Build.T;
-  T.NumStretches = (TextSize + (1u << kStretchShift) - 1) >> kStretchShift;
   if (T.NumFunctions >= kMaxFunctions) {
     Message M;
     M << "a module of " << T.NumFunctions << " functions is more than the "
@@ -540,16 +559,25 @@ bool finishAndIndex(FunctionRecord *F, const uint32_t *Atomics,
   Boundaries B;
   if (!B.reserve(T.NumFunctions))
     return false;
-  finishFunctions(F, T.NumFunctions, Atomics, T.NumAtomics, State,
-                  T.NumStretches << kStretchShift, B);
+  finishFunctions(F, T.NumFunctions, Atomics, T.NumAtomics, State, TextSize, B);
   B.finish();
+  // From the first function or atomic to the end of the last, inside the
+  // code: nothing of the module lies outside.
+  uint64_t Lo = coveredStart(F, T.NumFunctions, Atomics, T.NumAtomics);
+  uint64_t Hi = B.FunctionsEnd;
+  if (T.NumAtomics && Atomics[T.NumAtomics - 1] + uint64_t(1) > Hi)
+    Hi = Atomics[T.NumAtomics - 1] + uint64_t(1);
+  Hi = Hi < TextSize ? Hi : TextSize;
+  T.IndexLo = Lo < Hi ? Lo : 0;
+  T.IndexSize = Lo < Hi ? Hi - Lo : 0;
+  T.NumStretches = (T.IndexSize + (1u << kStretchShift) - 1) >> kStretchShift;
   if (!writeIndex(Atomics, B, Build))
     return false;
   const uint64_t MapLimit =
       Flags.answer_map_kib > 0 ? uint64_t(Flags.answer_map_kib) << 10 : 0;
-  if (TextSize && TextSize <= MapLimit &&
-      buildMaps(B, Atomics, T.NumAtomics, F, T.NumFunctions, TextSize,
-                Build.Maps)) {
+  if (T.IndexSize && T.IndexSize <= MapLimit &&
+      buildMaps(B, Atomics, T.NumAtomics, F, T.NumFunctions, T.IndexLo,
+                T.IndexSize, Build.Maps)) {
     T.AnswerMap = Build.Maps.offset();
     T.AnswerMapBytes = Build.Maps.size();
   }

@@ -1,7 +1,8 @@
 //===- table.h - A module's tables and their index --------------*- C++ -*-===//
 //
 // A module's functions and atomics as sorted arrays of 32-bit offsets from
-// the start of its code (TextLo), and one index over the code, in the style
+// the start of its code (TextLo), and one index over the code they cover
+// (see "Covered code" below), in the style
 // of Go's findfunctab: a 16-byte entry per 256-byte stretch, and per stretch
 // a few bytes that describe it (its "bytes", in one array for the module),
 // so that nearly every query reads the entry and one or two cache lines of
@@ -60,6 +61,19 @@
 //     are aligned to 16 bytes (x86-64 at -O1 and above) none does.
 //
 // They cost 64 and 32 bytes per 256 bytes of code, 96 KiB at most.
+//
+// Covered code: the index and the maps describe only the offsets from the
+// 256-byte stretch of the first function or atomic to the end of the last
+// one, [IndexLo, IndexLo + IndexSize). Code outside it holds no function and
+// no atomic of the module, and the queries treat it as no module's (their
+// answer there is the same: UNKNOWN, no function). An executable whose
+// instrumented code is a few functions beside much code that is not (a
+// statically linked runtime, libraries) gets tables of the size of those
+// functions. IndexLo is a multiple of 256, so that an offset's low byte is
+// its low byte within its stretch whichever the index starts from; the
+// published views (registry.cpp) hold the index's and the answer map's
+// offsets less what IndexLo would add, so that the queries address them
+// with the offset from TextLo as they are.
 //
 // Memory: the index costs 16 bytes per 256 bytes of code; the stretch bytes
 // one per stretch, one per atomic and two per boundary (at most four per
@@ -153,7 +167,9 @@ static_assert(sizeof(IndexEntry) == 16, "an entry is 16 bytes");
 /// first, in one cache line.
 struct ModuleTable {
   uint64_t TextLo, TextHi;
-  ArenaOffset Index; // IndexEntry[NumStretches + 2]
+  /// The offsets the index and the maps describe (see "Covered code").
+  uint64_t IndexLo, IndexSize;
+  ArenaOffset Index; // IndexEntry[NumStretches + 2], from IndexLo on
   uint64_t NumStretches;
   ArenaOffset Functions;                        // FunctionRecord[NumFunctions]
   ArenaOffset AtomicOffsets, AtomicDescriptors; // uint32_t[NumAtomics]
@@ -217,9 +233,11 @@ inline uint64_t headerField(ArenaOffset Table, size_t Offset) {
 
 /// What the common queries need of a module's table, published with the
 /// index of modules (registry.h) so that they read nothing from the table's
-/// header. TextLo is published beside it.
+/// header. TextLo is published beside it. Index and AnswerMap are biased:
+/// the offset of the entry, or the word, of offset 0 from TextLo, were the
+/// index and the map to start there (see "Covered code").
 struct ModuleView {
-  uint64_t TextSize;
+  uint32_t IndexLo, IndexSize;
   ArenaOffset Index, StretchBytes, Functions;
   ArenaOffset AnswerMap; // 0: none
   ArenaOffset Table;
@@ -235,7 +253,13 @@ struct TableView {
   const ModuleView *M;
   uint64_t TextLo;
 
-  uint64_t textSize() const { return loadRelaxed(&M->TextSize); }
+  uint64_t indexLo() const { return loadRelaxed(&M->IndexLo); }
+  uint64_t indexSize() const { return loadRelaxed(&M->IndexSize); }
+  /// Whether Offset is in the covered code (any offset below TextLo wraps
+  /// around to a large one).
+  bool covers(uint64_t Offset) const {
+    return Offset - indexLo() < indexSize();
+  }
   ArenaOffset index() const { return loadRelaxed(&M->Index); }
   ArenaOffset stretchBytes() const { return loadRelaxed(&M->StretchBytes); }
   ArenaOffset functions() const { return loadRelaxed(&M->Functions); }
@@ -257,6 +281,11 @@ struct TableView {
   }
   uint64_t numStretches() const {
     return headerField(table(), offsetof(ModuleTable, NumStretches));
+  }
+  /// The bytes of the module's code (TextHi - TextLo).
+  uint64_t codeSize() const {
+    return headerField(table(), offsetof(ModuleTable, TextHi)) -
+           headerField(table(), offsetof(ModuleTable, TextLo));
   }
 };
 
@@ -406,12 +435,14 @@ struct Stretch {
   }
 };
 
-/// Whether Offset is beyond the index (past the module's code).
+/// Whether Offset (covered, or past the covered code) is beyond the index.
 inline bool pastIndex(const TableView &V, uint32_t Offset) {
-  return (Offset >> kStretchShift) >= V.numStretches();
+  return (Offset >> kStretchShift) - (V.indexLo() >> kStretchShift) >=
+         V.numStretches();
 }
 
-/// Entry I of the index (I <= NumStretches + 1).
+/// The entry of stretch I, counted from offset 0 (the view's index is
+/// biased): IndexLo / 256 <= I <= IndexLo / 256 + NumStretches + 1.
 inline Stretch loadStretch(const TableView &V, uint64_t I) {
   const auto *W = static_cast<const uint64_t *>(
       arenaPointer(V.index() + I * sizeof(IndexEntry)));
@@ -421,13 +452,18 @@ inline Stretch loadStretch(const TableView &V, uint64_t I) {
   return {W, W1, Bytes};
 }
 
-/// The function of a small module's function map that may hold Offset (<
-/// the module's TextSize; -1: none), or -2 if the map does not tell. Map is
-/// the module's answer map. Whether the function reaches Offset is for its
+/// The function of a small module's function map that may hold Offset
+/// (covered; -1: none), or -2 if the map does not tell. Map is the view's
+/// (biased) answer map. Whether the function reaches Offset is for its
 /// record to say.
 __attribute__((always_inline)) inline int64_t
 mappedFunction(const TableView &V, ArenaOffset Map, uint64_t Offset) {
-  ArenaOffset Functions = Map + answerMapBytes(V.textSize());
+  // The function map follows the answer map, which starts at Map + IndexLo
+  // / 4 (a word per 32 bytes); its entry for Offset is the
+  // ((Offset - IndexLo) / 16)th, two bytes each.
+  const uint64_t Lo = V.indexLo();
+  ArenaOffset Functions = Map + (Lo >> 2) - (Lo >> (kGranuleShift - 1)) +
+                          answerMapBytes(V.indexSize());
   uint16_t G = loadRelaxed(static_cast<const uint16_t *>(
       arenaPointer(Functions + (Offset >> kGranuleShift) * sizeof(uint16_t))));
   if (__builtin_expect(G == kGranuleSearched, 0))
@@ -442,8 +478,8 @@ mappedFunction(const TableView &V, ArenaOffset Map, uint64_t Offset) {
   return int64_t(S) - 1 + int64_t(G & unsigned(NextStart <= Offset));
 }
 
-/// pcmap_is_atomic_pc's answer at Offset (< the module's TextSize) from
-/// the module's answer map Map.
+/// pcmap_is_atomic_pc's answer at Offset (covered) from the view's (biased)
+/// answer map Map.
 inline int answerFromMap(ArenaOffset Map, uint64_t Offset) {
   const auto *Word = static_cast<const uint64_t *>(
       arenaPointer(Map + (Offset >> kMapBytesPerWordShift) * sizeof(uint64_t)));

@@ -372,6 +372,65 @@ void forEachLoadedObject(bool (*Visit)(const ObjectHeaders &, void *),
   dl_iterate_phdr(visitLoaderEntry, &Walk);
 }
 
+namespace {
+/// The executable's path, as execve was given it (AT_EXECFN), made absolute
+/// with the working directory the process started in; empty where the
+/// name would not do: none, too long, or one that names whatever process
+/// opens it (/proc/self/exe, a /dev/fd/ descriptor of fexecve).
+char ExecutablePath[512];
+bool ExecutablePathKnown;
+
+/// Works ExecutablePath out without asking the file system (a readlink of
+/// /proc/self/exe costs tens of microseconds in a new process): getcwd
+/// only where the name is relative. Run by a constructor, before the
+/// program can change its working directory, and on first use.
+void rememberExecutablePath() {
+  if (__atomic_load_n(&ExecutablePathKnown, __ATOMIC_ACQUIRE))
+    return;
+  const char *Name = reinterpret_cast<const char *>(getauxval(AT_EXECFN));
+  size_t Len = 0;
+  if (Name && *Name && strncmp(Name, "/proc/", 6) != 0 &&
+      strncmp(Name, "/dev/fd/", 8) != 0) {
+    if (*Name != '/' && getcwd(ExecutablePath, sizeof(ExecutablePath)))
+      Len = strlen(ExecutablePath);
+    while (Name[0] == '.' && Name[1] == '/')
+      Name += 2;
+    size_t NameLen = strlen(Name);
+    bool Slash = Len && ExecutablePath[Len - 1] != '/';
+    if ((*Name == '/' || Len) &&
+        Len + Slash + NameLen < sizeof(ExecutablePath)) {
+      if (Slash)
+        ExecutablePath[Len++] = '/';
+      memcpy(ExecutablePath + Len, Name, NameLen);
+      Len += NameLen;
+    } else {
+      Len = 0;
+    }
+  }
+  ExecutablePath[Len] = '\0';
+  // "/./" and "//" say nothing ("/../" may, through a symbolic link).
+  size_t Out = 0;
+  for (size_t In = 0; In < Len;) {
+    if (Out && ExecutablePath[Out - 1] == '/' && ExecutablePath[In] == '/') {
+      ++In;
+      continue;
+    }
+    if (Out && ExecutablePath[Out - 1] == '/' && ExecutablePath[In] == '.' &&
+        ExecutablePath[In + 1] == '/') {
+      In += 2;
+      continue;
+    }
+    ExecutablePath[Out++] = ExecutablePath[In++];
+  }
+  ExecutablePath[Out] = '\0';
+  __atomic_store_n(&ExecutablePathKnown, true, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor(101))) void rememberExecutablePathEarly() {
+  rememberExecutablePath();
+}
+} // namespace
+
 size_t objectFilePath(const ObjectHeaders &O, char *Path, size_t Size) {
   if (!Size)
     return 0;
@@ -380,9 +439,16 @@ size_t objectFilePath(const ObjectHeaders &O, char *Path, size_t Size) {
     Len = strnlen(O.Name, Size - 1);
     memcpy(Path, O.Name, Len);
   } else {
-    // The main executable has an empty name.
-    ssize_t N = readlink("/proc/self/exe", Path, Size - 1);
-    Len = N > 0 ? size_t(N) : 0;
+    // The main executable has an empty name: the one it was started by,
+    // else the file system's (which resolves symbolic links).
+    rememberExecutablePath();
+    Len = strnlen(ExecutablePath, Size - 1);
+    if (Len) {
+      memcpy(Path, ExecutablePath, Len);
+    } else {
+      ssize_t N = readlink("/proc/self/exe", Path, Size - 1);
+      Len = N > 0 ? size_t(N) : 0;
+    }
   }
   Path[Len] = '\0';
   return Len;

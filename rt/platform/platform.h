@@ -144,7 +144,8 @@ struct ObjectHeaders {
 /// true.
 void forEachLoadedObject(bool (*Visit)(const ObjectHeaders &, void *),
                          void *Data);
-/// The file of a loaded object (the executable's through /proc/self/exe),
+/// The file of a loaded object (the executable's as execve was given it,
+/// made absolute, or through /proc/self/exe where that name would not do),
 /// NUL-terminated in Path; the length, 0 if unknown.
 size_t objectFilePath(const ObjectHeaders &O, char *Path, size_t Size);
 /// Opens a file for reading (close-on-exec); -1 on failure.

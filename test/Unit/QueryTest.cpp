@@ -281,8 +281,13 @@ TEST_F(QueryTest, FunctionsAndGapsOfManyStretches) {
                        ? PCMAP_YES
                        : PCMAP_NO;
     ASSERT_EQ(pcmap_is_atomic_pc(M.pc(O)), Expected) << "offset " << O;
-    // No stretch here has more than three segments: all are described.
-    ASSERT_EQ(__pcmap_testing_stretch_described(M.pc(O)), 1) << "offset " << O;
+    // No stretch here has more than three segments: all are described,
+    // from the first function's stretch to the last one's end (table.h,
+    // "Covered code"); outside, no index answers.
+    bool Covered = O >= (Functions.front().Start & ~uint64_t(255)) &&
+                   O < Functions.back().End;
+    ASSERT_EQ(__pcmap_testing_stretch_described(M.pc(O)), Covered ? 1 : -1)
+        << "offset " << O;
     pcmap_function Fn;
     ASSERT_EQ(pcmap_lookup_function(M.pc(O), &Fn), In ? 1 : 0)
         << "offset " << O;
@@ -342,10 +347,24 @@ void checkEveryByte(const std::vector<ModelFunction> &Fns,
     A.record({M.pc(O)}, Desc);
   A.add();
 
+  // The index and the maps cover the code from the stretch of the first
+  // function or atomic to the end of the last (table.h, "Covered code").
+  uint64_t Lo = Size, Hi = 0;
+  for (const ModelFunction &X : Fns) {
+    Lo = std::min(Lo, X.Start);
+    Hi = std::max(Hi, X.Start + X.Size);
+  }
+  if (!Atomics.empty()) {
+    Lo = std::min(Lo, Atomics.front());
+    Hi = std::max(Hi, Atomics.back() + 1);
+  }
+  Lo &= ~uint64_t(255);
+  Hi = std::min(Hi, Size);
   // pcmap_is_atomic_pc answers from the module's answer map if it has
   // one; its index must agree.
-  const bool Mapped = Size <= uint64_t(pcmap::rt::Flags.answer_map_kib) * 1024;
-  ASSERT_EQ(__pcmap_testing_has_answer_map(M.pc(0)), Mapped ? 1 : 0) << What;
+  const bool Mapped =
+      Hi - Lo <= uint64_t(pcmap::rt::Flags.answer_map_kib) * 1024;
+  ASSERT_EQ(__pcmap_testing_has_answer_map(M.pc(Lo)), Mapped ? 1 : 0) << What;
   size_t NextFn = 0;
   for (uint64_t O = 0; O < Size; ++O) {
     while (NextFn < Fns.size() && Fns[NextFn].Start <= O)
@@ -361,8 +380,9 @@ void checkEveryByte(const std::vector<ModelFunction> &Fns,
     ASSERT_EQ(__pcmap_testing_is_atomic_indexed(M.pc(O)), Want)
         << What << " offset " << O << " (index)";
     int InWindows = __pcmap_testing_stretch_described(M.pc(O));
-    ASSERT_NE(InWindows, -1) << What << " offset " << O;
-    if (Described > 0)
+    const bool Covered = O >= Lo && O < Hi;
+    ASSERT_EQ(InWindows == -1, !Covered) << What << " offset " << O;
+    if (Described > 0 && Covered)
       ASSERT_EQ(InWindows, 1) << What << " offset " << O;
     if (Searched)
       *Searched += InWindows == 0;
@@ -671,6 +691,63 @@ TEST_F(QueryTest, AnswerMapOnlyForSmallModules) {
     }
   }
   pcmap::rt::Flags = Saved;
+}
+
+TEST_F(QueryTest, TheIndexCoversOnlyTheInstrumentedCode) {
+  // An executable whose instrumented code is two functions in the middle of
+  // 4 MiB of code that is not (a statically linked runtime, libraries):
+  // its tables are the size of those functions (an answer map, small), and
+  // the code around them is still the module's for the queries that take
+  // a module (pcmap_module_at, pcmap_function_at), while the others know
+  // nothing there, as anywhere outside a function.
+  const uint64_t Size = 4 << 20, F1 = (2 << 20) + 0x1230, F2 = F1 + 0x300;
+  FakeModule M(Size);
+  pcmap_stats Before;
+  pcmap_get_stats(&Before);
+  M.section(MK_Functions)
+      .function(M.pc(F1), 0x200, kFeatureAtomics)
+      .function(M.pc(F2), 0x100, kFeatureAtomics)
+      .add();
+  M.section(MK_Atomics).record({M.pc(F1 + 8), M.pc(F2 + 0xff)}, kLoad).add();
+  pcmap_stats After;
+  pcmap_get_stats(&After);
+  // A few hundred bytes of index and maps for 0x500 bytes of code, where
+  // 4 MiB would take 256 KiB of index.
+  EXPECT_LT(After.table_bytes - Before.table_bytes, 4096u);
+  EXPECT_EQ(__pcmap_testing_has_answer_map(M.pc(F1)), 1);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(F1 + 8)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(F1 + 9)), PCMAP_NO);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(F2 + 0xff)), PCMAP_YES);
+  EXPECT_EQ(__pcmap_testing_is_atomic_indexed(M.pc(F2 + 0xff)), PCMAP_YES);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(F1 + 0x200)), PCMAP_UNKNOWN); // gap
+  for (uint64_t O : {uint64_t(0), F1 & ~uint64_t(255), F1 - 1, F2 + 0x100,
+                     (F2 + 0x100) | 255, F2 + 0x1000, Size - 1}) {
+    EXPECT_EQ(pcmap_is_atomic_pc(M.pc(O)), PCMAP_UNKNOWN) << O;
+    pcmap_function Fn;
+    EXPECT_EQ(pcmap_lookup_function(M.pc(O), &Fn), 0) << O;
+    pcmap_atomic At;
+    EXPECT_EQ(pcmap_lookup_atomic_before(M.pc(O) + 1, 4096, &At), 0) << O;
+  }
+  pcmap_function Fn;
+  ASSERT_EQ(pcmap_lookup_function(M.pc(F2 + 0x80), &Fn), 1);
+  EXPECT_EQ(Fn.start, M.pc(F2));
+  // The module is the whole code, and its entries are found from its start.
+  bool Found = false;
+  pcmap_module Mod;
+  for (size_t I = 0; pcmap_module_at(I, &Mod); ++I)
+    if (Mod.text_start == M.pc(0)) {
+      Found = true;
+      break;
+    }
+  ASSERT_TRUE(Found);
+  EXPECT_EQ(Mod.text_end, M.pc(Size));
+  EXPECT_EQ(Mod.num_functions, 2u);
+  ASSERT_EQ(pcmap_function_at(M.pc(0), 1, &Fn), 1);
+  EXPECT_EQ(Fn.start, M.pc(F2));
+  pcmap_atomic At;
+  ASSERT_EQ(pcmap_atomic_at(M.pc(0), 0, &At), 1);
+  EXPECT_EQ(At.pc, M.pc(F1 + 8));
+  EXPECT_EQ(At.function.start, M.pc(F1));
 }
 
 TEST_F(QueryTest, AtomicBeforeAtFunctionEdges) {

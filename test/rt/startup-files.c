@@ -4,7 +4,9 @@
 // no file the plain one does not (not even libgcc_s.so.1: the runtime
 // unwinds with a private copy of libgcc's unwinder). Work that needs a file waits for its
 // first use: the first stack-map query opens the loaded objects then (to
-// find their .llvm_stackmaps), not before.
+// find their .llvm_stackmaps), not before. Nor does it resolve the
+// executable's path through /proc/self/exe: the name it was started with
+// will do.
 
 // REQUIRES: strace
 // UNSUPPORTED: emulator, sanitizer
@@ -21,10 +23,12 @@
 // CHECK: start-up file reads: pcmap {{[0-9]+}}, plain {{[0-9]+}}, extra {{(-[0-9]+|0|1|2)}}{{$}}
 // CHECK-NEXT: opened only by pcmap before main: none
 // CHECK-NEXT: opened by pcmap after main: none
+// CHECK-NEXT: links read only by pcmap before main: none
 
 // QUERY: start-up file reads: pcmap {{[0-9]+}}, plain {{[0-9]+}}, extra {{(-[0-9]+|0|1|2)}}{{$}}
 // QUERY-NEXT: opened only by pcmap before main: none
 // QUERY-NEXT: opened by pcmap after main: {{.*}}/pcmap/prog {{.*}}/pcmap/libx.so
+// QUERY-NEXT: links read only by pcmap before main: none
 
 #ifdef LIBRARY
 int Counter;
