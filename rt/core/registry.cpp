@@ -35,6 +35,12 @@ struct SectionRecord {
   bool HasFragmented; // an entry declares kFeatureFragmented
 };
 
+/// What a module adds to the counters pcmap_get_stats reads.
+struct StatsShare {
+  uint64_t Functions, Atomics, TableBytes;
+  uint32_t Modules, Sections;
+};
+
 /// A module as the writers know it (never read by readers). Small, with
 /// its path and its sections in blocks of their own, so that a library's
 /// registration touches few pages: most modules register two sections.
@@ -50,8 +56,16 @@ struct ModuleRecord {
   ArenaBlock SectionsBlock;
   unsigned NumSections;
   ArenaOffset Table;
+  /// What readers are given of Table (publish copies it), and what the
+  /// module adds to the counters (updateStats), as of its last rebuild: a
+  /// registration then reads no other module's table.
+  ModuleView View;
+  StatsShare Counted;
   ModuleFragments Fragments; // read when a section has split functions
 };
+
+// Eight records to a page: a library's registration rarely touches a new one.
+static_assert(sizeof(ModuleRecord) <= 512, "a module record fits 512 bytes");
 
 /// The sections a module's record has room for at first, and at most.
 constexpr unsigned kInitialSections = 4;
@@ -169,60 +183,73 @@ void copyView(ModuleView &To, const ModuleView &From) {
     storeRelaxed(&Out[I], loadRelaxed(&In[I]));
 }
 
+/// The view readers are given of a module's table (registry.h, table.h).
+ModuleView viewOf(ArenaOffset Table) {
+  const auto *T = static_cast<const ModuleTable *>(arenaPointer(Table));
+  ModuleView V;
+  // Offsets from TextLo address the index and the map as they are
+  // (table.h, "Covered code").
+  V.IndexLo = uint32_t(T->IndexLo);
+  V.IndexSize = uint32_t(T->IndexSize);
+  V.Index = T->Index - (T->IndexLo >> kStretchShift) * sizeof(IndexEntry);
+  V.StretchBytes = T->StretchBytes;
+  V.Functions = T->Functions;
+  // A biased map that happens to be 0 reads as none: the index answers.
+  V.AnswerMap = T->AnswerMap
+                    ? T->AnswerMap - (T->IndexLo >> kMapBytesPerWordShift) *
+                                         sizeof(uint64_t)
+                    : 0;
+  V.Table = Table;
+  V.Bias = T->Bias;
+  V.Path = static_cast<const char *>(arenaPointer(T->Path));
+  return V;
+}
+
 /// Index copies are rebuilt from the module records, which Modules keeps
-/// sorted by TextLo: one pass, however the modules were loaded.
+/// sorted by TextLo, and which hold their views: one pass over the
+/// records, however the modules were loaded, that reads no table.
 void publish() {
   IndexCopy &Next = ModuleIndex.next();
   uint64_t Count = 0;
   for (unsigned I = 0; I < NumModules; ++I) {
-    ModuleRecord *M = Modules[I];
+    const ModuleRecord *M = Modules[I];
     if (!M->Table)
       continue;
-    const auto *T = static_cast<const ModuleTable *>(arenaPointer(M->Table));
-    ModuleView V;
-    // Offsets from TextLo address the index and the map as they are
-    // (table.h, "Covered code").
-    V.IndexLo = uint32_t(T->IndexLo);
-    V.IndexSize = uint32_t(T->IndexSize);
-    V.Index = T->Index - (T->IndexLo >> kStretchShift) * sizeof(IndexEntry);
-    V.StretchBytes = T->StretchBytes;
-    V.Functions = T->Functions;
-    // A biased map that happens to be 0 reads as none: the index answers.
-    V.AnswerMap = T->AnswerMap
-                      ? T->AnswerMap - (T->IndexLo >> kMapBytesPerWordShift) *
-                                           sizeof(uint64_t)
-                      : 0;
-    V.Table = M->Table;
-    V.Bias = T->Bias;
-    V.Path = static_cast<const char *>(arenaPointer(T->Path));
     storeRelaxed(&Next.TextLo[Count], uint64_t(M->Code.TextLo));
-    copyView(Next.View[Count], V);
+    copyView(Next.View[Count], M->View);
     ++Count;
   }
   storeRelaxed(&Next.Count, Count);
   ModuleIndex.publish();
 }
 
-void updateStats() {
-  uint64_t Functions = 0, Atomics = 0, Bytes = 0, Sections = 0, Mods = 0;
-  for (unsigned I = 0; I < NumModules; ++I) {
-    ModuleRecord *M = Modules[I];
-    for (unsigned J = 0; J < M->NumSections; ++J)
-      Sections += !M->Sections[J].Rejected;
-    if (!M->Table)
-      continue;
-    ++Mods;
-    const ModuleTable *T =
-        static_cast<const ModuleTable *>(arenaPointer(M->Table));
-    Functions += T->NumFunctions;
-    Atomics += T->NumAtomics;
-    Bytes += T->Bytes;
-  }
-  storeRelaxed(&Stats.Modules, Mods);
-  storeRelaxed(&Stats.Functions, Functions);
-  storeRelaxed(&Stats.Atomics, Atomics);
-  storeRelaxed(&Stats.TableBytes, Bytes);
-  storeRelaxed(&Stats.Sections, Sections);
+StatsShare shareOf(const ModuleRecord &M) {
+  StatsShare S{};
+  for (unsigned J = 0; J < M.NumSections; ++J)
+    S.Sections += !M.Sections[J].Rejected;
+  if (!M.Table)
+    return S;
+  const auto *T = static_cast<const ModuleTable *>(arenaPointer(M.Table));
+  S.Modules = 1;
+  S.Functions = T->NumFunctions;
+  S.Atomics = T->NumAtomics;
+  S.TableBytes = T->Bytes;
+  return S;
+}
+
+/// Brings the counters up to date with M's rebuild: its share replaces
+/// what it added before (constant time, whatever the number of modules).
+void updateStats(ModuleRecord &M) {
+  const StatsShare Old = M.Counted, New = shareOf(M);
+  auto Apply = [](uint64_t &Counter, uint64_t From, uint64_t To) {
+    storeRelaxed(&Counter, Counter - From + To);
+  };
+  Apply(Stats.Modules, Old.Modules, New.Modules);
+  Apply(Stats.Functions, Old.Functions, New.Functions);
+  Apply(Stats.Atomics, Old.Atomics, New.Atomics);
+  Apply(Stats.TableBytes, Old.TableBytes, New.TableBytes);
+  Apply(Stats.Sections, Old.Sections, New.Sections);
+  M.Counted = New;
 }
 
 /// Rebuilds M's table from its sections and publishes it; the old table is
@@ -280,6 +307,7 @@ void rebuild(ModuleRecord *M) {
     static_assert(sizeof(T->BuildId) == sizeof(M->BuildId), "");
     arenaStore(T->BuildId, M->BuildId, sizeof(T->BuildId));
     storeRelaxed(&T->BuildIdSize, uint64_t(M->BuildIdSize));
+    M->View = viewOf(M->Table);
   }
   if (HasEntries && !M->Table)
     reportOutOfMemory(M->Path);
@@ -287,7 +315,7 @@ void rebuild(ModuleRecord *M) {
   freeModuleTable(Old);
   for (unsigned I = 0; I < NumReplaced; ++I)
     freeDecoded(Replaced[I]);
-  updateStats();
+  updateStats(*M);
 }
 
 ModuleRecord *findRecordByKey(uintptr_t Key) {
