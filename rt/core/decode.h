@@ -89,10 +89,21 @@ struct DecodedFunctions {
   bool Adopted = false;
 };
 
+/// The runtime's one way of saying why a section was not taken: what went
+/// wrong (a static message), where in the section, and how many entries
+/// were read before. Returned by the decoders, filled by the stack-map
+/// builder; registration and discovery report it the same way.
 struct DecodeError {
   const char *What = nullptr; // null: no error
   uint64_t Offset = 0;        // in the section
   uint64_t EntriesSeen = 0;   // entries decoded before the error
+
+  /// Sets What (and keeps Offset, set as the reading goes); false, for
+  /// `return E.fail(...)`.
+  bool fail(const char *Why) {
+    What = Why;
+    return false;
+  }
 };
 
 /// Decodes an atomics section (pcmap or sanmd) of the given version.

@@ -10,19 +10,6 @@
 namespace pcmap {
 namespace rt {
 
-void *ArenaBuffer::get(uint64_t N) {
-  if (Off)
-    arenaFree(Off, Bytes);
-  Bytes = N ? N : 8;
-  Off = arenaAllocate(Bytes);
-  return Off ? arenaWritable(Off) : nullptr;
-}
-
-ArenaBuffer::~ArenaBuffer() {
-  if (Off)
-    arenaFree(Off, Bytes);
-}
-
 bool readElfSections(int Fd, ElfFileSections &Out) {
   memset(&Out, 0, sizeof(Out));
   ElfW(Ehdr) E;
@@ -31,16 +18,17 @@ bool readElfSections(int Fd, ElfFileSections &Out) {
       E.e_shentsize != sizeof(ElfW(Shdr)) || !E.e_shnum ||
       E.e_shstrndx >= E.e_shnum)
     return false;
-  ArenaBuffer ShdrBuf, NameBuf;
-  auto *Sh = static_cast<ElfW(Shdr) *>(
-      ShdrBuf.get(uint64_t(E.e_shnum) * sizeof(ElfW(Shdr))));
-  if (!Sh || !readFileAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
+  ArenaBlock ShdrBuf, NameBuf;
+  if (!ShdrBuf.allocate(uint64_t(E.e_shnum) * sizeof(ElfW(Shdr))))
+    return false;
+  auto *Sh = ShdrBuf.data<ElfW(Shdr)>();
+  if (!readFileAt(Fd, Sh, E.e_shnum * sizeof(ElfW(Shdr)), E.e_shoff))
     return false;
   const ElfW(Shdr) &StrSh = Sh[E.e_shstrndx];
-  if (StrSh.sh_size > (1u << 24))
+  if (StrSh.sh_size > (1u << 24) || !NameBuf.allocate(StrSh.sh_size + 1))
     return false;
-  auto *Names = static_cast<char *>(NameBuf.get(StrSh.sh_size + 1));
-  if (!Names || !readFileAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
+  auto *Names = NameBuf.data<char>();
+  if (!readFileAt(Fd, Names, StrSh.sh_size, StrSh.sh_offset))
     return false;
   Names[StrSh.sh_size] = '\0';
   for (unsigned I = 0; I < E.e_shnum; ++I) {

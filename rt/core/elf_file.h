@@ -2,8 +2,8 @@
 //
 // What the runtime reads of an object's file rather than of its memory: the
 // section headers and the symbol table (.symtab is not loaded). Writers
-// only (registration, stack-map discovery): the buffers are arena memory,
-// the reads system calls (platform.h).
+// only (registration, stack-map discovery): the buffers are arena blocks
+// (ArenaBlock, arena.h), the reads system calls (platform.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,15 +18,6 @@
 
 namespace pcmap {
 namespace rt {
-
-/// A buffer in the arena, given back when it is replaced or destroyed.
-struct ArenaBuffer {
-  ArenaOffset Off = 0;
-  uint64_t Bytes = 0;
-  /// N bytes (contents unspecified), or null when out of memory.
-  void *get(uint64_t N);
-  ~ArenaBuffer();
-};
 
 /// The sections of an ELF file the runtime reads; sh_size 0: absent.
 struct ElfFileSections {

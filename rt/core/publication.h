@@ -1,7 +1,8 @@
 //===- publication.h - Indexes published to lock-free readers --*- C++ -*-===//
 //
 // The one publication mechanism of the runtime, used by the module index
-// (registry.h) and the stack-map index (stackmap.cpp). It follows glibc's
+// (registry.h), the stack-map index (stackmap.cpp) and the index of
+// outline-atomic helpers (outline.cpp). It follows glibc's
 // _dl_find_object: two copies of an index and a generation counter. A writer
 // (holding the writer lock) fills the copy readers are not directed to, then
 // increments the generation, which directs them to it. A reader loads the

@@ -110,23 +110,20 @@ struct Counts {
 };
 
 /// Walks the blobs of the section; calls Visit(const sm::Section &, size_t
-/// BlobOffset) for each. Returns false with an error.
+/// BlobOffset) for each. Returns false with an error (at the blob's offset).
 template <class VisitFn>
-bool forEachBlob(const StackMapInput &In, const char **Error,
-                 uint64_t *ErrorOffset, VisitFn Visit) {
+bool forEachBlob(const StackMapInput &In, DecodeError &Error, VisitFn Visit) {
   size_t Offset = 0;
   while (Offset < In.Size) {
     sm::Section S;
-    *ErrorOffset = Offset;
-    if (!sm::parse(In.Section + Offset, In.Size - Offset, S, Error))
+    Error.Offset = Offset;
+    if (!sm::parse(In.Section + Offset, In.Size - Offset, S, &Error.What))
       return false;
     if (!Visit(S, Offset))
       return false;
     size_t Next = sm::nextBlobOffset(In.Section, In.Size, Offset + S.Size);
-    if (Next <= Offset) {
-      *Error = "stack map blob does not advance";
-      return false;
-    }
+    if (Next <= Offset)
+      return Error.fail("stack map blob does not advance");
     Offset = Next;
   }
   return true;
@@ -134,35 +131,27 @@ bool forEachBlob(const StackMapInput &In, const char **Error,
 
 /// Validates every blob of the section and counts what the table holds.
 /// False with an error.
-bool countBlobs(const StackMapInput &In, const char **Error,
-                uint64_t *ErrorOffset, Counts &C) {
-  bool Ok =
-      forEachBlob(In, Error, ErrorOffset, [&](const sm::Section &S, size_t) {
-        if (!C.Version)
-          C.Version = S.Version;
-        if (S.Version == 1 && S.NumFunctions > 1 && S.NumRecords) {
-          *Error = "version 1 section with several functions: its records "
-                   "cannot be attributed to them";
-          return false;
-        }
-        if (S.NumRecords && !S.NumFunctions) {
-          *Error = "records without a function";
-          return false;
-        }
-        C.Functions += S.NumFunctions;
-        C.Records += S.NumRecords;
-        sm::Record R;
-        for (sm::RecordIterator It = S.records(); It.next(R);) {
-          C.Locations += R.NumLocations;
-          C.LiveOuts += R.NumLiveOuts;
-        }
-        return true;
-      });
+bool countBlobs(const StackMapInput &In, DecodeError &Error, Counts &C) {
+  bool Ok = forEachBlob(In, Error, [&](const sm::Section &S, size_t) {
+    if (!C.Version)
+      C.Version = S.Version;
+    if (S.Version == 1 && S.NumFunctions > 1 && S.NumRecords)
+      return Error.fail("version 1 section with several functions: its "
+                        "records cannot be attributed to them");
+    if (S.NumRecords && !S.NumFunctions)
+      return Error.fail("records without a function");
+    C.Functions += S.NumFunctions;
+    C.Records += S.NumRecords;
+    sm::Record R;
+    for (sm::RecordIterator It = S.records(); It.next(R);) {
+      C.Locations += R.NumLocations;
+      C.LiveOuts += R.NumLiveOuts;
+    }
+    return true;
+  });
   if (Ok && (C.Records > 0xffffffffu || C.Locations > 0xffffffffu ||
-             C.LiveOuts > 0xffffffffu || C.Functions > 0xffffffffu)) {
-    *Error = "too many stack map records";
-    return false;
-  }
+             C.LiveOuts > 0xffffffffu || C.Functions > 0xffffffffu))
+    return Error.fail("too many stack map records");
   return Ok;
 }
 
@@ -373,8 +362,8 @@ bool fillBuckets(StackMapBuild &B) {
 }
 
 /// No table, for the error What.
-ArenaOffset failedBuild(const char **Error, const char *What) {
-  *Error = What;
+ArenaOffset failedBuild(DecodeError &Error, const char *What) {
+  Error.fail(What);
   return 0;
 }
 
@@ -382,16 +371,15 @@ ArenaOffset failedBuild(const char **Error, const char *What) {
 
 ArenaOffset buildStackMapTable(const StackMapInput &In,
                                SymbolizeFunctions Symbolize, void *Context,
-                               const char **Error, uint64_t *ErrorOffset) {
-  *Error = nullptr;
-  *ErrorOffset = 0;
+                               DecodeError &Error) {
+  Error = DecodeError();
   StackMapBuild B;
-  if (!countBlobs(In, Error, ErrorOffset, B.C))
+  if (!countBlobs(In, Error, B.C))
     return 0;
   size_t PathLen = In.Path ? strlen(In.Path) : 0;
   if (!B.allocate(PathLen))
     return failedBuild(Error, "out of memory");
-  forEachBlob(In, Error, ErrorOffset, [&B](const sm::Section &S, size_t) {
+  forEachBlob(In, Error, [&B](const sm::Section &S, size_t) {
     B.copyBlob(S);
     return true;
   });

@@ -31,6 +31,7 @@
 #define PCMAP_RT_STACKMAP_H
 
 #include "core/arena.h"
+#include "core/decode.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -123,12 +124,12 @@ struct StackMapInput {
 using SymbolizeFunctions = void (*)(void *Context, SMFunction *Functions,
                                     size_t Count);
 
-/// Builds a module's table (writers only). Returns 0 and sets *Error (a
-/// static message) and *ErrorOffset (bytes into the section) when the
-/// section is malformed or memory runs out.
+/// Builds a module's table (writers only). Returns 0 and fills Error (its
+/// Offset: bytes into the section) when the section is malformed or memory
+/// runs out.
 ArenaOffset buildStackMapTable(const StackMapInput &In,
                                SymbolizeFunctions Symbolize, void *Context,
-                               const char **Error, uint64_t *ErrorOffset);
+                               DecodeError &Error);
 void freeStackMapTable(ArenaOffset Table);
 
 /// Publishes the index of the given tables (writers only, under the writer

@@ -147,13 +147,12 @@ ArenaOffset loadFromFile(const ObjectHeaders &H, int Fd, const char *Path) {
       Found.SymTab.sh_size ? Found.SymTab : Found.DynSym;
   bool HaveSymbols = Symbols.sh_size != 0;
   SymbolContext Ctx{Fd, Symbols, H.Bias, nullptr, 0};
-  const char *Error;
-  uint64_t ErrorOffset;
-  ArenaOffset Table = buildStackMapTable(In, HaveSymbols ? symbolize : nullptr,
-                                         &Ctx, &Error, &ErrorOffset);
+  DecodeError Error;
+  ArenaOffset Table =
+      buildStackMapTable(In, HaveSymbols ? symbolize : nullptr, &Ctx, Error);
   if (!Table) {
-    reportRejected(Path, Start, Size, Error ? Error : "out of memory",
-                   ErrorOffset);
+    reportRejected(Path, Start, Size, Error.What ? Error.What : "out of memory",
+                   Error.Offset);
     return 0;
   }
   if (Verbosity >= 2) {

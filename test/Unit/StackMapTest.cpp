@@ -8,6 +8,9 @@
 
 #include "pcmap/StackMap.h"
 
+#include "core/arena.h"
+#include "stackmaps/stackmap.h"
+
 #include "gtest/gtest.h"
 
 #include <random>
@@ -405,6 +408,46 @@ TEST(StackMapTest, FuzzNeverReadsOutOfBounds) {
   }
   EXPECT_GT(Parsed, 0u);
   EXPECT_GT(Rejected, 0u);
+}
+
+// The runtime's builder (rt/stackmaps) reports a rejected section the way
+// the decoders do (DecodeError): why, and at which blob.
+pcmap::rt::DecodeError buildError(const std::vector<uint8_t> &Bytes) {
+  EXPECT_TRUE(pcmap::rt::arenaInit());
+  pcmap::rt::StackMapInput In{};
+  In.Section = Bytes.data();
+  In.Size = Bytes.size();
+  In.Path = "test";
+  pcmap::rt::DecodeError E;
+  pcmap::rt::ArenaOffset Table =
+      pcmap::rt::buildStackMapTable(In, nullptr, nullptr, E);
+  pcmap::rt::freeStackMapTable(Table);
+  if (Table)
+    E.What = "accepted";
+  return E;
+}
+
+TEST(StackMapTest, RuntimeBuilderSaysWhyAndWhere) {
+  std::vector<uint8_t> One = sample(3);
+  EXPECT_EQ(buildError(One).What, std::string("accepted"));
+  // A second blob with a bad version, at the next multiple of 8.
+  std::vector<uint8_t> Two = One;
+  Two.resize((One.size() + 7) & ~size_t(7), 0);
+  const size_t Second = Two.size();
+  Two.insert(Two.end(), One.begin(), One.end());
+  Two[Second] = 9;
+  pcmap::rt::DecodeError E = buildError(Two);
+  ASSERT_NE(E.What, nullptr);
+  EXPECT_EQ(std::string(E.What),
+            "unsupported stack map version (supported: 1, 2, 3)");
+  EXPECT_EQ(E.Offset, Second);
+  // Records that no function holds.
+  std::vector<uint8_t> Orphans = sample(3);
+  // The header's function count (a uint32 after the 4-byte header).
+  memset(&Orphans[4], 0, 4);
+  E = buildError(Orphans);
+  ASSERT_NE(E.What, nullptr);
+  EXPECT_EQ(E.Offset, 0u);
 }
 
 } // namespace
