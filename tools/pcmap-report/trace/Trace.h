@@ -313,6 +313,21 @@ std::string sampleBreakdown(const TraceReport &R);
 std::string cpuSecondsText(uint64_t Ns); // "1.234"
 /// How many of N rows to show: O.Top, or all when it is 0.
 size_t shownRows(size_t N, const OutputOptions &O);
+/// Calls Fn(I, Paths, Total) for each shown row I of Rows (sites or
+/// functions) that has callers: the heaviest O.Callers ways to it, and the
+/// samples of all the stacks charged to it. The writers' one walk over the
+/// top rows' callers.
+template <typename T, typename FnT>
+void forEachRowCallers(const TraceReport &R, const std::vector<Merged<T>> &Rows,
+                       const TraceOptions &O, FnT Fn) {
+  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E && O.Callers; ++I) {
+    uint64_t Total = 0;
+    std::vector<CallerPath> Paths =
+        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
+    if (!Paths.empty())
+      Fn(I, Paths, Total);
+  }
+}
 std::string percentText(double Share); // "40.7%"
 /// "pid 1234", with the run ID when another process had the same PID.
 std::string processLabel(const TraceReport &R, uint32_t Process);

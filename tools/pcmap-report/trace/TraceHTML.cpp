@@ -146,24 +146,21 @@ void callersHTML(raw_ostream &OS, const TraceReport &R,
                  const std::vector<Merged<T>> &Rows, StringRef Title,
                  StringRef Class, const TraceOptions &O) {
   bool Heading = false;
-  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E && O.Callers; ++I) {
-    uint64_t Total = 0;
-    std::vector<CallerPath> Paths =
-        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
-    if (Paths.empty())
-      continue;
-    if (!Heading)
-      OS << "<h2>Callers of the " << Title << "</h2>\n";
-    Heading = true;
-    const T &Entry = Rows[I].Entry;
-    OS << "<details class=\"" << Class << "\"><summary>#" << I + 1 << " "
-       << htmlEscape(tableName(functionText(Entry), O)) << ": " << Entry.Samples
-       << " samples, " << Total
-       << " with stacks</summary>\n<ol class=\"callers\">\n";
-    for (const CallerPath &P : Paths)
-      pathHTML(OS, R, P, Total, O);
-    OS << "</ol></details>\n";
-  }
+  forEachRowCallers(
+      R, Rows, O,
+      [&](size_t I, const std::vector<CallerPath> &Paths, uint64_t Total) {
+        if (!Heading)
+          OS << "<h2>Callers of the " << Title << "</h2>\n";
+        Heading = true;
+        const T &Entry = Rows[I].Entry;
+        OS << "<details class=\"" << Class << "\"><summary>#" << I + 1 << " "
+           << htmlEscape(tableName(functionText(Entry), O)) << ": "
+           << Entry.Samples << " samples, " << Total
+           << " with stacks</summary>\n<ol class=\"callers\">\n";
+        for (const CallerPath &P : Paths)
+          pathHTML(OS, R, P, Total, O);
+        OS << "</ol></details>\n";
+      });
 }
 
 void processesTable(raw_ostream &OS, const TraceReport &R) {

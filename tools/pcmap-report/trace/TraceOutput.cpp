@@ -235,21 +235,18 @@ void callersText(raw_ostream &OS, const TraceReport &R,
                  const std::vector<Merged<T>> &Rows, StringRef Title,
                  const TraceOptions &O) {
   bool Heading = false;
-  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E; ++I) {
-    uint64_t Total = 0;
-    std::vector<CallerPath> Paths =
-        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
-    if (Paths.empty())
-      continue;
-    if (!Heading)
-      OS << "\ncallers of the " << Title << " (up to " << O.Callers
-         << " stacks of each, heaviest first, innermost frame first):\n";
-    Heading = true;
-    OS << "#" << I + 1 << " " << callersHeading(Rows[I].Entry, O) << "; "
-       << Total << " with stacks\n";
-    for (const CallerPath &P : Paths)
-      pathText(OS, R, P, Total, O);
-  }
+  forEachRowCallers(
+      R, Rows, O,
+      [&](size_t I, const std::vector<CallerPath> &Paths, uint64_t Total) {
+        if (!Heading)
+          OS << "\ncallers of the " << Title << " (up to " << O.Callers
+             << " stacks of each, heaviest first, innermost frame first):\n";
+        Heading = true;
+        OS << "#" << I + 1 << " " << callersHeading(Rows[I].Entry, O) << "; "
+           << Total << " with stacks\n";
+        for (const CallerPath &P : Paths)
+          pathText(OS, R, P, Total, O);
+      });
 }
 
 void processesText(raw_ostream &OS, const TraceReport &R) {
@@ -401,13 +398,12 @@ void rowsCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
 template <typename T>
 void callersCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
                 const std::vector<Merged<T>> &Rows, const TraceOptions &O) {
-  for (size_t I = 0, E = shownRows(Rows.size(), O); I < E && O.Callers; ++I) {
-    uint64_t Total = 0;
-    std::vector<CallerPath> Paths =
-        rowCallers(R, static_cast<const T *>(nullptr), I, O.Callers, Total);
-    for (size_t J = 0; J < Paths.size(); ++J)
-      callerCSV(OS, R, Kind, I + 1, Rows[I], Paths[J], J + 1, Total);
-  }
+  forEachRowCallers(
+      R, Rows, O,
+      [&](size_t I, const std::vector<CallerPath> &Paths, uint64_t Total) {
+        for (size_t J = 0; J < Paths.size(); ++J)
+          callerCSV(OS, R, Kind, I + 1, Rows[I], Paths[J], J + 1, Total);
+      });
 }
 
 } // namespace
