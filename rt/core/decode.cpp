@@ -551,11 +551,15 @@ DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
   }
   const unsigned Width = relativePCSize(Version, sizeof(void *));
   const bool Upstream = Kind == MK_UpstreamAtomics;
-  // A PC is at least Width bytes, and a record two words and a byte.
+  // A PC is at least Width bytes. A record is two words and a byte, but
+  // the fast decoder writes a descriptor at every step that ends one,
+  // before it knows whether the record is well formed: a step may end a
+  // "record" every Width + 1 bytes (a zero word and a one-byte
+  // descriptor), and the descriptors are 32-bit, two to an item.
   size_t Bytes = size_t(Stop - Start);
   uint64_t *Keys = Items.get(Bytes / Width + 1);
-  auto *Records =
-      reinterpret_cast<uint32_t *>(RecordScratch.get(Bytes / 16 + 1));
+  auto *Records = reinterpret_cast<uint32_t *>(
+      RecordScratch.get((Bytes / (Width + 1) + 2) / 2 + 1));
   if (!Keys || !Records) {
     C.fail("out of memory", 0);
     return C.Error;

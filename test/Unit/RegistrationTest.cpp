@@ -516,6 +516,27 @@ TEST_F(RegistrationTest, SectionInNoModuleIsRejected) {
   EXPECT_TRUE(sameTables(AtStart));
 }
 
+// An atomics section of zero words: the fast decoder sees a "record" end
+// every five bytes (a zero word and a one-byte descriptor) before it finds
+// the section malformed, and must have room for each: a regression test for
+// a write past its scratch (found by fuzz/report.test) at sizes around
+// every capacity the scratch has had. Rejected, and nothing else changes;
+// the ASan build sees any write out of bounds.
+TEST_F(RegistrationTest, SectionsOfZeroWordsAreRejectedInBounds) {
+  for (size_t Words : {size_t(300), size_t(500), size_t(15000)}) {
+    FakeModule M;
+    pcmap_stats Before = stats();
+    SectionBuilder B = M.section(MK_Atomics);
+    for (size_t I = 0; I < Words; ++I)
+      B.zeroWord();
+    SectionBytes Zeros = B.place();
+    M.add(Zeros);
+    EXPECT_EQ(stats().sections_rejected, Before.sections_rejected + 1) << Words;
+    EXPECT_EQ(stats().atomics, Before.atomics) << Words;
+    M.del(Zeros);
+  }
+}
+
 // The functions are valid, the atomics section is not. The functions'
 // atomics are then not all known: their PCs must not be "no" (that would say
 // "not an atomic" of an atomic the rejected section names).
