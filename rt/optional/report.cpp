@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "optional/describe.h"
+#include "optional/rows.h"
 #include "optional/symbolizer.h"
 #include "platform/hooks.h"
 #include "platform/platform.h"
@@ -74,9 +75,6 @@ struct FunctionRow {
   uint32_t ByKind[6]; // load, store, rmw, cmpxchg, fence, unknown
   uint32_t FromAsm;   // of them, instructions of inline asm
 };
-
-const char *const KindColumns[6] = {"load",    "store", "rmw",
-                                    "cmpxchg", "fence", "unknown"};
 
 int bySizeDescending(const void *A, const void *B) {
   const auto &X = *static_cast<const FunctionRow *>(A);
@@ -165,37 +163,63 @@ struct Totals {
   uint64_t Size, Atomics;
 };
 
-void writeHeader(ReportWriter &W, ReportFormat Fmt, const Totals &T) {
-  switch (Fmt) {
-  case ReportFormat::Text:
+/// The columns, in CSV's and JSON's order; the text's puts the numbers
+/// first and the place last, as one column.
+enum : unsigned {
+  ColModule,
+  ColFunction,
+  ColStart,
+  ColSize,
+  ColAtomics,
+  ColKinds, // load, store, rmw, cmpxchg, fence, unknown
+  ColAsm = ColKinds + 6,
+  ColFeatures,
+  ColPlace,
+  NumColumns
+};
+const Column Columns[NumColumns] = {
+    dataColumn("module", ColumnKind::String),
+    dataColumn("function", ColumnKind::String),
+    {"start", ColumnKind::Hex, InAll, 1, 19, false, nullptr},
+    {"size", ColumnKind::Number, InAll, 0, 8, true, nullptr},
+    {"atomics", ColumnKind::Number, InAll, 0, 8, true, nullptr},
+    {"load", ColumnKind::Number, InAll, 0, 6, true, nullptr},
+    {"store", ColumnKind::Number, InAll, 0, 6, true, nullptr},
+    {"rmw", ColumnKind::Number, InAll, 0, 6, true, nullptr},
+    {"cmpxchg", ColumnKind::Number, InAll, 0, 8, true, nullptr},
+    {"fence", ColumnKind::Number, InAll, 0, 6, true, nullptr},
+    {"unknown", ColumnKind::Number, InAll, 0, 8, true, nullptr},
+    {"asm", ColumnKind::Number, InAll, 0, 6, true, nullptr},
+    {"features", ColumnKind::List, InAll, 1, 14, false, nullptr},
+    {"place", ColumnKind::String, InText, 1, 0, false, "module: function"},
+};
+const uint8_t TextOrder[] = {ColSize,      ColAtomics,   ColKinds,
+                             ColKinds + 1, ColKinds + 2, ColKinds + 3,
+                             ColKinds + 4, ColKinds + 5, ColAsm,
+                             ColFeatures,  ColStart,     ColPlace};
+const Table Functions = {Columns, NumColumns, TextOrder, sizeof(TextOrder)};
+static_assert(NumColumns <= Row::kMaxColumns, "a row has no room for them");
+
+void writeHeader(ReportWriter &W, RowSink &Sink, ReportFormat Fmt,
+                 const Totals &T) {
+  if (Fmt == ReportFormat::Text)
     W << "pcmap: function report: " << uint64_t(T.Functions)
       << (T.Functions == 1 ? " function in " : " functions in ")
       << uint64_t(T.Modules) << (T.Modules == 1 ? " module, " : " modules, ")
       << T.Size << (T.Size == 1 ? " byte, " : " bytes, ") << T.Atomics
       << (T.Atomics == 1 ? " atomic\n" : " atomics\n");
-    W << "    size atomics  load store   rmw cmpxchg fence unknown   asm "
-         "features       start               module: function\n";
-    return;
-  case ReportFormat::CSV:
-    W << "module,function,start,size,atomics,load,store,rmw,cmpxchg,fence,"
-         "unknown,asm,features\n";
-    return;
-  case ReportFormat::JSON:
+  else if (Fmt == ReportFormat::JSON)
     W << "{\"report\": \"pcmap-functions\", \"version\": 1, \"pid\": "
       << uint64_t(currentProcessId()) << ", \"functions\": [";
-    return;
-  }
+  Sink.header(Functions);
 }
 
-/// The I-th row, symbolized.
-void writeRow(ReportWriter &W, ReportFormat Fmt, Symbolizer &Sym,
-              const FunctionRow &R, size_t I) {
+/// A row, symbolized.
+void writeRow(RowSink &Sink, Symbolizer &Sym, const FunctionRow &R) {
   pcmap_module Mod;
   const char *Path = pcmap_module_at(R.Module, &Mod) ? Mod.path : "";
   SymbolizedPC S;
   Sym.symbolize(R.F.start, Path, R.F.start - R.F.module_bias, S);
-  char Start[24];
-  Text(Start, sizeof(Start)).hex(R.F.start);
   char Unnamed[32];
   if (!S.Function[0]) {
     Text T(Unnamed, sizeof(Unnamed));
@@ -203,47 +227,17 @@ void writeRow(ReportWriter &W, ReportFormat Fmt, Symbolizer &Sym,
     T.hex(R.F.start);
   }
   const char *Name = S.Function[0] ? S.Function : Unnamed;
+  char Place[sizeof(S.Function) + 260];
+  Text(Place, sizeof(Place)) << baseName(Path) << ": " << Name;
   const char *Features[5];
-  unsigned NumFeatures = featureNames(R.F, Features);
-  char Joined[64];
-  Text J(Joined, sizeof(Joined));
-  for (unsigned K = 0; K < NumFeatures; ++K)
-    J << (K ? "," : "") << Features[K];
-  switch (Fmt) {
-  case ReportFormat::Text:
-    W.padNumber(R.F.size, 8).padNumber(R.F.num_atomics, 8);
-    W.padNumber(R.ByKind[0], 6).padNumber(R.ByKind[1], 6);
-    W.padNumber(R.ByKind[2], 6).padNumber(R.ByKind[3], 8);
-    W.padNumber(R.ByKind[4], 6).padNumber(R.ByKind[5], 8);
-    W.padNumber(R.FromAsm, 6) << " ";
-    W.pad(Joined, 14) << " ";
-    W.pad(Start, 19) << " " << baseName(Path) << ": " << Name << "\n";
-    return;
-  case ReportFormat::CSV:
-    W.csv(Path) << ",";
-    W.csv(Name) << "," << Start << "," << uint64_t(R.F.size) << ","
-                << uint64_t(R.F.num_atomics);
-    for (uint32_t K : R.ByKind)
-      W << "," << uint64_t(K);
-    W << "," << uint64_t(R.FromAsm) << ",";
-    W.csv(Joined) << "\n";
-    return;
-  case ReportFormat::JSON:
-    W << (I ? ",\n  " : "\n  ") << "{\"module\": ";
-    W.json(Path) << ", \"function\": ";
-    W.json(Name) << ", \"start\": \"" << Start
-                 << "\", \"size\": " << uint64_t(R.F.size)
-                 << ", \"atomics\": " << uint64_t(R.F.num_atomics);
-    for (int K = 0; K < 6; ++K)
-      W << ", \"" << KindColumns[K] << "\": " << uint64_t(R.ByKind[K]);
-    W << ", \"asm\": " << uint64_t(R.FromAsm) << ", \"features\": [";
-    for (unsigned K = 0; K < NumFeatures; ++K) {
-      W << (K ? ", " : "");
-      W.json(Features[K]);
-    }
-    W << "]}";
-    return;
-  }
+  Row Out(Functions);
+  Out.set(ColModule, Path).set(ColFunction, Name).set(ColPlace, Place);
+  Out.number(ColStart, R.F.start).number(ColSize, R.F.size);
+  Out.number(ColAtomics, R.F.num_atomics).number(ColAsm, R.FromAsm);
+  for (unsigned K = 0; K < 6; ++K)
+    Out.number(ColKinds + K, R.ByKind[K]);
+  Out.list(ColFeatures, Features, featureNames(R.F, Features));
+  Sink.row(Out);
 }
 
 void reportFunctionsAtExit() {
@@ -305,10 +299,11 @@ void writeFunctionReport() {
 
   ReportWriter W;
   ReportFormat Fmt = reportFormat();
-  writeHeader(W, Fmt, T);
+  RowSink Sink(W, Fmt, "\n  ", ",\n  ");
+  writeHeader(W, Sink, Fmt, T);
   Symbolizer Sym;
   for (size_t I = 0; I < T.Functions; ++I)
-    writeRow(W, Fmt, Sym, Rows[I], I);
+    writeRow(Sink, Sym, Rows[I]);
   if (Fmt == ReportFormat::JSON)
     W << "\n], \"totals\": {\"functions\": " << uint64_t(T.Functions)
       << ", \"modules\": " << uint64_t(T.Modules) << ", \"size\": " << T.Size

@@ -8,6 +8,7 @@
 #include "core/registry.h"
 #include "optional/describe.h"
 #include "optional/report.h"
+#include "optional/rows.h"
 #include "optional/stacks.h"
 #include "optional/symbolizer.h"
 #include "platform/hooks.h"
@@ -473,13 +474,6 @@ double share(uint64_t Part, uint64_t Whole) {
   return Whole ? double(Part) / double(Whole) : 0.0;
 }
 
-/// "  5.0%  " (right-aligned in 6 columns, then two spaces).
-void percent(ReportWriter &W, double Share) {
-  double P = 100 * Share;
-  W.pad("", P < 10 ? 2 : P < 100 ? 1 : 0);
-  W.fixed(P, 1) << "%  ";
-}
-
 /// What the report says about the whole run.
 struct Summary {
   ReportFormat Format;
@@ -532,8 +526,6 @@ void writeTextHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
       << C.Uncovered << " elsewhere, " << C.Dropped << " dropped\n";
   W << "pcmap: top " << uint64_t(NumSites) << " of " << Sum.DistinctSites
     << " atomic sites by samples:\n";
-  W << "   samples   share  atomic                                    "
-       "site\n";
 }
 
 /// The JSON report is one line (JSON Lines: a process appends one per
@@ -563,20 +555,10 @@ void writeJSONHeader(ReportWriter &W, const Summary &Sum) {
 }
 
 void writeHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
-  switch (Sum.Format) {
-  case ReportFormat::Text:
+  if (Sum.Format == ReportFormat::Text)
     writeTextHeader(W, Sum, NumSites);
-    return;
-  case ReportFormat::CSV:
-    W << "section,pc,module,module_offset,function,function_start,"
-         "function_offset,location,kind,op,size,order,failure_order,samples,"
-         "exact_samples,skid_samples,atomic_samples,share,"
-         "uncovered_callee_samples\n";
-    return;
-  case ReportFormat::JSON:
+  else if (Sum.Format == ReportFormat::JSON)
     writeJSONHeader(W, Sum);
-    return;
-  }
 }
 
 /// A sampled PC, symbolized, where the report's rows need it.
@@ -599,19 +581,15 @@ struct Place {
   }
 };
 
-/// The module, its offset and its build ID, as the JSON rows give them.
-void writeJSONModule(ReportWriter &W, const Place &At, uintptr_t PC) {
-  W << "\"module\": ";
-  W.json(At.Module) << ", \"module_offset\": \"";
-  W.hex(PC - At.Bias) << "\", \"build_id\": \"";
-  uint8_t Id[32];
-  unsigned N = moduleBuildId(PC, Id, sizeof(Id));
+/// A build ID in hex digits, as the JSON gives it.
+void buildIdText(const uint8_t *Id, unsigned N, char (&Out)[65]) {
   static const char Digits[] = "0123456789abcdef";
-  for (unsigned I = 0; I < N; ++I) {
-    char Byte[3] = {Digits[Id[I] >> 4], Digits[Id[I] & 15], '\0'};
-    W << Byte;
+  unsigned I = 0;
+  for (; I < N && I < 32; ++I) {
+    Out[2 * I] = Digits[Id[I] >> 4];
+    Out[2 * I + 1] = Digits[Id[I] & 15];
   }
-  W << "\"";
+  Out[2 * I] = '\0';
 }
 
 //===----------------------------------------------------------------------===//
@@ -673,7 +651,7 @@ unsigned collectChains(uintptr_t Key, bool IsSite, Chain *Out) {
 /// worker ring.c:44:3]", innermost first; nothing where it was not.
 void shortName(const char *Name, char *Out, size_t Size);
 
-void writeInlined(ReportWriter &W, const SymbolizedPC &Sy) {
+void writeInlined(Writer &W, const SymbolizedPC &Sy) {
   if (Sy.NumFrames < 2)
     return;
   W << " [inlined: ";
@@ -792,14 +770,6 @@ struct ModuleList {
   }
 };
 
-void writeBuildId(ReportWriter &W, const uint8_t *Id, unsigned N) {
-  static const char Digits[] = "0123456789abcdef";
-  for (unsigned I = 0; I < N; ++I) {
-    char Byte[3] = {Digits[Id[I] >> 4], Digits[Id[I] & 15], '\0'};
-    W << Byte;
-  }
-}
-
 /// "modules" and "stacks" (include/pcmap/TraceDump.h).
 void writeJSONStacks(ReportWriter &W) {
   static LoadedObject *Store;
@@ -816,9 +786,9 @@ void writeJSONStacks(ReportWriter &W) {
   W << ", \"" << trace::kModulesKey << "\": [";
   for (unsigned I = 0; I < Modules.Count; ++I) {
     W << (I ? ", " : "") << "{\"path\": ";
-    W.json(Modules.Objects[I].Path) << ", \"build_id\": \"";
-    writeBuildId(W, Modules.Objects[I].BuildId, Modules.Objects[I].BuildIdSize);
-    W << "\"}";
+    char Id[65];
+    buildIdText(Modules.Objects[I].BuildId, Modules.Objects[I].BuildIdSize, Id);
+    W.json(Modules.Objects[I].Path) << ", \"build_id\": \"" << Id << "\"}";
   }
   W << "], \"" << trace::kStacksKey << "\": [";
   bool First = true;
@@ -847,9 +817,149 @@ void writeJSONStacks(ReportWriter &W) {
   W << "]";
 }
 
-/// One row of the atomic sites: the R-th by samples.
-void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
-               const SiteSlot &S, unsigned R) {
+//===----------------------------------------------------------------------===//
+// Rows: the atomic sites and the covered functions
+//===----------------------------------------------------------------------===//
+
+/// The sites' columns, in CSV's and JSON's order, then the text's own.
+/// Their CSV columns are the CSV header, which the functions' rows share:
+/// atomic_samples and uncovered_callee_samples are the functions'.
+enum : unsigned {
+  SiteSection,
+  SitePC,
+  SiteModule,
+  SiteModuleOffset,
+  SiteBuildId,
+  SiteFunction,
+  SiteFunctionStart,
+  SiteFunctionOffset,
+  SiteLocation,
+  SiteKind,
+  SiteOp,
+  SiteSize,
+  SiteOrder,
+  SiteFailureOrder,
+  SiteSamples,
+  SiteExactSamples,
+  SiteSkidSamples,
+  SiteAtomicSamples,
+  SiteShare,
+  SiteUncoveredCallees,
+  SiteAtomic,
+  SitePlace,
+  NumSiteColumns
+};
+/// The columns the sites and the functions share.
+constexpr Column SectionColumn =
+    dataColumn("section", ColumnKind::String, InCSV);
+constexpr Column ModuleColumn = dataColumn("module", ColumnKind::String);
+constexpr Column ModuleOffsetColumn =
+    dataColumn("module_offset", ColumnKind::Hex);
+constexpr Column BuildIdColumn =
+    dataColumn("build_id", ColumnKind::String, InJSON);
+constexpr Column FunctionNameColumn =
+    dataColumn("function", ColumnKind::String);
+const Column SiteColumns[NumSiteColumns] = {
+    SectionColumn,
+    dataColumn("pc", ColumnKind::Hex),
+    ModuleColumn,
+    ModuleOffsetColumn,
+    BuildIdColumn,
+    FunctionNameColumn,
+    dataColumn("function_start", ColumnKind::Hex),
+    dataColumn("function_offset", ColumnKind::Number),
+    dataColumn("location", ColumnKind::String),
+    dataColumn("kind", ColumnKind::String),
+    dataColumn("op", ColumnKind::String),
+    dataColumn("size", ColumnKind::Number),
+    dataColumn("order", ColumnKind::String),
+    dataColumn("failure_order", ColumnKind::String),
+    {"samples", ColumnKind::Number, InAll, 0, 10, true, nullptr},
+    dataColumn("exact_samples", ColumnKind::Number),
+    dataColumn("skid_samples", ColumnKind::Number),
+    dataColumn("atomic_samples", ColumnKind::Number, InCSV),
+    {"share", ColumnKind::Share, InAll, 2, 6, true, nullptr},
+    dataColumn(trace::kUncoveredCalleeSamplesKey, ColumnKind::Number, InCSV),
+    {"atomic", ColumnKind::String, InText, 2, 40, false, nullptr},
+    {"site", ColumnKind::String, InText, 2, 0, false, nullptr},
+};
+const Table SiteTable = {SiteColumns, NumSiteColumns, nullptr, 0};
+static_assert(NumSiteColumns <= Row::kMaxColumns, "a row has no room for them");
+
+/// The functions' columns: JSON names the entry "start", the CSV header
+/// "pc" and "function_start"; the text and JSON give the share of the
+/// function's own samples on atomics, CSV that of all samples.
+enum : unsigned {
+  FnSection,
+  FnStart,
+  FnPC,
+  FnModule,
+  FnModuleOffset,
+  FnBuildId,
+  FnFunction,
+  FnFunctionStart,
+  FnFunctionOffset,
+  FnLocation,
+  FnSamples,
+  FnAtomicSamples,
+  FnShare,
+  FnAtomicShare,
+  FnUncoveredCallees,
+  FnPlace,
+  NumFunctionColumns
+};
+const Column FunctionColumns[NumFunctionColumns] = {
+    SectionColumn,
+    dataColumn("start", ColumnKind::Hex, InJSON),
+    dataColumn("pc", ColumnKind::Hex, InCSV),
+    ModuleColumn,
+    ModuleOffsetColumn,
+    BuildIdColumn,
+    FunctionNameColumn,
+    dataColumn("function_start", ColumnKind::Hex, InCSV),
+    dataColumn("function_offset", ColumnKind::Number, InCSV),
+    dataColumn("location", ColumnKind::String, InCSV),
+    {"samples", ColumnKind::Number, InAll, 0, 10, true, nullptr},
+    dataColumn("atomic_samples", ColumnKind::Number),
+    {"share", ColumnKind::Share, InText | InCSV, 2, 6, true, nullptr},
+    {"atomic_share", ColumnKind::Share, InText | InJSON, 2, 11, true,
+     "on atomics"},
+    {trace::kUncoveredCalleeSamplesKey, ColumnKind::Number, InAll, 2, 20, true,
+     "in uncovered callees"},
+    {"place", ColumnKind::String, InText, 2, 0, false, "function"},
+};
+const Table FunctionTable = {FunctionColumns, NumFunctionColumns, nullptr, 0};
+static_assert(NumFunctionColumns <= Row::kMaxColumns,
+              "a row has no room for them");
+
+/// The columns both the sites and the functions fill alike.
+void fillPlace(Row &Out, const Place &At, uintptr_t PC, bool JSON,
+               char (&BuildId)[65], const unsigned (&Cols)[4]) {
+  Out.set(Cols[0], At.Module).number(Cols[1], PC - At.Bias);
+  Out.set(Cols[3], At.Sy.Function);
+  BuildId[0] = '\0';
+  if (JSON) {
+    uint8_t Id[32];
+    buildIdText(Id, moduleBuildId(PC, Id, sizeof(Id)), BuildId);
+    Out.set(Cols[2], BuildId);
+  }
+}
+
+/// "0x4011a6 worker+22 ring.c:27:5 [inlined: ...] (prog+0x11a6)".
+void siteText(Writer &T, const Place &At, uintptr_t PC, uint64_t FnOffset) {
+  T.hex(PC) << " ";
+  if (At.Sy.Function[0])
+    T << At.Sy.Function << "+" << FnOffset;
+  if (At.Sy.Location[0])
+    T << " " << At.Sy.Location;
+  writeInlined(T, At.Sy);
+  T << " (" << baseName(At.Module) << "+";
+  T.hex(PC - At.Bias) << ")";
+}
+
+/// One row of the atomic sites, and in text its callers under it.
+void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
+               Symbolizer &Sym, const SiteSlot &S) {
   uint64_t N = S.Exact + S.Skid;
   pcmap_atomic A;
   memset(&A, 0, sizeof(A));
@@ -857,119 +967,71 @@ void writeSite(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
   uintptr_t FnStart = Known && A.has_function ? A.function.start : 0;
   uint64_t FnOffset = FnStart ? S.PC - FnStart : 0;
   Place At(Sym, S.PC);
-  const char *Op = A.kind == PCMAP_KIND_RMW ? rmwOpName(A.rmw_op) : "";
-  const char *Failure =
-      A.kind == PCMAP_KIND_CMPXCHG ? orderName(A.failure_order) : "";
-  switch (Sum.Format) {
-  case ReportFormat::Text: {
-    char Desc[160];
+  Row Out(SiteTable);
+  char BuildId[65], Desc[160];
+  fillPlace(Out, At, S.PC, Sum.Format == ReportFormat::JSON, BuildId,
+            {SiteModule, SiteModuleOffset, SiteBuildId, SiteFunction});
+  Out.set(SiteSection, "site").number(SitePC, S.PC);
+  Out.number(SiteFunctionStart, FnStart).number(SiteFunctionOffset, FnOffset);
+  Out.set(SiteLocation, At.Sy.Location).set(SiteKind, kindName(A.kind));
+  Out.set(SiteOp, A.kind == PCMAP_KIND_RMW ? rmwOpName(A.rmw_op) : "");
+  Out.number(SiteSize, A.size).set(SiteOrder, orderName(A.order));
+  Out.set(SiteFailureOrder,
+          A.kind == PCMAP_KIND_CMPXCHG ? orderName(A.failure_order) : "");
+  Out.number(SiteSamples, N).number(SiteExactSamples, S.Exact);
+  Out.number(SiteSkidSamples, S.Skid).share(SiteShare, share(N, Sum.Total));
+  // The text's own columns; a site's inlined frames make its place long.
+  static char PlaceText[8192];
+  if (Sum.Format == ReportFormat::Text) {
     Text D(Desc, sizeof(Desc));
     if (Known)
       describeAtomic(A, D);
     else
       D << "(module unloaded)";
-    W.padNumber(N, 10) << "  ";
-    percent(W, share(N, Sum.Total));
-    W.pad(Desc, 40) << "  ";
-    W.hex(S.PC) << " ";
-    if (At.Sy.Function[0])
-      W << At.Sy.Function << "+" << FnOffset;
-    if (At.Sy.Location[0])
-      W << " " << At.Sy.Location;
-    writeInlined(W, At.Sy);
-    W << " (" << baseName(At.Module) << "+";
-    W.hex(S.PC - At.Bias) << ")\n";
+    Text T(PlaceText, sizeof(PlaceText));
+    siteText(T, At, S.PC, FnOffset);
+    Out.set(SiteAtomic, Desc).set(SitePlace, PlaceText);
+  }
+  Sink.row(Out);
+  if (Sum.Format == ReportFormat::Text)
     writeCallers(W, Sym, S.PC, true, N);
-    return;
-  }
-  case ReportFormat::CSV:
-    W << "site,";
-    W.hex(S.PC) << ",";
-    W.csv(At.Module) << ",";
-    W.hex(S.PC - At.Bias) << ",";
-    W.csv(At.Sy.Function) << ",";
-    W.hex(FnStart) << "," << FnOffset << ",";
-    W.csv(At.Sy.Location) << "," << kindName(A.kind) << "," << Op << ","
-                          << uint64_t(A.size) << "," << orderName(A.order)
-                          << "," << Failure << "," << N << "," << S.Exact << ","
-                          << S.Skid << ",,";
-    W.fixed(share(N, Sum.Total), 4) << ",\n";
-    return;
-  case ReportFormat::JSON:
-    W << (R ? ", " : "") << "{\"pc\": \"";
-    W.hex(S.PC) << "\", ";
-    writeJSONModule(W, At, S.PC);
-    W << ", \"function\": ";
-    W.json(At.Sy.Function) << ", \"function_start\": \"";
-    W.hex(FnStart) << "\", \"function_offset\": " << FnOffset
-                   << ", \"location\": ";
-    W.json(At.Sy.Location) << ", \"kind\": \"" << kindName(A.kind)
-                           << "\", \"op\": \"" << Op
-                           << "\", \"size\": " << uint64_t(A.size)
-                           << ", \"order\": \"" << orderName(A.order)
-                           << "\", \"failure_order\": \"" << Failure
-                           << "\", \"samples\": " << N
-                           << ", \"exact_samples\": " << S.Exact
-                           << ", \"skid_samples\": " << S.Skid
-                           << ", \"share\": ";
-    W.fixed(share(N, Sum.Total), 4) << "}";
-    return;
-  }
 }
 
 /// Between the sites and the functions.
-void writeFunctionsHeader(ReportWriter &W, const Summary &Sum,
+void writeFunctionsHeader(ReportWriter &W, RowSink &Sink, const Summary &Sum,
                           unsigned NumFunctions) {
-  if (Sum.Format == ReportFormat::Text) {
+  if (Sum.Format == ReportFormat::Text)
     W << "pcmap: top " << uint64_t(NumFunctions) << " of "
       << Sum.DistinctFunctions
       << " covered functions by samples, with the share spent on atomics:\n";
-    W << "   samples   share  on atomics  in uncovered callees  function\n";
-  } else if (Sum.Format == ReportFormat::JSON) {
+  else if (Sum.Format == ReportFormat::JSON)
     W << "], \"functions\": [";
-  }
+  Sink.header(FunctionTable);
 }
 
-/// One row of the covered functions: the R-th by samples.
-void writeFunction(ReportWriter &W, const Summary &Sum, Symbolizer &Sym,
-                   const FunctionSlot &S, unsigned R) {
+/// One row of the covered functions, and in text its callers under it.
+void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
+                   Symbolizer &Sym, const FunctionSlot &S) {
   Place At(Sym, S.Start);
-  switch (Sum.Format) {
-  case ReportFormat::Text:
-    W.padNumber(S.Samples, 10) << "  ";
-    percent(W, share(S.Samples, Sum.Total));
-    W.pad("", 5);
-    percent(W, share(S.AtomicSamples, S.Samples));
-    W.padNumber(S.UncoveredCallees, 20) << "  ";
-    W.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?") << " ("
-                   << baseName(At.Module) << ")\n";
+  Row Out(FunctionTable);
+  char BuildId[65];
+  fillPlace(Out, At, S.Start, Sum.Format == ReportFormat::JSON, BuildId,
+            {FnModule, FnModuleOffset, FnBuildId, FnFunction});
+  Out.set(FnSection, "function").number(FnStart, S.Start);
+  Out.number(FnPC, S.Start).number(FnFunctionStart, S.Start);
+  Out.number(FnFunctionOffset, 0).set(FnLocation, At.Sy.Location);
+  Out.number(FnSamples, S.Samples).number(FnAtomicSamples, S.AtomicSamples);
+  Out.share(FnShare, share(S.Samples, Sum.Total));
+  Out.share(FnAtomicShare, share(S.AtomicSamples, S.Samples));
+  Out.number(FnUncoveredCallees, S.UncoveredCallees);
+  char PlaceText[sizeof(At.Module) + sizeof(At.Sy.Function) + 32];
+  Text T(PlaceText, sizeof(PlaceText));
+  T.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?") << " ("
+                 << baseName(At.Module) << ")";
+  Out.set(FnPlace, PlaceText);
+  Sink.row(Out);
+  if (Sum.Format == ReportFormat::Text)
     writeCallers(W, Sym, S.Start, false, S.Samples + S.UncoveredCallees);
-    return;
-  case ReportFormat::CSV:
-    W << "function,";
-    W.hex(S.Start) << ",";
-    W.csv(At.Module) << ",";
-    W.hex(S.Start - At.Bias) << ",";
-    W.csv(At.Sy.Function) << ",";
-    W.hex(S.Start) << ",0,";
-    W.csv(At.Sy.Location) << ",,,,,," << S.Samples << ",,," << S.AtomicSamples
-                          << ",";
-    W.fixed(share(S.Samples, Sum.Total), 4)
-        << "," << S.UncoveredCallees << "\n";
-    return;
-  case ReportFormat::JSON:
-    W << (R ? ", " : "") << "{\"start\": \"";
-    W.hex(S.Start) << "\", ";
-    writeJSONModule(W, At, S.Start);
-    W << ", \"function\": ";
-    W.json(At.Sy.Function) << ", \"samples\": " << S.Samples
-                           << ", \"atomic_samples\": " << S.AtomicSamples
-                           << ", \"atomic_share\": ";
-    W.fixed(share(S.AtomicSamples, S.Samples), 4)
-        << ", \"" << trace::kUncoveredCalleeSamplesKey
-        << "\": " << S.UncoveredCallees << "}";
-    return;
-  }
 }
 
 /// Copies the tables and counts into Snap, with the timers stopped; they
@@ -1023,12 +1085,14 @@ void writeReport(DumpReason Reason) {
 
   ReportWriter W;
   Symbolizer Sym;
+  RowSink Sink(W, Fmt);
   writeHeader(W, Sum, NumSites);
+  Sink.header(SiteTable);
   for (unsigned R = 0; R < NumSites; ++R)
-    writeSite(W, Sum, Sym, Snap.Sites[TopSites[R]], R);
-  writeFunctionsHeader(W, Sum, NumFunctions);
+    writeSite(W, Sink, Sum, Sym, Snap.Sites[TopSites[R]]);
+  writeFunctionsHeader(W, Sink, Sum, NumFunctions);
   for (unsigned R = 0; R < NumFunctions; ++R)
-    writeFunction(W, Sum, Sym, Snap.Functions[TopFunctions[R]], R);
+    writeFunction(W, Sink, Sum, Sym, Snap.Functions[TopFunctions[R]]);
   if (Sum.Format == ReportFormat::JSON) {
     W << "]";
     writeJSONStacks(W);
