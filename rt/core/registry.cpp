@@ -410,77 +410,72 @@ bool nonEmpty(const SectionRef &R) {
   return R.Start && R.Stop && R.Stop > R.Start;
 }
 
+/// Says why R is not registered and counts it; null, for the callers'
+/// returns.
+ModuleRecord *rejectSection(const SectionRef &R, const char *Why,
+                            const char *Module) {
+  report(Why, R.Kind, R.Version, R.Start, R.Stop, Module, nullptr);
+  bump(Stats.SectionsRejected);
+  return nullptr;
+}
+
+/// The record of the module that holds R, created if need be, with room
+/// for R; null when R is registered already (it counts once) or cannot be
+/// (said and counted).
+ModuleRecord *moduleForSection(const SectionRef &R) {
+  LoadedObject O;
+  if (!describeObject(R.Start, O))
+    return rejectSection(R, "not inside any loaded object", nullptr);
+  if (ModuleRecord *M = findRecordByKey(O.Key)) {
+    for (unsigned I = 0; I < M->NumSections; ++I) {
+      const SectionRecord &S = M->Sections[I];
+      if (S.Kind == R.Kind && S.Version == R.Version &&
+          S.Start == reinterpret_cast<const uint8_t *>(R.Start) &&
+          S.Stop == reinterpret_cast<const uint8_t *>(R.Stop))
+        return nullptr; // registered before: counts once
+    }
+    if (M->NumSections == kMaxSectionsPerModule)
+      return rejectSection(R, "too many sections in one module", M->Path);
+    if (!reserveSection(*M))
+      return rejectSection(R, "out of memory", M->Path);
+    return M;
+  }
+  if (!O.NumSegments)
+    return rejectSection(R, "the object has no executable segment", O.Path);
+  ModuleRecord *M = createRecord(O);
+  if (!M)
+    return rejectSection(
+        R, NumModules == kMaxModules ? "too many modules" : "out of memory",
+        O.Path);
+  if (M->Code.TextHi - M->Code.TextLo > 0xffffffffu) {
+    destroyRecord(M);
+    return rejectSection(R, "executable code spans more than 4 GiB", O.Path);
+  }
+  return M;
+}
+
 /// Decodes a section into its module's record (created if need be).
 /// Returns the module, whose table is then to be rebuilt, or null when
 /// there is nothing to rebuild (the section was registered before, or it
 /// belongs to no module).
 ModuleRecord *recordSection(const SectionRef &R) {
-  MetadataKind Kind = R.Kind;
-  uint32_t Version = R.Version;
-  const char *Start = R.Start, *Stop = R.Stop;
-  LoadedObject O;
-  if (!describeObject(Start, O)) {
-    report("not inside any loaded object", Kind, Version, Start, Stop, nullptr,
-           nullptr);
-    bump(Stats.SectionsRejected);
+  ModuleRecord *M = moduleForSection(R);
+  if (!M)
     return nullptr;
-  }
-  ModuleRecord *M = findRecordByKey(O.Key);
-  if (M) {
-    for (unsigned I = 0; I < M->NumSections; ++I) {
-      const SectionRecord &S = M->Sections[I];
-      if (S.Kind == Kind && S.Version == Version &&
-          S.Start == reinterpret_cast<const uint8_t *>(Start) &&
-          S.Stop == reinterpret_cast<const uint8_t *>(Stop))
-        return nullptr; // registered before: counts once
-    }
-    if (M->NumSections == kMaxSectionsPerModule) {
-      report("too many sections in one module", Kind, Version, Start, Stop,
-             M->Path, nullptr);
-      bump(Stats.SectionsRejected);
-      return nullptr;
-    }
-    if (!reserveSection(*M)) {
-      report("out of memory", Kind, Version, Start, Stop, M->Path, nullptr);
-      bump(Stats.SectionsRejected);
-      return nullptr;
-    }
-  } else {
-    if (!O.NumSegments) {
-      report("the object has no executable segment", Kind, Version, Start, Stop,
-             O.Path, nullptr);
-      bump(Stats.SectionsRejected);
-      return nullptr;
-    }
-    M = createRecord(O);
-    if (!M) {
-      report(NumModules == kMaxModules ? "too many modules" : "out of memory",
-             Kind, Version, Start, Stop, O.Path, nullptr);
-      bump(Stats.SectionsRejected);
-      return nullptr;
-    }
-    if (M->Code.TextHi - M->Code.TextLo > 0xffffffffu) {
-      report("executable code spans more than 4 GiB", Kind, Version, Start,
-             Stop, O.Path, nullptr);
-      bump(Stats.SectionsRejected);
-      destroyRecord(M);
-      return nullptr;
-    }
-  }
-
+  const MetadataKind Kind = R.Kind;
   SectionRecord S;
   memset(static_cast<void *>(&S), 0, sizeof(S));
   S.Kind = Kind;
-  S.Version = Version;
-  S.Start = reinterpret_cast<const uint8_t *>(Start);
-  S.Stop = reinterpret_cast<const uint8_t *>(Stop);
+  S.Version = R.Version;
+  S.Start = reinterpret_cast<const uint8_t *>(R.Start);
+  S.Stop = reinterpret_cast<const uint8_t *>(R.Stop);
   DecodeError E =
       (Kind == MK_Atomics || Kind == MK_UpstreamAtomics)
-          ? decodeAtomics(Kind, Version, S.Start, S.Stop, M->Code, S.Atomics)
-          : decodeFunctions(Kind, Version, S.Start, S.Stop, M->Code,
+          ? decodeAtomics(Kind, R.Version, S.Start, S.Stop, M->Code, S.Atomics)
+          : decodeFunctions(Kind, R.Version, S.Start, S.Stop, M->Code,
                             S.Functions);
   if (E.What) {
-    report(E.What, Kind, Version, Start, Stop, M->Path, &E);
+    report(E.What, Kind, R.Version, R.Start, R.Stop, M->Path, &E);
     bump(Stats.SectionsRejected);
     bump(Stats.EntriesRejected, E.EntriesSeen);
     S.Rejected = true;
@@ -491,7 +486,7 @@ ModuleRecord *recordSection(const SectionRef &R) {
   if (Verbosity >= 2 && !S.Rejected) {
     Message Msg;
     Msg << "registered " << format::metadataSectionBase(Kind)
-        << uint64_t(Version & 0xffff) << " of " << M->Path << ": "
+        << uint64_t(R.Version & 0xffff) << " of " << M->Path << ": "
         << uint64_t(S.Atomics.Count + S.Functions.Count) << " entries";
     Msg.emit();
   }
