@@ -45,6 +45,52 @@ constexpr unsigned kMinReadVersion = 2;
 /// The "report" field of every dump.
 constexpr const char kReportName[] = "pcmap-trace";
 
+/// The keys of version 2. A dump: its process and run, why it was
+/// written, its counts and its rows.
+constexpr const char kReportKey[] = "report";
+constexpr const char kVersionKey[] = "version";
+constexpr const char kPidKey[] = "pid";
+constexpr const char kPpidKey[] = "ppid";
+constexpr const char kRunKey[] = "run";
+constexpr const char kParentRunKey[] = "parent_run";
+constexpr const char kDumpKey[] = "dump";
+constexpr const char kReasonKey[] = "reason";
+constexpr const char kFinalKey[] = "final";
+constexpr const char kHzKey[] = "hz";
+constexpr const char kThreadsKey[] = "threads";
+constexpr const char kCpuNsKey[] = "cpu_ns";
+constexpr const char kSamplesKey[] = "samples";
+constexpr const char kAtomicSamplesKey[] = "atomic_samples";
+constexpr const char kCoveredSamplesKey[] = "covered_samples";
+constexpr const char kUncoveredSamplesKey[] = "uncovered_samples";
+constexpr const char kDroppedSamplesKey[] = "dropped_samples";
+constexpr const char kDistinctSitesKey[] = "distinct_sites";
+constexpr const char kDistinctFunctionsKey[] = "distinct_functions";
+constexpr const char kSitesKey[] = "sites";
+constexpr const char kFunctionsKey[] = "functions";
+/// A row of "sites" or "functions": where it is, what it is, its
+/// samples ("samples", "atomic_samples" as above).
+constexpr const char kModuleKey[] = "module";
+constexpr const char kModuleOffsetKey[] = "module_offset";
+constexpr const char kBuildIdKey[] = "build_id";
+constexpr const char kFunctionKey[] = "function";
+constexpr const char kLocationKey[] = "location";
+constexpr const char kPcKey[] = "pc";
+constexpr const char kFunctionStartKey[] = "function_start";
+constexpr const char kFunctionOffsetKey[] = "function_offset";
+constexpr const char kKindKey[] = "kind";
+constexpr const char kOpKey[] = "op";
+constexpr const char kSizeKey[] = "size";
+constexpr const char kOrderKey[] = "order";
+constexpr const char kFailureOrderKey[] = "failure_order";
+constexpr const char kExactSamplesKey[] = "exact_samples";
+constexpr const char kSkidSamplesKey[] = "skid_samples";
+constexpr const char kStartKey[] = "start";
+constexpr const char kShareKey[] = "share";
+constexpr const char kAtomicShareKey[] = "atomic_share";
+/// A module of "modules" (version 3): its path (and "build_id").
+constexpr const char kPathKey[] = "path";
+
 /// Keys that version 3 adds.
 constexpr const char kStackDepthKey[] = "stack_depth";
 constexpr const char kStackSamplesDroppedKey[] = "stack_samples_dropped";

@@ -530,28 +530,39 @@ void writeTextHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
 
 /// The JSON report is one line (JSON Lines: a process appends one per
 /// dump); docs/Runtime.md describes its fields.
+/// Writes ", \"Key\": " (no comma First): a key of the dump
+/// (pcmap/TraceDump.h, the one list of them, which pcmap-report reads).
+Writer &key(Writer &W, const char *Key, bool First = false) {
+  return W << (First ? "\"" : ", \"") << Key << "\": ";
+}
+
 void writeJSONHeader(ReportWriter &W, const Summary &Sum) {
   const SampleCounts &C = Sum.S.Counts;
-  W << "{\"report\": \"" << trace::kReportName
-    << "\", \"version\": " << uint64_t(trace::kVersion)
-    << ", \"pid\": " << uint64_t(currentProcessId())
-    << ", \"ppid\": " << uint64_t(parentProcessId()) << ", \"run\": \"";
+  key(W << "{", trace::kReportKey, /*First=*/true)
+      << "\"" << trace::kReportName << "\"";
+  key(W, trace::kVersionKey) << uint64_t(trace::kVersion);
+  key(W, trace::kPidKey) << uint64_t(currentProcessId());
+  key(W, trace::kPpidKey) << uint64_t(parentProcessId());
+  key(W, trace::kRunKey) << "\"";
   runIdText(W, RunId);
-  W << "\", \"parent_run\": \"";
+  key(W << "\"", trace::kParentRunKey) << "\"";
   runIdText(W, ParentRunId);
-  W << "\", \"dump\": " << Dumps << ", \"reason\": \"" << reasonName(Sum.Reason)
-    << "\", \"final\": " << (isFinal(Sum.Reason) ? "true" : "false")
-    << ", \"hz\": " << uint64_t(Flags.trace_hz)
-    << ", \"threads\": " << Sum.S.Threads << ", \"cpu_ns\": " << Sum.S.CPUNanos
-    << ", \"samples\": " << Sum.Total << ", \"atomic_samples\": " << C.Atomic
-    << ", \"covered_samples\": " << C.Covered
-    << ", \"uncovered_samples\": " << C.Uncovered
-    << ", \"dropped_samples\": " << C.Dropped
-    << ", \"distinct_sites\": " << Sum.DistinctSites
-    << ", \"distinct_functions\": " << Sum.DistinctFunctions << ", \""
-    << trace::kStackDepthKey << "\": " << uint64_t(SnapStacks.depth()) << ", \""
-    << trace::kStackSamplesDroppedKey << "\": " << SnapStacks.dropped()
-    << ", \"sites\": [";
+  key(W << "\"", trace::kDumpKey) << Dumps;
+  key(W, trace::kReasonKey) << "\"" << reasonName(Sum.Reason) << "\"";
+  key(W, trace::kFinalKey) << (isFinal(Sum.Reason) ? "true" : "false");
+  key(W, trace::kHzKey) << uint64_t(Flags.trace_hz);
+  key(W, trace::kThreadsKey) << Sum.S.Threads;
+  key(W, trace::kCpuNsKey) << Sum.S.CPUNanos;
+  key(W, trace::kSamplesKey) << Sum.Total;
+  key(W, trace::kAtomicSamplesKey) << C.Atomic;
+  key(W, trace::kCoveredSamplesKey) << C.Covered;
+  key(W, trace::kUncoveredSamplesKey) << C.Uncovered;
+  key(W, trace::kDroppedSamplesKey) << C.Dropped;
+  key(W, trace::kDistinctSitesKey) << Sum.DistinctSites;
+  key(W, trace::kDistinctFunctionsKey) << Sum.DistinctFunctions;
+  key(W, trace::kStackDepthKey) << uint64_t(SnapStacks.depth());
+  key(W, trace::kStackSamplesDroppedKey) << SnapStacks.dropped();
+  key(W, trace::kSitesKey) << "[";
 }
 
 void writeHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
@@ -783,22 +794,24 @@ void writeJSONStacks(ReportWriter &W) {
     for (unsigned F = 0; F < E.Depth; ++F)
       Modules.indexOf(E.Frames[F]);
   }
-  W << ", \"" << trace::kModulesKey << "\": [";
+  key(W, trace::kModulesKey) << "[";
   for (unsigned I = 0; I < Modules.Count; ++I) {
-    W << (I ? ", " : "") << "{\"path\": ";
+    key(W << (I ? ", {" : "{"), trace::kPathKey, /*First=*/true);
     char Id[65];
     buildIdText(Modules.Objects[I].BuildId, Modules.Objects[I].BuildIdSize, Id);
-    W.json(Modules.Objects[I].Path) << ", \"build_id\": \"" << Id << "\"}";
+    key(W.json(Modules.Objects[I].Path), trace::kBuildIdKey)
+        << "\"" << Id << "\"}";
   }
-  W << "], \"" << trace::kStacksKey << "\": [";
+  key(W << "]", trace::kStacksKey) << "[";
   bool First = true;
   for (unsigned I = 0; I < StackTable::kSlots; ++I) {
     StackTable::Entry E = SnapStacks.entry(I);
     if (!E.Depth)
       continue;
-    W << (First ? "" : ", ") << "{\"samples\": " << E.Samples
-      << ", \"atomic_samples\": " << E.AtomicSamples << ", \""
-      << trace::kFramesKey << "\": [";
+    key(W << (First ? "{" : ", {"), trace::kSamplesKey, /*First=*/true)
+        << E.Samples;
+    key(W, trace::kAtomicSamplesKey) << E.AtomicSamples;
+    key(W, trace::kFramesKey) << "[";
     First = false;
     for (unsigned F = 0; F < E.Depth; ++F) {
       int M = Modules.indexOf(E.Frames[F]);
@@ -852,33 +865,34 @@ enum : unsigned {
 /// The columns the sites and the functions share.
 constexpr Column SectionColumn =
     dataColumn("section", ColumnKind::String, InCSV);
-constexpr Column ModuleColumn = dataColumn("module", ColumnKind::String);
+constexpr Column ModuleColumn =
+    dataColumn(trace::kModuleKey, ColumnKind::String);
 constexpr Column ModuleOffsetColumn =
-    dataColumn("module_offset", ColumnKind::Hex);
+    dataColumn(trace::kModuleOffsetKey, ColumnKind::Hex);
 constexpr Column BuildIdColumn =
-    dataColumn("build_id", ColumnKind::String, InJSON);
+    dataColumn(trace::kBuildIdKey, ColumnKind::String, InJSON);
 constexpr Column FunctionNameColumn =
-    dataColumn("function", ColumnKind::String);
+    dataColumn(trace::kFunctionKey, ColumnKind::String);
 const Column SiteColumns[NumSiteColumns] = {
     SectionColumn,
-    dataColumn("pc", ColumnKind::Hex),
+    dataColumn(trace::kPcKey, ColumnKind::Hex),
     ModuleColumn,
     ModuleOffsetColumn,
     BuildIdColumn,
     FunctionNameColumn,
-    dataColumn("function_start", ColumnKind::Hex),
-    dataColumn("function_offset", ColumnKind::Number),
-    dataColumn("location", ColumnKind::String),
-    dataColumn("kind", ColumnKind::String),
-    dataColumn("op", ColumnKind::String),
-    dataColumn("size", ColumnKind::Number),
-    dataColumn("order", ColumnKind::String),
-    dataColumn("failure_order", ColumnKind::String),
-    {"samples", ColumnKind::Number, InAll, 0, 10, true, nullptr},
-    dataColumn("exact_samples", ColumnKind::Number),
-    dataColumn("skid_samples", ColumnKind::Number),
-    dataColumn("atomic_samples", ColumnKind::Number, InCSV),
-    {"share", ColumnKind::Share, InAll, 2, 6, true, nullptr},
+    dataColumn(trace::kFunctionStartKey, ColumnKind::Hex),
+    dataColumn(trace::kFunctionOffsetKey, ColumnKind::Number),
+    dataColumn(trace::kLocationKey, ColumnKind::String),
+    dataColumn(trace::kKindKey, ColumnKind::String),
+    dataColumn(trace::kOpKey, ColumnKind::String),
+    dataColumn(trace::kSizeKey, ColumnKind::Number),
+    dataColumn(trace::kOrderKey, ColumnKind::String),
+    dataColumn(trace::kFailureOrderKey, ColumnKind::String),
+    {trace::kSamplesKey, ColumnKind::Number, InAll, 0, 10, true, nullptr},
+    dataColumn(trace::kExactSamplesKey, ColumnKind::Number),
+    dataColumn(trace::kSkidSamplesKey, ColumnKind::Number),
+    dataColumn(trace::kAtomicSamplesKey, ColumnKind::Number, InCSV),
+    {trace::kShareKey, ColumnKind::Share, InAll, 2, 6, true, nullptr},
     dataColumn(trace::kUncoveredCalleeSamplesKey, ColumnKind::Number, InCSV),
     {"atomic", ColumnKind::String, InText, 2, 40, false, nullptr},
     {"site", ColumnKind::String, InText, 2, 0, false, nullptr},
@@ -910,19 +924,19 @@ enum : unsigned {
 };
 const Column FunctionColumns[NumFunctionColumns] = {
     SectionColumn,
-    dataColumn("start", ColumnKind::Hex, InJSON),
-    dataColumn("pc", ColumnKind::Hex, InCSV),
+    dataColumn(trace::kStartKey, ColumnKind::Hex, InJSON),
+    dataColumn(trace::kPcKey, ColumnKind::Hex, InCSV),
     ModuleColumn,
     ModuleOffsetColumn,
     BuildIdColumn,
     FunctionNameColumn,
-    dataColumn("function_start", ColumnKind::Hex, InCSV),
-    dataColumn("function_offset", ColumnKind::Number, InCSV),
-    dataColumn("location", ColumnKind::String, InCSV),
-    {"samples", ColumnKind::Number, InAll, 0, 10, true, nullptr},
-    dataColumn("atomic_samples", ColumnKind::Number),
-    {"share", ColumnKind::Share, InText | InCSV, 2, 6, true, nullptr},
-    {"atomic_share", ColumnKind::Share, InText | InJSON, 2, 11, true,
+    dataColumn(trace::kFunctionStartKey, ColumnKind::Hex, InCSV),
+    dataColumn(trace::kFunctionOffsetKey, ColumnKind::Number, InCSV),
+    dataColumn(trace::kLocationKey, ColumnKind::String, InCSV),
+    {trace::kSamplesKey, ColumnKind::Number, InAll, 0, 10, true, nullptr},
+    dataColumn(trace::kAtomicSamplesKey, ColumnKind::Number),
+    {trace::kShareKey, ColumnKind::Share, InText | InCSV, 2, 6, true, nullptr},
+    {trace::kAtomicShareKey, ColumnKind::Share, InText | InJSON, 2, 11, true,
      "on atomics"},
     {trace::kUncoveredCalleeSamplesKey, ColumnKind::Number, InAll, 2, 20, true,
      "in uncovered callees"},
@@ -1005,7 +1019,7 @@ void writeFunctionsHeader(ReportWriter &W, RowSink &Sink, const Summary &Sum,
       << Sum.DistinctFunctions
       << " covered functions by samples, with the share spent on atomics:\n";
   else if (Sum.Format == ReportFormat::JSON)
-    W << "], \"functions\": [";
+    key(W << "]", trace::kFunctionsKey) << "[";
   Sink.header(FunctionTable);
 }
 

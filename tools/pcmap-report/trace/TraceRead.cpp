@@ -48,10 +48,12 @@ bool fromJSON(const json::Value &V, Hex &Out, json::Path P) {
 /// The fields of TraceEntry; Location only for sites.
 bool mapEntry(json::ObjectMapper &O, TraceEntry &E, bool HasLocation) {
   Hex Offset;
-  bool OK = O && O.map("module", E.Module) && O.map("module_offset", Offset) &&
-            O.map("build_id", E.BuildID) && O.map("function", E.Function) &&
-            (!HasLocation || O.map("location", E.Location)) &&
-            O.map("samples", E.Samples);
+  bool OK = O && O.map(trace::kModuleKey, E.Module) &&
+            O.map(trace::kModuleOffsetKey, Offset) &&
+            O.map(trace::kBuildIdKey, E.BuildID) &&
+            O.map(trace::kFunctionKey, E.Function) &&
+            (!HasLocation || O.map(trace::kLocationKey, E.Location)) &&
+            O.map(trace::kSamplesKey, E.Samples);
   E.ModuleOffset = Offset.Value;
   E.BuildID = StringRef(E.BuildID).lower();
   return OK;
@@ -63,14 +65,15 @@ bool mapEntry(json::ObjectMapper &O, TraceEntry &E, bool HasLocation) {
 static bool fromJSON(const json::Value &V, TraceSite &S, json::Path P) {
   json::ObjectMapper O(V, P);
   Hex PC, Start;
-  bool OK = mapEntry(O, S, /*HasLocation=*/true) && O.map("pc", PC) &&
-            O.map("function_start", Start) &&
-            O.map("function_offset", S.FunctionOffset) &&
-            O.map("kind", S.Kind) && O.map("op", S.Op) &&
-            O.map("size", S.Size) && O.map("order", S.Order) &&
-            O.map("failure_order", S.FailureOrder) &&
-            O.map("exact_samples", S.ExactSamples) &&
-            O.map("skid_samples", S.SkidSamples);
+  bool OK = mapEntry(O, S, /*HasLocation=*/true) && O.map(trace::kPcKey, PC) &&
+            O.map(trace::kFunctionStartKey, Start) &&
+            O.map(trace::kFunctionOffsetKey, S.FunctionOffset) &&
+            O.map(trace::kKindKey, S.Kind) && O.map(trace::kOpKey, S.Op) &&
+            O.map(trace::kSizeKey, S.Size) &&
+            O.map(trace::kOrderKey, S.Order) &&
+            O.map(trace::kFailureOrderKey, S.FailureOrder) &&
+            O.map(trace::kExactSamplesKey, S.ExactSamples) &&
+            O.map(trace::kSkidSamplesKey, S.SkidSamples);
   S.PC = PC.Value;
   S.FunctionStart = Start.Value;
   return OK;
@@ -79,8 +82,9 @@ static bool fromJSON(const json::Value &V, TraceSite &S, json::Path P) {
 static bool fromJSON(const json::Value &V, TraceFunction &F, json::Path P) {
   json::ObjectMapper O(V, P);
   Hex Start;
-  bool OK = mapEntry(O, F, /*HasLocation=*/false) && O.map("start", Start) &&
-            O.map("atomic_samples", F.AtomicSamples);
+  bool OK = mapEntry(O, F, /*HasLocation=*/false) &&
+            O.map(trace::kStartKey, Start) &&
+            O.map(trace::kAtomicSamplesKey, F.AtomicSamples);
   F.Start = Start.Value;
   return OK;
 }
@@ -88,24 +92,28 @@ static bool fromJSON(const json::Value &V, TraceFunction &F, json::Path P) {
 static bool fromJSON(const json::Value &V, TraceDump &D, json::Path P) {
   json::ObjectMapper O(V, P);
   TraceProcess &T = D.Process;
-  return O && O.map("pid", T.Pid) && O.map("ppid", T.PPid) &&
-         O.map("run", T.Run) && O.map("parent_run", T.ParentRun) &&
-         O.map("dump", T.Dump) && O.map("reason", T.Reason) &&
-         O.map("final", T.Final) && O.map("hz", T.Hz) &&
-         O.map("threads", T.Threads) && O.map("cpu_ns", T.CpuNs) &&
-         O.map("samples", T.Samples) &&
-         O.map("atomic_samples", T.AtomicSamples) &&
-         O.map("covered_samples", T.CoveredSamples) &&
-         O.map("uncovered_samples", T.UncoveredSamples) &&
-         O.map("dropped_samples", T.DroppedSamples) &&
-         O.map("distinct_sites", T.DistinctSites) &&
-         O.map("distinct_functions", T.DistinctFunctions) &&
-         O.map("sites", D.Sites) && O.map("functions", D.Functions);
+  return O && O.map(trace::kPidKey, T.Pid) && O.map(trace::kPpidKey, T.PPid) &&
+         O.map(trace::kRunKey, T.Run) &&
+         O.map(trace::kParentRunKey, T.ParentRun) &&
+         O.map(trace::kDumpKey, T.Dump) && O.map(trace::kReasonKey, T.Reason) &&
+         O.map(trace::kFinalKey, T.Final) && O.map(trace::kHzKey, T.Hz) &&
+         O.map(trace::kThreadsKey, T.Threads) &&
+         O.map(trace::kCpuNsKey, T.CpuNs) &&
+         O.map(trace::kSamplesKey, T.Samples) &&
+         O.map(trace::kAtomicSamplesKey, T.AtomicSamples) &&
+         O.map(trace::kCoveredSamplesKey, T.CoveredSamples) &&
+         O.map(trace::kUncoveredSamplesKey, T.UncoveredSamples) &&
+         O.map(trace::kDroppedSamplesKey, T.DroppedSamples) &&
+         O.map(trace::kDistinctSitesKey, T.DistinctSites) &&
+         O.map(trace::kDistinctFunctionsKey, T.DistinctFunctions) &&
+         O.map(trace::kSitesKey, D.Sites) &&
+         O.map(trace::kFunctionsKey, D.Functions);
 }
 
 static bool fromJSON(const json::Value &V, DumpModule &M, json::Path P) {
   json::ObjectMapper O(V, P);
-  bool OK = O && O.map("path", M.Path) && O.map("build_id", M.BuildID);
+  bool OK = O && O.map(trace::kPathKey, M.Path) &&
+            O.map(trace::kBuildIdKey, M.BuildID);
   M.BuildID = StringRef(M.BuildID).lower();
   return OK;
 }
@@ -132,8 +140,8 @@ static bool fromJSON(const json::Value &V, DumpFrame &F, json::Path P) {
 
 static bool fromJSON(const json::Value &V, DumpStack &S, json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("samples", S.Samples) &&
-         O.map("atomic_samples", S.AtomicSamples) &&
+  return O && O.map(trace::kSamplesKey, S.Samples) &&
+         O.map(trace::kAtomicSamplesKey, S.AtomicSamples) &&
          O.map(trace::kFramesKey, S.Frames);
 }
 
@@ -147,7 +155,8 @@ static bool mapVersion3(const json::Value &V, TraceDump &D, json::Path P) {
         O.map(trace::kModulesKey, D.Modules) &&
         O.map(trace::kStacksKey, D.Stacks)))
     return false;
-  const json::Array *Functions = V.getAsObject()->getArray("functions");
+  const json::Array *Functions =
+      V.getAsObject()->getArray(trace::kFunctionsKey);
   for (size_t I = 0; Functions && I < Functions->size(); ++I) {
     json::ObjectMapper F((*Functions)[I], P.field("functions").index(I));
     if (!F.map(trace::kUncoveredCalleeSamplesKey,
@@ -186,9 +195,10 @@ Error checkKind(const json::Value &V, const Where &W, unsigned &Version) {
   if (!Obj)
     return W.error(ExitCode::UnsupportedFile,
                    "not a pcmap trace (not a JSON object)");
-  if (Obj->getString("report") != std::optional<StringRef>(trace::kReportName))
+  if (Obj->getString(trace::kReportKey) !=
+      std::optional<StringRef>(trace::kReportName))
     return W.error(ExitCode::UnsupportedFile, describeOtherDocument(*Obj));
-  std::optional<int64_t> Given = Obj->getInteger("version");
+  std::optional<int64_t> Given = Obj->getInteger(trace::kVersionKey);
   if (!Given)
     return W.error(ExitCode::MalformedMetadata,
                    "pcmap trace without an integer \"version\"");
