@@ -55,8 +55,8 @@ uint64_t InUse;          // bytes in allocated blocks
 uint64_t PeakInUse;      // the most InUse has been
 uint64_t Retained;       // bytes of free blocks whose pages were kept
 uint64_t Released;       // bytes whose pages went back to the system (stats)
-ArenaOffset FreeList[kMaxClass + 1]; // per class; the link is the block's
-                                     // first 8 bytes
+/// Per use (ArenaUse) and class; the link is the block's first 8 bytes.
+ArenaOffset FreeList[2][kMaxClass + 1];
 
 void addInUse(uint64_t Bytes) {
   InUse += Bytes;
@@ -123,16 +123,17 @@ uint64_t arenaCommittedBytes() {
                     : 0;
 }
 
-ArenaOffset arenaAllocate(uint64_t Size) {
+ArenaOffset arenaAllocate(uint64_t Size, ArenaUse Use) {
   if (!Size)
     Size = 1;
   unsigned C = classOf(Size);
   if (C > kMaxClass)
     return 0;
   uint64_t ClassSize = uint64_t(1) << C;
-  if (ArenaOffset Head = FreeList[C]) {
+  ArenaOffset *List = FreeList[unsigned(Use)];
+  if (ArenaOffset Head = List[C]) {
     const auto *Words = static_cast<const uint64_t *>(arenaPointer(Head));
-    FreeList[C] = loadRelaxed(&Words[0]);
+    List[C] = loadRelaxed(&Words[0]);
     if (C >= kReleaseClass && loadRelaxed(&Words[1]) == kRetainedMark)
       Retained -= ClassSize;
     addInUse(ClassSize);
@@ -165,7 +166,7 @@ ArenaOffset arenaAllocate(uint64_t Size) {
   return Offset;
 }
 
-void arenaFree(ArenaOffset Offset, uint64_t Size) {
+void arenaFree(ArenaOffset Offset, uint64_t Size, ArenaUse Use) {
   if (!Offset)
     return;
   unsigned C = classOf(Size ? Size : 1);
@@ -182,8 +183,9 @@ void arenaFree(ArenaOffset Offset, uint64_t Size) {
       storeRelaxed(&Words[1], kRetainedMark);
     }
   }
-  storeRelaxed(&Words[0], FreeList[C]);
-  FreeList[C] = Offset;
+  ArenaOffset *List = FreeList[unsigned(Use)];
+  storeRelaxed(&Words[0], List[C]);
+  List[C] = Offset;
   InUse -= ClassSize;
 }
 

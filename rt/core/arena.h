@@ -97,8 +97,17 @@ bool arenaInit(uint64_t LimitBytes = 0);
 /// The region's size, and how much of it is writable (committed) so far.
 uint64_t arenaRegionBytes();
 uint64_t arenaCommittedBytes();
-ArenaOffset arenaAllocate(uint64_t Size);
-void arenaFree(ArenaOffset Offset, uint64_t Size);
+/// What a block holds. Readers may read any block that once held tables,
+/// long after it was freed (a stale reader, whose answer the generation
+/// check then discards), with relaxed loads; writers write such blocks with
+/// relaxed stores only. Blocks only writers ever read (a module's record,
+/// its sections) are written plainly, so they are never made of blocks
+/// that held tables, nor the other way round: each kind has free lists of
+/// its own.
+enum class ArenaUse : unsigned { Tables, WriterOnly };
+ArenaOffset arenaAllocate(uint64_t Size, ArenaUse Use = ArenaUse::Tables);
+void arenaFree(ArenaOffset Offset, uint64_t Size,
+               ArenaUse Use = ArenaUse::Tables);
 /// A writable pointer to a block a writer owns.
 inline void *arenaWritable(ArenaOffset Offset) {
   return Arena.Base + (Offset & Arena.Mask);
@@ -109,14 +118,15 @@ inline void *arenaWritable(ArenaOffset Offset) {
 /// frees what it allocated on every path. A table that is built takes its
 /// blocks with release() and records their offsets and sizes in its header,
 /// from which its free function gives them back. Move-only; writers only.
-class ArenaBlock {
+template <ArenaUse Use> class BasicArenaBlock {
 public:
-  ArenaBlock() = default;
-  ArenaBlock(ArenaBlock &&Other) : Off(Other.Off), Bytes(Other.Bytes) {
+  BasicArenaBlock() = default;
+  BasicArenaBlock(BasicArenaBlock &&Other)
+      : Off(Other.Off), Bytes(Other.Bytes) {
     Other.Off = 0;
     Other.Bytes = 0;
   }
-  ArenaBlock &operator=(ArenaBlock &&Other) {
+  BasicArenaBlock &operator=(BasicArenaBlock &&Other) {
     if (this != &Other) {
       reset();
       Off = Other.Off;
@@ -126,9 +136,9 @@ public:
     }
     return *this;
   }
-  ArenaBlock(const ArenaBlock &) = delete;
-  ArenaBlock &operator=(const ArenaBlock &) = delete;
-  ~ArenaBlock() { reset(); }
+  BasicArenaBlock(const BasicArenaBlock &) = delete;
+  BasicArenaBlock &operator=(const BasicArenaBlock &) = delete;
+  ~BasicArenaBlock() { reset(); }
 
   /// Frees the block held, if any, and allocates one of Size bytes (8 for
   /// 0; its contents are unspecified). False, and empty, when out of
@@ -136,7 +146,7 @@ public:
   bool allocate(uint64_t Size) {
     reset();
     Bytes = Size ? Size : 8;
-    Off = arenaAllocate(Bytes);
+    Off = arenaAllocate(Bytes, Use);
     if (!Off)
       Bytes = 0;
     return Off != 0;
@@ -144,7 +154,7 @@ public:
   /// Frees the block held, if any.
   void reset() {
     if (Off)
-      arenaFree(Off, Bytes);
+      arenaFree(Off, Bytes, Use);
     Off = 0;
     Bytes = 0;
   }
@@ -170,6 +180,9 @@ private:
   ArenaOffset Off = 0;
   uint64_t Bytes = 0;
 };
+/// Blocks of tables (what readers read), and of writers' own records.
+using ArenaBlock = BasicArenaBlock<ArenaUse::Tables>;
+using WriterBlock = BasicArenaBlock<ArenaUse::WriterOnly>;
 
 /// Copies Bytes from Src to Dst, in a block a writer owns, with relaxed
 /// atomic stores: a stale reader may still read a reused block with its

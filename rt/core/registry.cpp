@@ -49,11 +49,11 @@ struct ModuleRecord {
   uintptr_t Bias;
   CodeRanges Code;
   const char *Path; // NUL-terminated, in PathBlock
-  ArenaBlock PathBlock;
+  WriterBlock PathBlock;
   uint8_t BuildId[32];
   unsigned BuildIdSize;
   SectionRecord *Sections; // NumSections of SectionsBlock's
-  ArenaBlock SectionsBlock;
+  WriterBlock SectionsBlock;
   unsigned NumSections;
   ArenaOffset Table;
   /// What readers are given of Table (publish copies it), and what the
@@ -79,14 +79,14 @@ bool reserveSection(ModuleRecord &M) {
   uint64_t NewCapacity = Capacity ? 2 * Capacity : kInitialSections;
   if (NewCapacity > kMaxSectionsPerModule)
     NewCapacity = kMaxSectionsPerModule;
-  ArenaBlock Bigger;
+  WriterBlock Bigger;
   if (!Bigger.allocate(NewCapacity * sizeof(SectionRecord)))
     return false;
   // Writers' memory: no reader looks at records.
   if (M.NumSections)
     memcpy(Bigger.data(), M.Sections, M.NumSections * sizeof(SectionRecord));
   M.SectionsBlock.reset();
-  M.SectionsBlock = static_cast<ArenaBlock &&>(Bigger);
+  M.SectionsBlock = static_cast<WriterBlock &&>(Bigger);
   M.Sections = M.SectionsBlock.data<SectionRecord>();
   return true;
 }
@@ -328,7 +328,8 @@ ModuleRecord *findRecordByKey(uintptr_t Key) {
 ModuleRecord *createRecord(const LoadedObject &O) {
   if (NumModules == kMaxModules)
     return nullptr;
-  ArenaOffset Off = arenaAllocate(sizeof(ModuleRecord));
+  // Written plainly: never memory a stale reader may read (arena.h).
+  ArenaOffset Off = arenaAllocate(sizeof(ModuleRecord), ArenaUse::WriterOnly);
   if (!Off)
     return nullptr;
   auto *M = static_cast<ModuleRecord *>(arenaWritable(Off));
@@ -338,7 +339,7 @@ ModuleRecord *createRecord(const LoadedObject &O) {
   const size_t PathLen = strnlen(O.Path, sizeof(O.Path) - 1);
   if (!M->PathBlock.allocate(PathLen + 1) || !reserveSection(*M)) {
     M->PathBlock.reset();
-    arenaFree(Off, sizeof(ModuleRecord));
+    arenaFree(Off, sizeof(ModuleRecord), ArenaUse::WriterOnly);
     return nullptr;
   }
   char *Path = M->PathBlock.data<char>();
@@ -385,7 +386,7 @@ void destroyRecord(ModuleRecord *M) {
   M->PathBlock.reset();
   M->SectionsBlock.reset();
   arenaFree(uint64_t(reinterpret_cast<char *>(M) - Arena.Base),
-            sizeof(ModuleRecord));
+            sizeof(ModuleRecord), ArenaUse::WriterOnly);
 }
 
 void bump(uint64_t &Counter, uint64_t N = 1) {

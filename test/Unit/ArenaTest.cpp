@@ -87,4 +87,25 @@ TEST(ArenaTest, LargeBlocksAreHugePageAligned) {
   arenaFree(Large, 3 * kMiB);
 }
 
+// A block that held tables is never handed to a writer's own records, nor
+// the other way round (arena.h, ArenaUse): a stale reader may still read a
+// freed table block, and writers write their records plainly.
+TEST(ArenaTest, WriterOnlyBlocksAreNeverTableBlocks) {
+  ASSERT_TRUE(arenaInit());
+  ArenaOffset Table = arenaAllocate(512);
+  ASSERT_NE(Table, 0u);
+  arenaFree(Table, 512);
+  ArenaOffset Record = arenaAllocate(512, ArenaUse::WriterOnly);
+  ASSERT_NE(Record, 0u);
+  EXPECT_NE(Record, Table);
+  arenaFree(Record, 512, ArenaUse::WriterOnly);
+  // Each kind reuses its own.
+  ArenaOffset Table2 = arenaAllocate(512);
+  EXPECT_EQ(Table2, Table);
+  ArenaOffset Record2 = arenaAllocate(512, ArenaUse::WriterOnly);
+  EXPECT_EQ(Record2, Record);
+  arenaFree(Table2, 512);
+  arenaFree(Record2, 512, ArenaUse::WriterOnly);
+}
+
 } // namespace
