@@ -199,16 +199,17 @@ bool StackTable::init(unsigned NewDepth) {
   return true;
 }
 
-void StackTable::record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
-                        uint64_t AtomicWeight) {
+int StackTable::record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
+                       uint64_t AtomicWeight) {
   if (!Slots || !N)
-    return;
+    return -1;
   if (N > Depth)
     N = Depth;
   uint64_t Hash = hashFrames(Frames, N);
   unsigned I = unsigned(Hash >> 20) & (kSlots - 1);
   for (unsigned Probe = 0; Probe < kMaxProbes; ++Probe) {
-    Header *H = slot((I + Probe) & (kSlots - 1));
+    unsigned Index = (I + Probe) & (kSlots - 1);
+    Header *H = slot(Index);
     uint64_t Seen = __atomic_load_n(&H->Hash, __ATOMIC_ACQUIRE);
     if (Seen == 0) {
       uint64_t Expected = 0;
@@ -226,10 +227,23 @@ void StackTable::record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
         !memcmp(frames(H), Frames, N * sizeof(uintptr_t))) {
       __atomic_fetch_add(&H->Samples, Weight, __ATOMIC_RELAXED);
       __atomic_fetch_add(&H->AtomicSamples, AtomicWeight, __ATOMIC_RELAXED);
-      return;
+      return int(Index);
     }
   }
   __atomic_fetch_add(&Dropped, Weight, __ATOMIC_RELAXED);
+  return -1;
+}
+
+void StackTable::addToSlot(int Slot, uint64_t Weight, uint64_t AtomicWeight) {
+  Header *H = Slots && Slot >= 0 && unsigned(Slot) < kSlots
+                  ? slot(unsigned(Slot))
+                  : nullptr;
+  if (!H || __atomic_load_n(&H->Hash, __ATOMIC_ACQUIRE) < 2) {
+    drop(Weight);
+    return;
+  }
+  __atomic_fetch_add(&H->Samples, Weight, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&H->AtomicSamples, AtomicWeight, __ATOMIC_RELAXED);
 }
 
 void StackTable::copyFrom(const StackTable &From) {

@@ -56,9 +56,14 @@ public:
   unsigned depth() const { return Depth; }
 
   /// Adds Weight samples (AtomicWeight of them on an atomic) to the stack
-  /// Frames[0..N). Lock-free; a full table counts them as dropped.
-  void record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
-              uint64_t AtomicWeight);
+  /// Frames[0..N) and returns its slot. Lock-free; a full table counts them
+  /// as dropped and returns -1.
+  int record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
+             uint64_t AtomicWeight);
+  /// Adds Weight samples to the stack in Slot, a result of record: periods
+  /// a thread ran after its last sample, charged to that sample's stack.
+  /// Counts them as dropped if Slot is -1 or no longer holds a stack.
+  void addToSlot(int Slot, uint64_t Weight, uint64_t AtomicWeight);
   /// Copies From (same depth), slot by slot, with relaxed loads.
   void copyFrom(const StackTable &From);
   void clear();

@@ -87,16 +87,18 @@ Slot *slotFor(Slot (&Table)[N], uintptr_t Slot::*KeyField, uintptr_t Key) {
 
 /// A sample in code without tables is also its nearest covered caller's
 /// (the function that called into the C library's mutex code, say).
-void chargeNearestCoveredCaller(const uintptr_t *Frames, unsigned Depth,
-                                uint64_t Weight) {
+FunctionSlot *chargeNearestCoveredCaller(const uintptr_t *Frames,
+                                         unsigned Depth, uint64_t Weight) {
   for (unsigned I = 1; I < Depth; ++I) {
     pcmap_function F;
     if (!pcmap_lookup_function(Frames[I], &F))
       continue;
-    if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.entry))
+    FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.entry);
+    if (S)
       add(S->UncoveredCallees, Weight);
-    return;
+    return S;
   }
+  return nullptr;
 }
 
 /// Entry: the function's first fragment's start (a fragment's samples are
@@ -113,7 +115,8 @@ void recordFunction(uintptr_t Entry, uint64_t Weight, bool Hit) {
 }
 
 /// Records a sample of Weight timer periods at PC, with the stack of the
-/// signal Context (none without one: periods charged at a thread's end).
+/// signal Context; without one (periods charged at a thread's end), with
+/// the stack of the thread's last sample.
 void record(uintptr_t PC, uint64_t Weight, const void *Context);
 
 //===----------------------------------------------------------------------===//
@@ -214,6 +217,10 @@ struct ThreadSampling {
   uintptr_t LastPC;    // its last sample's PC
   bool Timed;
   StackBounds Bounds; // its stack, where its frames are read
+  // Where its last sample's stack went: the periods it runs after that
+  // sample and no signal reports are charged to the same stack and caller.
+  int LastStack;                   // the stack table's slot, or -1
+  FunctionSlot *LastCoveredCaller; // charged for the last uncovered sample
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -222,7 +229,7 @@ void startSelf() {
   StackBounds B = {0, 0};
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
-  Self = {threadCPUNanos(), 0, 0, true, B};
+  Self = {threadCPUNanos(), 0, 0, true, B, -1, nullptr};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -257,6 +264,8 @@ __attribute__((noinline)) void recordStack(const void *Context, uintptr_t Top,
                                            uint64_t Weight,
                                            uint64_t AtomicWeight,
                                            bool Uncovered) {
+  Self.LastStack = -1;
+  Self.LastCoveredCaller = nullptr;
   unsigned Buffer;
   uintptr_t *Frames = claimFrameBuffer(Buffer);
   if (!Frames) {
@@ -265,10 +274,19 @@ __attribute__((noinline)) void recordStack(const void *Context, uintptr_t Top,
   }
   unsigned Depth =
       captureStack(Context, Top, Self.Bounds, Frames, Stacks.depth());
-  Stacks.record(Frames, Depth, Weight, AtomicWeight);
+  Self.LastStack = Stacks.record(Frames, Depth, Weight, AtomicWeight);
   if (Uncovered)
-    chargeNearestCoveredCaller(Frames, Depth, Weight);
+    Self.LastCoveredCaller = chargeNearestCoveredCaller(Frames, Depth, Weight);
   releaseFrameBuffer(Buffer);
+}
+
+/// Periods charged without a signal (a thread's last, which no tick
+/// reported) go where its last sample went: its stack and, for code
+/// without tables, the covered function that called it.
+void recordAtLastStack(uint64_t Weight, uint64_t AtomicWeight, bool Uncovered) {
+  Stacks.addToSlot(Self.LastStack, Weight, AtomicWeight);
+  if (Uncovered && Self.LastCoveredCaller)
+    add(Self.LastCoveredCaller->UncoveredCallees, Weight);
 }
 
 void record(uintptr_t PC, uint64_t Weight, const void *Context) {
@@ -284,6 +302,8 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context) {
   if (Context && Stacks.ready())
     recordStack(Context, At.Hit ? At.Site : PC, Weight, At.Hit ? Weight : 0,
                 !At.HasFunction);
+  else if (Stacks.ready())
+    recordAtLastStack(Weight, At.Hit ? Weight : 0, !At.HasFunction);
   if (At.HasFunction)
     recordFunction(At.FunctionEntry, Weight, At.Hit);
   else

@@ -21,7 +21,7 @@
 // RUN: %python %S/Inputs/check_stacks.py %t/trace.* %t/prog llvm-nm ref_get reader writer | FileCheck %s --check-prefix=JSON
 // JSON:      version: 3 depth: 32
 // JSON-NEXT: program listed with a build ID: True
-// JSON-NEXT: stacks hold at least 95% of the samples: True
+// JSON-NEXT: stacks hold every sample: True ([[#]] in stacks, [[#]] dropped, [[#]] samples)
 // JSON-NEXT: hot site's samples in stacks: True
 // JSON-NEXT: hot site's stacks through reader: True
 // JSON-NEXT: writer charged with time in uncovered callees: True
