@@ -47,8 +47,9 @@ MIXES = (("idle", "idle_threads", ["idle"], "spin_on_atomic"),
 
 def run(exe, args, function, index):
     prefix = os.path.join(work, "trace%d" % index)
+    # Named in the process: the report is read here, not by pcmap-report.
     env = dict(os.environ, PCMAP_OPTIONS="trace_atomics=1:report_format=json"
-               ":report_path=" + prefix)
+               ":trace_symbolize_json=1:report_path=" + prefix)
     out = subprocess.run([exe] + args, env=env, check=True,
                          stdout=subprocess.PIPE, text=True).stdout
     with open(glob.glob(prefix + ".*")[0]) as f:

@@ -190,13 +190,19 @@ bool StackTable::init(unsigned NewDepth) {
   if (!NewDepth)
     return false;
   size_t NewStride = sizeof(Header) + NewDepth * sizeof(uintptr_t);
-  void *Memory = reserveAddressSpace(NewStride * kSlots);
+  void *Memory = reserveAddressSpace(NewStride * kSlots + usedBytes());
   if (!Memory)
     return false;
   Depth = NewDepth;
   Stride = NewStride;
   Slots = static_cast<char *>(Memory);
+  Used = reinterpret_cast<uint32_t *>(Slots + Stride * kSlots);
   return true;
+}
+
+unsigned StackTable::size() const {
+  unsigned N = __atomic_load_n(&NumUsed, __ATOMIC_ACQUIRE);
+  return N < kSlots ? N : kSlots;
 }
 
 int StackTable::record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
@@ -218,6 +224,10 @@ int StackTable::record(const uintptr_t *Frames, unsigned N, uint64_t Weight,
         memcpy(frames(H), Frames, N * sizeof(uintptr_t));
         H->Depth = N;
         __atomic_store_n(&H->Hash, Hash, __ATOMIC_RELEASE);
+        // Each slot is claimed once (until clear()): at most kSlots.
+        __atomic_store_n(
+            &Used[__atomic_fetch_add(&NumUsed, 1, __ATOMIC_ACQ_REL)], Index,
+            __ATOMIC_RELAXED);
         Seen = Hash;
       } else {
         Seen = Expected;
@@ -249,23 +259,32 @@ void StackTable::addToSlot(int Slot, uint64_t Weight, uint64_t AtomicWeight) {
 void StackTable::copyFrom(const StackTable &From) {
   if (!Slots || !From.Slots || Depth != From.Depth)
     return;
-  for (unsigned I = 0; I < kSlots; ++I) {
+  for (unsigned K = 0; K < NumUsed; ++K)
+    slot(Used[K])->Hash = 0;
+  NumUsed = 0;
+  for (unsigned K = 0, N = From.size(); K < N; ++K) {
+    unsigned I = From.slotAt(K);
+    if (I >= kSlots)
+      continue;
     Header *S = From.slot(I), *D = slot(I);
     uint64_t Hash = __atomic_load_n(&S->Hash, __ATOMIC_ACQUIRE);
-    D->Hash = Hash > 1 ? Hash : 0;
-    if (!D->Hash)
+    // Free, being written, or listed twice (read before its index was).
+    if (Hash < 2 || D->Hash)
       continue;
     D->Depth = S->Depth;
     memcpy(frames(D), From.frames(S), D->Depth * sizeof(uintptr_t));
     D->Samples = __atomic_load_n(&S->Samples, __ATOMIC_RELAXED);
     D->AtomicSamples = __atomic_load_n(&S->AtomicSamples, __ATOMIC_RELAXED);
+    D->Hash = Hash;
+    Used[NumUsed++] = I;
   }
   Dropped = __atomic_load_n(&From.Dropped, __ATOMIC_RELAXED);
 }
 
 void StackTable::clear() {
   if (Slots)
-    releasePages(Slots, Stride * kSlots);
+    releasePages(Slots, Stride * kSlots + usedBytes());
+  NumUsed = 0;
   Dropped = 0;
 }
 

@@ -64,7 +64,10 @@ public:
   /// a thread ran after its last sample, charged to that sample's stack.
   /// Counts them as dropped if Slot is -1 or no longer holds a stack.
   void addToSlot(int Slot, uint64_t Weight, uint64_t AtomicWeight);
-  /// Copies From (same depth), slot by slot, with relaxed loads.
+  /// Copies the stacks of From (same depth) into their same slots, with
+  /// relaxed loads, after forgetting the previous copy's: it touches only
+  /// the slots either holds, not the table's megabytes (a forked worker's
+  /// report at exit would otherwise fault in every page of both).
   void copyFrom(const StackTable &From);
   void clear();
 
@@ -75,6 +78,14 @@ public:
     uint64_t Samples, AtomicSamples;
   };
   Entry entry(unsigned I) const;
+  /// The slots that hold a stack, in the order their stacks were first
+  /// recorded: the K-th for K < size(). A slot being claimed by a handler
+  /// right now may be listed before its stack is written (entry() then
+  /// says it is free) or after size() is read.
+  unsigned size() const;
+  unsigned slotAt(unsigned K) const {
+    return __atomic_load_n(&Used[K], __ATOMIC_RELAXED);
+  }
   uint64_t dropped() const { return Dropped; }
   /// Counts Weight samples whose stack was not recorded.
   void drop(uint64_t Weight) {
@@ -94,8 +105,11 @@ private:
   uintptr_t *frames(Header *H) const {
     return reinterpret_cast<uintptr_t *>(H + 1);
   }
+  static size_t usedBytes() { return kSlots * sizeof(uint32_t); }
 
   char *Slots = nullptr;
+  uint32_t *Used = nullptr; // the slots claimed, first claimed first
+  uint32_t NumUsed = 0;
   size_t Stride = 0;
   unsigned Depth = 0;
   uint64_t Dropped = 0;

@@ -592,7 +592,19 @@ void writeHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
     writeJSONHeader(W, Sum);
 }
 
-/// A sampled PC, symbolized, where the report's rows need it.
+/// Whether a report row names PC itself. A JSON report is read by
+/// pcmap-report trace, which names a module with a build ID offline from
+/// its file (the build ID says it is the traced one): the process does
+/// not start an llvm-symbolizer for it at every dump (some 40 ms of CPU
+/// for each worker of a forking server), unless trace_symbolize_json.
+bool namedInProcess(ReportFormat Format, uintptr_t PC) {
+  if (Format != ReportFormat::JSON || Flags.trace_symbolize_json)
+    return true;
+  uint8_t Id[32];
+  return moduleBuildId(PC, Id, sizeof(Id)) == 0;
+}
+
+/// A sampled PC, symbolized if Named, where the report's rows need it.
 struct Place {
   SymbolizedPC Sy;
   char Module[512];
@@ -602,13 +614,12 @@ struct Place {
     Sy.Function[0] = Sy.Location[0] = '\0';
     Sy.NumFrames = 0;
   }
-  Place(Symbolizer &Sym, uintptr_t PC) {
+  Place(Symbolizer &Sym, uintptr_t PC, bool Named = true) {
     Module[0] = '\0';
     Bias = 0;
-    if (moduleOf(PC, Module, sizeof(Module), Bias))
+    clear();
+    if (moduleOf(PC, Module, sizeof(Module), Bias) && Named)
       Sym.symbolize(PC, Module, PC - Bias, Sy);
-    else
-      clear();
   }
 };
 
@@ -653,8 +664,8 @@ int callersStart(const StackTable::Entry &E, uintptr_t Key, bool IsSite) {
 /// first: their number (at most kMaxChains; the rest are left out).
 unsigned collectChains(uintptr_t Key, bool IsSite, Chain *Out) {
   unsigned Count = 0;
-  for (unsigned I = 0; I < StackTable::kSlots; ++I) {
-    StackTable::Entry E = SnapStacks.entry(I);
+  for (unsigned K = 0; K < SnapStacks.size(); ++K) {
+    StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
     int From = E.Depth ? callersStart(E, Key, IsSite) : -1;
     if (From < 0)
       continue;
@@ -809,8 +820,8 @@ void writeJSONStacks(ReportWriter &W) {
         reserveAddressSpace(ModuleList::kMax * sizeof(LoadedObject)));
   ModuleList Modules;
   Modules.Objects = Store;
-  for (unsigned I = 0; I < StackTable::kSlots; ++I) {
-    StackTable::Entry E = SnapStacks.entry(I);
+  for (unsigned K = 0; K < SnapStacks.size(); ++K) {
+    StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
     for (unsigned F = 0; F < E.Depth; ++F)
       Modules.indexOf(E.Frames[F]);
   }
@@ -824,8 +835,8 @@ void writeJSONStacks(ReportWriter &W) {
   }
   key(W << "]", trace::kStacksKey) << "[";
   bool First = true;
-  for (unsigned I = 0; I < StackTable::kSlots; ++I) {
-    StackTable::Entry E = SnapStacks.entry(I);
+  for (unsigned K = 0; K < SnapStacks.size(); ++K) {
+    StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
     if (!E.Depth)
       continue;
     key(W << (First ? "{" : ", {"), trace::kSamplesKey, /*First=*/true)
@@ -1000,7 +1011,7 @@ void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
   bool Known = pcmap_lookup_atomic(S.PC, &A);
   uintptr_t FnStart = Known && A.has_function ? A.function.start : 0;
   uint64_t FnOffset = FnStart ? S.PC - FnStart : 0;
-  Place At(Sym, S.PC);
+  Place At(Sym, S.PC, namedInProcess(Sum.Format, S.PC));
   Row Out(SiteTable);
   char BuildId[65], Desc[160];
   fillPlace(Out, At, S.PC, Sum.Format == ReportFormat::JSON, BuildId,
@@ -1046,7 +1057,7 @@ void writeFunctionsHeader(ReportWriter &W, RowSink &Sink, const Summary &Sum,
 /// One row of the covered functions, and in text its callers under it.
 void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
                    Symbolizer &Sym, const FunctionSlot &S) {
-  Place At(Sym, S.Start);
+  Place At(Sym, S.Start, namedInProcess(Sum.Format, S.Start));
   Row Out(FunctionTable);
   char BuildId[65];
   fillPlace(Out, At, S.Start, Sum.Format == ReportFormat::JSON, BuildId,
@@ -1072,14 +1083,22 @@ void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
 /// run again afterwards unless Final.
 void takeSnapshot(bool Final) {
   setRunning(false);
+  // A slot free in both is left alone: the copy writes (and so faults in)
+  // only the pages of slots in use, now or at the last snapshot.
   for (unsigned I = 0; I < kSiteSlots; ++I) {
-    Snap.Sites[I].PC = __atomic_load_n(&Sites[I].PC, __ATOMIC_RELAXED);
+    uintptr_t PC = __atomic_load_n(&Sites[I].PC, __ATOMIC_RELAXED);
+    if (!PC && !Snap.Sites[I].PC)
+      continue;
+    Snap.Sites[I].PC = PC;
     Snap.Sites[I].Exact = __atomic_load_n(&Sites[I].Exact, __ATOMIC_RELAXED);
     Snap.Sites[I].Skid = __atomic_load_n(&Sites[I].Skid, __ATOMIC_RELAXED);
   }
   for (unsigned I = 0; I < kFunctionSlots; ++I) {
     FunctionSlot &F = Snap.Functions[I];
-    F.Start = __atomic_load_n(&Functions[I].Start, __ATOMIC_RELAXED);
+    uintptr_t Start = __atomic_load_n(&Functions[I].Start, __ATOMIC_RELAXED);
+    if (!Start && !F.Start)
+      continue;
+    F.Start = Start;
     F.Samples = __atomic_load_n(&Functions[I].Samples, __ATOMIC_RELAXED);
     F.AtomicSamples =
         __atomic_load_n(&Functions[I].AtomicSamples, __ATOMIC_RELAXED);
@@ -1253,6 +1272,16 @@ bool startSampling() {
   return true;
 }
 
+/// Zeroes the slots of Table whose Key is set. A forked child's tables are
+/// the parent's pages, shared until written: a memset of the whole table
+/// would copy (or allocate) every one of them in every child.
+template <typename Slot, typename Key, size_t N>
+void clearUsedSlots(Slot (&Table)[N], Key Slot::*InUse) {
+  for (Slot &S : Table)
+    if (S.*InUse)
+      memset(static_cast<void *>(&S), 0, sizeof(S));
+}
+
 /// In a forked child: the parent's samples, timers (which the kernel does
 /// not copy), threads and dump thread are not the child's. It starts
 /// afresh, as a new run whose parent is the forking process's.
@@ -1260,11 +1289,11 @@ void restartInChild() {
   if (!Flags.trace_atomics || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
     return;
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
-  memset(Sites, 0, sizeof(Sites));
-  memset(Functions, 0, sizeof(Functions));
+  clearUsedSlots(Sites, &SiteSlot::PC);
+  clearUsedSlots(Functions, &FunctionSlot::Start);
   memset(&Counts, 0, sizeof(Counts));
   Stacks.clear();
-  memset(Threads, 0, sizeof(Threads));
+  clearUsedSlots(Threads, &ThreadSlot::Tid);
   ThreadsSeen = 0;
   TableBusy = 0;
   SamplesSinceScan = 0;

@@ -74,4 +74,35 @@ TEST(StackTableTest, PeriodsWithoutAStackAreCountedAsDropped) {
   EXPECT_EQ(T.dropped(), 3u);
 }
 
+// The snapshot copies and lists only the slots in use, and forgets the
+// stacks of its previous copy that the table no longer holds.
+TEST(StackTableTest, ACopyHoldsTheStacksInUseOnly) {
+  static StackTable Live, Copy;
+  ASSERT_TRUE(Live.init(4));
+  ASSERT_TRUE(Copy.init(4));
+  Live.clear();
+  Copy.clear();
+  const uintptr_t A[] = {0x1000, 0x2000}, B[] = {0x3000};
+  int SlotA = Live.record(A, 2, 2, 0);
+  int SlotB = Live.record(B, 1, 1, 1);
+  Live.record(A, 2, 1, 0);
+  ASSERT_EQ(Live.size(), 2u);
+  EXPECT_EQ(Live.slotAt(0), unsigned(SlotA));
+  EXPECT_EQ(Live.slotAt(1), unsigned(SlotB));
+  Copy.copyFrom(Live);
+  ASSERT_EQ(Copy.size(), 2u);
+  EXPECT_EQ(Copy.entry(unsigned(SlotA)).Samples, 3u);
+  EXPECT_EQ(Copy.entry(unsigned(SlotB)).AtomicSamples, 1u);
+  EXPECT_EQ(samplesInStacks(Copy), 4u);
+
+  Live.clear();
+  const uintptr_t C[] = {0x4000, 0x5000, 0x6000};
+  int SlotC = Live.record(C, 3, 5, 0);
+  Copy.copyFrom(Live);
+  ASSERT_EQ(Copy.size(), 1u);
+  EXPECT_EQ(Copy.slotAt(0), unsigned(SlotC));
+  EXPECT_EQ(Copy.entry(unsigned(SlotC)).Depth, 3u);
+  EXPECT_EQ(samplesInStacks(Copy), 5u);
+}
+
 } // namespace

@@ -13,7 +13,7 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -fsanitize-metadata=all %S/Inputs/fork_server.c -o %t/server
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:report_path=%t/trace %t/server 4 2 > %t/out
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:trace_symbolize_json=1:report_path=%t/trace %t/server 4 2 > %t/out
 // RUN: %python %S/Inputs/check_fork_trace.py %t/trace %t/out 4 | FileCheck %s
 // CHECK:      processes: 5
 // CHECK-NEXT: workers name the server: 4

@@ -10,7 +10,7 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O1 -fsanitize-metadata=all %S/Inputs/dump_prog.c -o %t/prog
 
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=10:report_format=json:report_path=%t/sig %python %S/Inputs/signal_dumps.py 2 %t/sig %run %t/prog forever > %t/driver.out
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_dump_signal=10:report_format=json:trace_symbolize_json=1:report_path=%t/sig %python %S/Inputs/signal_dumps.py 2 %t/sig %run %t/prog forever > %t/driver.out
 // RUN: FileCheck %s --check-prefix=SIG < %t/driver.out
 // SIG:      dump 1: written
 // SIG-NEXT: dump 2: written

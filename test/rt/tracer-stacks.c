@@ -17,7 +17,7 @@
 // TEXT:      [[#]] {{[0-9.]+}}% {{[0-9.]+}}% [[#]] 0x{{[0-9a-f]+}} writer (prog)
 // TEXT-NEXT: from [[#]] ({{[0-9.]+}}%): run_writer {{.*}}callers.c:[[#]]:[[#]] < {{start_thread|asan_thread_start}}
 
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:report_path=%t/trace %run %t/prog
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:trace_symbolize_json=1:report_path=%t/trace %run %t/prog
 // RUN: %python %S/Inputs/check_stacks.py %t/trace.* %t/prog llvm-nm ref_get reader writer | FileCheck %s --check-prefix=JSON
 // JSON:      version: 3 depth: 32
 // JSON-NEXT: program listed with a build ID: True

@@ -24,11 +24,31 @@
 // TEXT-x86_64: [[#]] {{[0-9.]+}}% {{[0-9.]+}}% [[#]] 0x{{[0-9a-f]+}} hot_increment (prog)
 // TEXT-aarch64: [[#]] {{[0-9.]+}}% {{[0-9.]+}}% [[#]] 0x{{[0-9a-f]+}} hot_increment (prog)
 
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_top=1000:report_format=json:report_path=%t/trace %run %t/prog
-// RUN: %python %S/Inputs/check_trace.py %t/trace hot_increment | FileCheck %s --check-prefix=JSON
-// JSON: top site: hot_increment rmw add 8 bytes seq_cst
+// A JSON report leaves the names of a module with a build ID to
+// pcmap-report trace, which reads them from its file: the process starts
+// no symbolizer (the stand-in would note that it ran), and the names are
+// empty until pcmap-report gives them. trace_symbolize_json=1 names them in
+// the process.
+// RUN: %clang %S/Inputs/fake_symbolizer.c -o %t/fake-symbolizer
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_top=1000:report_format=json:report_path=%t/trace:symbolizer_path=%t/fake-symbolizer %run %t/prog
+// RUN: not ls %t/fake-symbolizer.seen
+// RUN: %python %S/Inputs/check_trace.py %t/trace hot_increment llvm-nm %t/prog | FileCheck %s --check-prefixes=JSON,JSON-OFFLINE
+// JSON-OFFLINE: names: left to pcmap-report
+// JSON:      top site: hot_increment rmw add 8 bytes seq_cst
 // JSON-NEXT: top share above a tenth: True
 // JSON-NEXT: counts add up
+// RUN: %pcmap-report trace %t/trace.* | FileCheck %s --check-prefix=NAMED
+// NAMED: atomic sites by samples:
+// NAMED-NEXT: SAMPLES
+// NAMED-NEXT: rmw 8 seq_cst - add hot_increment+0x{{[0-9a-f]+}} tracer_prog.c:[[#]]:[[#]]
+// RUN: rm %t/trace.*
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_top=1000:report_format=json:report_path=%t/trace:trace_symbolize_json=1 %run %t/prog
+// RUN: %python %S/Inputs/check_trace.py %t/trace hot_increment | FileCheck %s --check-prefix=PROCESS
+// PROCESS:      names: given by the process
+// PROCESS-NEXT: top site: hot_increment rmw add 8 bytes seq_cst
+// The text report does start it.
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:symbolizer_path=%t/fake-symbolizer %run %t/prog > /dev/null 2>&1
+// RUN: ls %t/fake-symbolizer.seen
 
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=csv:report_path=%t/csv %run %t/prog
 // RUN: %python %S/Inputs/check_csv.py %t/csv section function kind op | FileCheck %s --check-prefix=CSVPY

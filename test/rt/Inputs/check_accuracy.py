@@ -19,8 +19,9 @@ command = sys.argv[4:]
 def attempt(n):
     prefix = os.path.join(out_dir, "trace%d" % n)
     env = dict(os.environ)
+    # Named in the process: the report is read here, not by pcmap-report.
     env["PCMAP_OPTIONS"] = ("trace_atomics=1:trace_top=1000:report_format=json"
-                            ":report_path=" + prefix)
+                            ":trace_symbolize_json=1:report_path=" + prefix)
     output = subprocess.run(command, env=env, check=True,
                             stdout=subprocess.PIPE).stdout.decode()
     paths = sorted(glob.glob(prefix + ".*"))

@@ -1,9 +1,14 @@
 """Checks a tracer JSON report (report_format=json): the counts add up, and
 the hottest site is the atomic of the function named on the command line.
-Prints what it checked, for FileCheck."""
+A report that leaves the names to pcmap-report trace (the default for a
+module with a build ID) is named here from the program's symbol table.
+Prints what it checked, for FileCheck.
+
+Usage: check_trace.py PREFIX HOT_FUNCTION [NM PROGRAM]"""
 
 import glob
 import json
+import subprocess
 import sys
 
 paths = sorted(glob.glob(sys.argv[1] + ".*"))
@@ -37,7 +42,27 @@ assert sum(f["samples"] for f in functions) == r["covered_samples"], r
 assert sum(f["atomic_samples"] for f in functions) == r["atomic_samples"], r
 counts = [s["samples"] for s in sites]
 assert counts == sorted(counts, reverse=True), counts
+named = [bool(s["function"]) for s in sites + functions]
+assert all(named) or not any(named), named
+print("names: %s" % ("given by the process" if all(named)
+                     else "left to pcmap-report"))
+
+
+def name_from_symbols(offset):
+    nm, program = sys.argv[3:5]
+    for line in subprocess.check_output(
+            [nm, "-S", "--defined-only", program], text=True).splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW":
+            start, size = int(parts[0], 16), int(parts[1], 16)
+            if start <= offset < start + size:
+                return parts[3]
+    return "?"
+
+
 top = sites[0]
-print("top site: %s %s %s %d bytes %s" % (top["function"], top["kind"], top["op"], top["size"], top["order"]))
+function = top["function"] or name_from_symbols(int(top["module_offset"], 16))
+print("top site: %s %s %s %d bytes %s" % (function, top["kind"], top["op"],
+                                          top["size"], top["order"]))
 print("top share above a tenth: %s" % (top["share"] > 0.1))
 print("counts add up")
