@@ -419,10 +419,12 @@ def fetch(source, cache):
 
 def elf_files(tree):
     """The linked ELF files (executables and shared objects) under tree,
-    one path per file (symbolic links and CMake's probes left out)."""
+    one path per file (symbolic links and CMake's and meson's probes left
+    out)."""
     out, seen = [], set()
     for top, dirs, files in os.walk(tree):
-        dirs[:] = sorted(x for x in dirs if x != "CMakeFiles")
+        dirs[:] = sorted(x for x in dirs
+                         if x not in ("CMakeFiles", "meson-private"))
         for f in sorted(files):
             p = os.path.join(top, f)
             if os.path.islink(p) or not os.path.isfile(p):
@@ -565,11 +567,26 @@ def invariance(recipe, bin_dir, jobs, dsc, tree, src, timeout):
 
 def test_summary(src):
     """What the test output in src/check.out says it ran: automake's
-    summary, ctest's, or the count of the TAP-style PASS/FAIL lines."""
+    summary, ctest's, meson's (and the PASS lines after it), or the count
+    of the TAP-style PASS/FAIL lines."""
     p = os.path.join(src, "check.out")
     if not os.path.exists(p):
         return ""
     text = open(p, errors="replace").read()
+    # meson test: "Ok: N", "Expected Fail: N", "Fail: N", "Unexpected
+    # Pass: N", "Skipped: N", "Timeout: N", one a line.
+    meson = {k: sum(int(x) for x in re.findall(r"^%s: +(\d+) *$" % k, text,
+                                                re.M))
+             for k in ("Ok", "Expected Fail", "Fail", "Unexpected Pass",
+                       "Skipped", "Timeout")}
+    if re.search(r"^Ok: +\d+ *$", text, re.M):
+        total = sum(meson.values())
+        extra = len(re.findall(r"^PASS: ", text, re.M))
+        return "meson: %d of %d passed, %d failed, %d skipped, %d timed " \
+            "out" % (meson["Ok"] + meson["Expected Fail"], total,
+                     meson["Fail"] + meson["Unexpected Pass"],
+                     meson["Skipped"], meson["Timeout"]) + \
+            ("; %d PASS lines after it" % extra if extra else "")
     m = re.findall(r"(\d+)% tests passed, (\d+) tests? failed out of (\d+)",
                    text)
     if m:
