@@ -7,9 +7,12 @@ versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(19 22)
 
 pkgs=(cmake ninja-build python3 binutils libgtest-dev libbenchmark-dev chromium)
-# test/corpus builds Debian source packages with their own build systems;
+# test/corpus builds Debian source packages with their own build systems
+# (dav1d with meson, its assembly with nasm; its test video is encoded and
+# decoded for reference by aom-tools' aomenc and aomdec);
 # test/install builds pcmap's own package (cpack, dpkg-shlibdeps of dpkg-dev).
 pkgs+=(autoconf automake libtool make dpkg-dev pkg-config xz-utils bzip2)
+pkgs+=(meson nasm aom-tools)
 # test/install/lintian.test checks that package with lintian.
 pkgs+=(lintian)
 # test/Driver runs the drivers under ccache, as builds launch them.

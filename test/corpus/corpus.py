@@ -51,7 +51,8 @@ BUILD_TOOLS = {"autoreconf": "autoconf", "aclocal": "automake",
                "libtoolize": "libtool", "make": "make",
                "dpkg-source": "dpkg-dev", "pkg-config": "pkg-config",
                "cmake": "cmake", "xz": "xz-utils", "bzip2": "bzip2",
-               "timeout": "coreutils"}
+               "meson": "meson", "ninja": "ninja-build", "nasm": "nasm",
+               "aomenc": "aom-tools", "timeout": "coreutils"}
 
 
 class Recipe:
@@ -86,6 +87,9 @@ CMAKE = ('cmake -S . -B build -DCMAKE_BUILD_TYPE=None '
          '-DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" '
          '-DCMAKE_EXE_LINKER_FLAGS="$LDFLAGS" '
          '-DCMAKE_SHARED_LINKER_FLAGS="$LDFLAGS" ')
+# meson takes $CC, $CFLAGS, $CXX, $CXXFLAGS and $LDFLAGS from the
+# environment at setup; `plain` adds no flags of its own (no -O, no -g).
+MESON = 'meson setup build --buildtype=plain --wrap-mode=nodownload '
 
 RECIPES = [
     # Userspace RCU: its atomics and barriers are x86 inline asm
@@ -208,6 +212,37 @@ RECIPES = [
             '-o musl-threads-static'],
            ['./musl-threads >check.out 2>&1',
             './musl-threads-static >>check.out 2>&1'], recall=True),
+    # dav1d, an AV1 decoder built with meson: C11 atomics in its thread
+    # pool and frame and tile threading (src/thread_task.c, decode.c,
+    # lib.c, picture.c, ref.h). Its assembly (x86/*.asm) is assembled by
+    # nasm, not by the driver: those objects, linked into libdav1d.so and
+    # checkasm, carry no tables. 8-bit only (-Dbitdepths=8: half the
+    # build). The build also makes tests/checkasm, which meson builds only
+    # for `meson test`. Tests: `meson test` (checkasm, which compares the
+    # C functions with the asm ones, and the five public headers' tests);
+    # then 32 frames of the tree's sources as 256x128 video, encoded by
+    # aomenc (2 tile columns) and decoded by aomdec (the reference) and by
+    # the dav1d program with 4 threads and 3 frames in flight, with its
+    # asm and with C only (--cpumask 0), the outputs compared.
+    Recipe("dav1d", "dav1d",
+           [MESON + '-Dbitdepths=8 >configure.out',
+            'ninja -C build -j$JOBS all tests/checkasm >make.out'],
+           ['meson test -C build --no-rebuild --print-errorlogs '
+            '--num-processes $JOBS >check.out 2>&1',
+            'cat src/*.c src/*.h tools/*.c tools/*/*.c >av1.yuv && '
+            'aomenc --ivf --i420 -w 256 -h 128 --limit=32 --cpu-used=6 '
+            '--tile-columns=1 --threads=2 -q -o av1.ivf av1.yuv '
+            '>aomenc.out 2>&1 && aomdec --rawvideo -o av1-ref.yuv av1.ivf '
+            '>>aomenc.out 2>&1',
+            'build/tools/dav1d -q -i av1.ivf -o av1-dav1d.yuv --threads 4 '
+            '--framedelay 3 >dav1d.out 2>&1 && cmp av1-ref.yuv '
+            'av1-dav1d.yuv >>dav1d.out 2>&1 && '
+            'echo "PASS: dav1d decodes as aomdec (4 threads)" >>check.out',
+            'build/tools/dav1d -q -i av1.ivf -o av1-c.yuv --threads 4 '
+            '--framedelay 3 --cpumask 0 >dav1d-c.out 2>&1 && cmp '
+            'av1-ref.yuv av1-c.yuv >>dav1d-c.out 2>&1 && '
+            'echo "PASS: dav1d decodes as aomdec (4 threads, C only)" '
+            '>>check.out']),
     # moodycamel::ConcurrentQueue: C++11 atomics, header-only; its unit
     # tests (tests/unittests).
     Recipe("concurrentqueue", "concurrentqueue",
@@ -419,10 +454,12 @@ def fetch(source, cache):
 
 def elf_files(tree):
     """The linked ELF files (executables and shared objects) under tree,
-    one path per file (symbolic links and CMake's probes left out)."""
+    one path per file (symbolic links and CMake's and meson's probes left
+    out)."""
     out, seen = [], set()
     for top, dirs, files in os.walk(tree):
-        dirs[:] = sorted(x for x in dirs if x != "CMakeFiles")
+        dirs[:] = sorted(x for x in dirs
+                         if x not in ("CMakeFiles", "meson-private"))
         for f in sorted(files):
             p = os.path.join(top, f)
             if os.path.islink(p) or not os.path.isfile(p):
@@ -565,11 +602,26 @@ def invariance(recipe, bin_dir, jobs, dsc, tree, src, timeout):
 
 def test_summary(src):
     """What the test output in src/check.out says it ran: automake's
-    summary, ctest's, or the count of the TAP-style PASS/FAIL lines."""
+    summary, ctest's, meson's (and the PASS lines after it), or the count
+    of the TAP-style PASS/FAIL lines."""
     p = os.path.join(src, "check.out")
     if not os.path.exists(p):
         return ""
     text = open(p, errors="replace").read()
+    # meson test: "Ok: N", "Expected Fail: N", "Fail: N", "Unexpected
+    # Pass: N", "Skipped: N", "Timeout: N", one a line.
+    meson = {k: sum(int(x) for x in re.findall(r"^%s: +(\d+) *$" % k, text,
+                                                re.M))
+             for k in ("Ok", "Expected Fail", "Fail", "Unexpected Pass",
+                       "Skipped", "Timeout")}
+    if re.search(r"^Ok: +\d+ *$", text, re.M):
+        total = sum(meson.values())
+        extra = len(re.findall(r"^PASS: ", text, re.M))
+        return "meson: %d of %d passed, %d failed, %d skipped, %d timed " \
+            "out" % (meson["Ok"] + meson["Expected Fail"], total,
+                     meson["Fail"] + meson["Unexpected Pass"],
+                     meson["Skipped"], meson["Timeout"]) + \
+            ("; %d PASS lines after it" % extra if extra else "")
     m = re.findall(r"(\d+)% tests passed, (\d+) tests? failed out of (\d+)",
                    text)
     if m:
