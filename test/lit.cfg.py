@@ -60,6 +60,9 @@ config.substitutions.append(("%opt-pcmap", "opt -load-pass-plugin=%s" % plugin))
 config.substitutions.append(("%pcmap-clang\\+\\+", os.path.join(config.pcmap_bin_dir, "pcmap-clang++") + target_flag))
 config.substitutions.append(("%pcmap-clang", os.path.join(config.pcmap_bin_dir, "pcmap-clang") + target_flag))
 config.substitutions.append(("%pcmap-report", os.path.join(config.pcmap_bin_dir, "pcmap-report")))
+# A sanitizer build of the runtime alone has no pcmap-report.
+if os.path.exists(os.path.join(config.pcmap_bin_dir, "pcmap-report")):
+    config.available_features.add("pcmap-report")
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++") + target_flag))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang") + target_flag))
 config.substitutions.append(("%llc", "llc" + (" -mtriple=%s" % target if target else "")))

@@ -129,16 +129,20 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context);
 // pthread_create gets its timer first thing (Event::ThreadStart) and
 // deletes it when it ends; threads started otherwise (a raw clone, or any
 // thread when a sanitizer's interceptor starts them) are found by a scan of
-// /proc/self/task every kScanPeriods periods of the process's CPU time. The
-// scan runs in a service thread of the runtime's, which a process CPU-time
-// timer directed at it wakes (it waits for the signal with every signal
-// blocked), so that no timer ever interrupts a program's thread that sleeps
-// or waits; without that thread, a sampled thread's handler scans (every
-// kScanEvery samples).
+// /proc/self/task every kScanPeriods periods of the process's CPU time,
+// then, while scans find no new thread, twice as rarely each time, up to
+// every kMaxScanPeriods (a scan that finds one goes back to kScanPeriods).
+// The scan runs in a service thread of the runtime's, in the idle
+// scheduling class, which a process CPU-time timer directed at it wakes
+// (it waits for the signal with every signal blocked), so that no timer
+// ever interrupts a program's thread that sleeps or waits, and no scan
+// preempts one that runs; without that thread, a sampled thread's handler
+// scans (every kScanEvery samples).
 
 constexpr unsigned kMaxThreads = 4096;
 constexpr uint64_t kScanEvery = 100;
 constexpr long kScanPeriods = 10;
+constexpr long kMaxScanPeriods = 16 * kScanPeriods;
 struct ThreadSlot {
   int Tid; // 0: free
   int Timer;
@@ -1222,18 +1226,31 @@ bool installDumpSignal() {
 
 /// The scanning service thread: woken by its process CPU-time timer.
 void *scanLoop(void *) {
+  // Woken every few milliseconds of the process's CPU time, it must not
+  // preempt the program's threads: on a loaded machine, a worker preempted
+  // while it holds a spinlock leaves the others spinning for a time slice.
+  lowerCurrentThreadToIdle();
   int Tid = currentThreadId();
   int Timer = createProcessCPUTimer(Tid, TraceSignal, kScanCookie);
   if (Timer < 0)
     return nullptr;
   __atomic_store_n(&ScanThreadTid, Tid, __ATOMIC_RELEASE);
-  armTimer(Timer, intervalNanos() * kScanPeriods);
+  long Periods = kScanPeriods;
+  armTimer(Timer, intervalNanos() * Periods);
   for (;;) {
     int Cookie = waitForSignal(TraceSignal);
     if (Cookie < 0 || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
       break;
-    if (Cookie == kScanCookie)
-      discoverThreads();
+    if (Cookie != kScanCookie)
+      continue;
+    uint64_t Seen = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED);
+    discoverThreads();
+    long Next = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED) != Seen
+                    ? kScanPeriods
+                : 2 * Periods < kMaxScanPeriods ? 2 * Periods
+                                                : kMaxScanPeriods;
+    if (Next != Periods)
+      armTimer(Timer, intervalNanos() * (Periods = Next));
   }
   deleteTimer(Timer);
   __atomic_store_n(&ScanThreadTid, 0, __ATOMIC_RELEASE);

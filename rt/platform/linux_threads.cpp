@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +291,13 @@ bool startServiceThread(void *(*Fn)(void *), void *Arg) {
   pthread_attr_destroy(&Attr);
   callPthreadSigmask(SIG_SETMASK, &Old, nullptr);
   return Error == 0;
+}
+
+bool lowerCurrentThreadToIdle() {
+  struct sched_param Param;
+  Param.sched_priority = 0;
+  // Linux applies it to the calling thread, not the whole process.
+  return sched_setscheduler(0, SCHED_IDLE, &Param) == 0;
 }
 
 } // namespace rt
