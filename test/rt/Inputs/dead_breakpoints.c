@@ -1,6 +1,8 @@
 /* Preloaded, makes the process's hardware breakpoints open but never fire,
  * as many virtual machines do: a perf_event_open of PERF_TYPE_BREAKPOINT
- * opens a software dummy event instead, which counts nothing. */
+ * through syscall() opens a software dummy event instead, which counts
+ * nothing. Every other call goes straight on to the C library's syscall,
+ * found once, so that the programs' stack use does not change. */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <linux/perf_event.h>
@@ -8,26 +10,33 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+typedef long (*SyscallFn)(long, ...);
+static SyscallFn Next;
+static __thread struct perf_event_attr Dead;
+
+__attribute__((constructor)) static void findNext(void) {
+  Next = (SyscallFn)dlsym(RTLD_NEXT, "syscall");
+}
+
 long syscall(long Number, ...) {
   va_list Args;
   va_start(Args, Number);
-  long A[6];
-  for (int I = 0; I < 6; ++I)
-    A[I] = va_arg(Args, long);
+  long A0 = va_arg(Args, long), A1 = va_arg(Args, long),
+       A2 = va_arg(Args, long), A3 = va_arg(Args, long),
+       A4 = va_arg(Args, long), A5 = va_arg(Args, long);
   va_end(Args);
-  struct perf_event_attr Dead;
-  if (Number == SYS_perf_event_open) {
-    const struct perf_event_attr *Attr = (const struct perf_event_attr *)A[0];
-    if (Attr && Attr->type == PERF_TYPE_BREAKPOINT) {
-      memcpy(&Dead, Attr, sizeof Dead);
-      Dead.type = PERF_TYPE_SOFTWARE;
-      Dead.config = PERF_COUNT_SW_DUMMY;
-      Dead.bp_type = 0;
-      Dead.bp_addr = 0;
-      Dead.bp_len = 0;
-      A[0] = (long)&Dead;
-    }
+  const struct perf_event_attr *Attr = (const struct perf_event_attr *)A0;
+  if (Number == SYS_perf_event_open && Attr &&
+      Attr->type == PERF_TYPE_BREAKPOINT) {
+    memcpy(&Dead, Attr, sizeof Dead);
+    Dead.type = PERF_TYPE_SOFTWARE;
+    Dead.config = PERF_COUNT_SW_DUMMY;
+    Dead.bp_type = 0;
+    Dead.bp_addr = 0;
+    Dead.bp_len = 0;
+    A0 = (long)&Dead;
   }
-  long (*Next)(long, ...) = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-  return Next(Number, A[0], A[1], A[2], A[3], A[4], A[5]);
+  if (!Next)
+    findNext();
+  return Next(Number, A0, A1, A2, A3, A4, A5);
 }
