@@ -6,8 +6,10 @@ shared memory while a client drives them), built with frame pointers:
 runs the server alternately without the tracer, with it at the default
 1000 Hz without call stacks (trace_stack_depth=0) and with its default
 stacks (JSON reports per process), RUNS times each, and prints the median
-throughput (requests/s) of each with its spread, the overheads, and how
-the traced runs' samples compare with the workers' CPU time.
+throughput (requests/s) of each with its spread and the workers' CPU time
+per request, the overheads (median against median, and the median of each
+round's traced run against the untraced one beside it), and how the traced
+runs' samples compare with the workers' CPU time.
 
 usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]"""
 
@@ -59,16 +61,27 @@ def run(traced, index, stacks=True):
 
 off, flat, on, ratios = [], [], [], []
 for i in range(runs):
-    off.append(run(False, 3 * i)[0])
-    flat.append(run(True, 3 * i + 1, stacks=False)[0])
-    rate, cpu_ms, samples = run(True, 3 * i + 2)
-    on.append(rate)
-    ratios.append(samples / cpu_ms)  # at 1000 Hz, one sample per ms
+    off.append(run(False, 3 * i))
+    flat.append(run(True, 3 * i + 1, stacks=False))
+    on.append(run(True, 3 * i + 2))
+    ratios.append(on[-1][2] / on[-1][1])  # at 1000 Hz, one sample per ms
+
+
+def rate(r):
+    return r[0]
+
+
+def cpu_per_request(r):
+    """Microseconds of the workers' CPU time per request."""
+    return 1000.0 * r[1] / (r[0] * float(seconds))
 
 
 def show(name, xs):
-    print("%-26s median %10.1f requests/s (min %.1f, max %.1f)" %
-          (name, statistics.median(xs), min(xs), max(xs)))
+    rates = [rate(r) for r in xs]
+    print("%-26s median %10.1f requests/s (min %.1f, max %.1f), "
+          "%.2f us of worker CPU per request" %
+          (name, statistics.median(rates), min(rates), max(rates),
+           statistics.median(cpu_per_request(r) for r in xs)))
 
 
 print("fork_server, %s connections, %s s, %d runs each, alternating" %
@@ -76,9 +89,17 @@ print("fork_server, %s connections, %s s, %d runs each, alternating" %
 show("without tracing", off)
 show("1000 Hz, no stacks", flat)
 show("1000 Hz, stacks", on)
+# Each round's traced run against the untraced run beside it: the machine's
+# drift over the benchmark (other load, frequency) cancels out.
 for name, xs in (("no stacks", flat), ("stacks", on)):
-    overhead = 1 - statistics.median(xs) / statistics.median(off)
-    print("throughput overhead, %-10s %.2f%% (median against median)" %
-          (name + ":", 100 * overhead))
+    throughput = [1 - rate(t) / rate(o) for t, o in zip(xs, off)]
+    cpu = [cpu_per_request(t) / cpu_per_request(o) - 1
+           for t, o in zip(xs, off)]
+    print("overhead, %-10s throughput %.2f%% (median against median), "
+          "%.2f%% (median of the rounds'); CPU per request %.2f%% "
+          "(median of the rounds')" %
+          (name + ":", 100 * (1 - statistics.median(map(rate, xs)) /
+                              statistics.median(map(rate, off))),
+           100 * statistics.median(throughput), 100 * statistics.median(cpu)))
 print("worker samples / worker CPU ms (stacks): median %.3f (min %.3f, max %.3f)" %
       (statistics.median(ratios), min(ratios), max(ratios)))

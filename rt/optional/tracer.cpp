@@ -1229,7 +1229,10 @@ void *scanLoop(void *) {
   // Woken every few milliseconds of the process's CPU time, it must not
   // preempt the program's threads: on a loaded machine, a worker preempted
   // while it holds a spinlock leaves the others spinning for a time slice.
-  lowerCurrentThreadToIdle();
+  // It waits in the idle class and scans in the normal one: the scan holds
+  // the thread table, which a starting or ending thread waits for, and an
+  // idle-class thread may not run for long on a busy machine.
+  bool Idle = setCurrentThreadIdle(true);
   int Tid = currentThreadId();
   int Timer = createProcessCPUTimer(Tid, TraceSignal, kScanCookie);
   if (Timer < 0)
@@ -1244,7 +1247,11 @@ void *scanLoop(void *) {
     if (Cookie != kScanCookie)
       continue;
     uint64_t Seen = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED);
+    if (Idle)
+      setCurrentThreadIdle(false);
     discoverThreads();
+    if (Idle)
+      setCurrentThreadIdle(true);
     long Next = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED) != Seen
                     ? kScanPeriods
                 : 2 * Periods < kMaxScanPeriods ? 2 * Periods

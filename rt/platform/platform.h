@@ -108,11 +108,12 @@ uint64_t threadCPUNanos();
 /// cannot be started.
 bool startServiceThread(void *(*Fn)(void *), void *Arg);
 /// Puts the calling thread in the kernel's idle scheduling class
-/// (SCHED_IDLE): its wake-ups never preempt a thread of the program's (one
-/// that holds a spinlock, say), and it runs when a CPU has nothing else to
-/// run, or for a small share of a fully loaded one. False if the kernel
-/// refuses.
-bool lowerCurrentThreadToIdle();
+/// (SCHED_IDLE), or back in the normal one (SCHED_OTHER). An idle-class
+/// thread's wake-ups never preempt a thread of the program's (one that
+/// holds a spinlock, say), and it runs when a CPU has nothing else to run,
+/// or for a small share of a fully loaded one: it must not hold what
+/// another thread waits for. False if the kernel refuses.
+bool setCurrentThreadIdle(bool Idle);
 /// A pipe whose ends are close-on-exec and whose write end does not block.
 bool makeWakeupPipe(int (&Fds)[2]);
 

@@ -1,10 +1,12 @@
 // The tracer's service thread, which a process CPU-time timer wakes to
-// scan /proc/self/task for threads that have no timer yet, is in the idle
-// scheduling class: its wake-ups never preempt a thread of the program's
-// (on a loaded machine, a forking server's worker that held a spinlock).
+// scan /proc/self/task for threads that have no timer yet, waits in the
+// idle scheduling class: its wake-ups never preempt a thread of the
+// program's (on a loaded machine, a forking server's worker that held a
+// spinlock). It scans in the normal class: the scan holds the thread table
+// that starting and ending threads wait for.
 // Without the tracer, no thread is (a sanitizer may add threads of its own).
-// Regression test: the scans, at normal priority, cost the forking test
-// server (bench/tracer_fork_server.py) several percent of its throughput.
+// Regression test: the scans ran at normal priority, and each wake-up could
+// preempt a thread of the program's.
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O1 -fsanitize-metadata=all %S/Inputs/sched_classes.c -o %t/prog
