@@ -78,6 +78,19 @@ uintptr_t scanForCoveredCaller(Window &W, uintptr_t SP, uintptr_t Limit) {
   return 0;
 }
 
+/// The covered function that holds PC: its start and size. Not inlined:
+/// its lookup's structure stays off the stack while the rest of the walk
+/// runs (in a signal handler, maybe on a fiber's small stack).
+__attribute__((noinline)) bool coveredFunction(uintptr_t PC, uintptr_t &Start,
+                                               uintptr_t &Size) {
+  pcmap_function F;
+  if (!pcmap_lookup_function(PC, &F))
+    return false;
+  Start = F.start;
+  Size = F.size;
+  return true;
+}
+
 /// Whether FP, above Slot, holds a frame record whose return address
 /// goes back into covered code.
 bool coveredFrameRecord(Window &W, uintptr_t FP, uintptr_t Slot) {
@@ -96,11 +109,11 @@ unsigned captureStack(const void *Context, uintptr_t PC,
   uintptr_t SP = signalContextSP(Context);
   uintptr_t FP = signalContextFP(Context);
   Window W = windowFor(SP, Bounds);
-  pcmap_function F;
-  if (pcmap_lookup_function(PC, &F)) {
+  uintptr_t Start, Size;
+  if (coveredFunction(PC, Start, Size)) {
     // Its frame record is not linked yet (or no more): the caller's
     // return address is where the call left it.
-    uintptr_t RA = unlinkedReturnAddress(Context, F.start, F.size);
+    uintptr_t RA = unlinkedReturnAddress(Context, Start, Size);
     if (RA >= 4096 && N < Max)
       Out[N++] = RA - 1;
   } else {

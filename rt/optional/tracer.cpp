@@ -86,9 +86,12 @@ Slot *slotFor(Slot (&Table)[N], uintptr_t Slot::*KeyField, uintptr_t Key) {
 }
 
 /// A sample in code without tables is also its nearest covered caller's
-/// (the function that called into the C library's mutex code, say).
-FunctionSlot *chargeNearestCoveredCaller(const uintptr_t *Frames,
-                                         unsigned Depth, uint64_t Weight) {
+/// (the function that called into the C library's mutex code, say). Not
+/// inlined: its lookup's structure stays off the stack while the signal
+/// handler walks the stack (test/rt/stack-bounds.c holds that to 2 KiB).
+__attribute__((noinline)) FunctionSlot *
+chargeNearestCoveredCaller(const uintptr_t *Frames, unsigned Depth,
+                           uint64_t Weight) {
   for (unsigned I = 1; I < Depth; ++I) {
     pcmap_function F;
     if (!pcmap_lookup_function(Frames[I], &F))

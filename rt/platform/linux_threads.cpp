@@ -285,9 +285,15 @@ bool startServiceThread(void *(*Fn)(void *), void *Arg) {
   pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
   pthread_attr_setstacksize(&Attr, 1 << 20);
   pthread_t Thread;
-  // Past the interceptor (whose route R.Next is): the runtime's own thread
-  // is not one of the program's.
-  int Error = R.Next(&Thread, &Attr, Fn, Arg);
+  // Past this runtime's interceptor: the runtime's own thread is not one
+  // of the program's (it gets no timer, no alternate stack). But through a
+  // sanitizer's, which must set up every thread its code runs in (the
+  // runtime's is sanitized too: TSan crashed in a thread it had not seen);
+  // the sanitizer passes it on to the C library, or to this runtime's
+  // interceptor, which passes it on unannounced.
+  PthreadCreateFn Create =
+      __interceptor_pthread_create ? __interceptor_pthread_create : R.Next;
+  int Error = Create(&Thread, &Attr, Fn, Arg);
   pthread_attr_destroy(&Attr);
   callPthreadSigmask(SIG_SETMASK, &Old, nullptr);
   return Error == 0;

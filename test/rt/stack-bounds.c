@@ -37,8 +37,8 @@
 // HANDLED: reported: {{-?[0-9]+}} bytes beyond the plain build's {{[0-9]+}}: within the bound of 1024
 
 // A fiber's 16 KiB stack under the tracer, which walks the call stack in
-// each sample: pcmap adds at most 2 KiB (840 bytes from a runtime built by
-// clang, 1952 by GCC 12). (TSan needs a larger stack than that for itself.)
+// each sample: pcmap adds at most 2 KiB (712 bytes from a runtime built by
+// clang, 1888 by GCC 12). (TSan needs a larger stack than that for itself.)
 // RUN: %run %t/plain fiber > %t/plain-fiber
 // RUN: %if !sanitize-thread %{ env PCMAP_OPTIONS=trace_atomics=1:trace_hz=2000 %run %t/prog fiber > %t/traced 2> %t/traced.log %}
 // RUN: %if !sanitize-thread %{ FileCheck %s --check-prefix=TRACED < %t/traced.log %}
