@@ -135,12 +135,13 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context);
 // /proc/self/task every kScanPeriods periods of the process's CPU time,
 // then, while scans find no new thread, twice as rarely each time, up to
 // every kMaxScanPeriods (a scan that finds one goes back to kScanPeriods).
-// The scan runs in a service thread of the runtime's, in the idle
-// scheduling class, which a process CPU-time timer directed at it wakes
-// (it waits for the signal with every signal blocked), so that no timer
-// ever interrupts a program's thread that sleeps or waits, and no scan
-// preempts one that runs; without that thread, a sampled thread's handler
-// scans (every kScanEvery samples).
+// The scan runs in a service thread of the runtime's, which a process
+// CPU-time timer directed at it wakes (it waits for the signal with every
+// signal blocked), so that no timer ever interrupts a program's thread
+// that sleeps or waits; it waits in the idle scheduling class, so that its
+// wake-ups preempt no thread that runs, and scans in the normal one
+// (scanLoop). Without that thread, a sampled thread's handler scans (every
+// kScanEvery samples).
 
 constexpr unsigned kMaxThreads = 4096;
 constexpr uint64_t kScanEvery = 100;
