@@ -15,6 +15,7 @@ namespace pcmap {
 namespace rt {
 
 Published<IndexCopy> ModuleIndex;
+uint64_t TablesDeferred = 1; // until the first query, or lazy_tables=0
 Counters Stats;
 
 namespace {
@@ -23,6 +24,10 @@ struct SectionRecord {
   MetadataKind Kind;
   uint32_t Version;
   const uint8_t *Start, *Stop;
+  /// Whether the section has been decoded: a section registered before the
+  /// tables are wanted is decoded with its module's table, at the first
+  /// query (docs/Runtime.md, "Start-up").
+  bool Decoded;
   /// Rejected sections are remembered (without entries) so that their
   /// module knows some of its metadata is missing, and so that their
   /// removal and a second registration are recognised.
@@ -52,6 +57,9 @@ struct ModuleRecord {
   WriterBlock PathBlock;
   uint8_t BuildId[32];
   unsigned BuildIdSize;
+  /// Registered while the tables were not wanted yet: its sections wait,
+  /// undecoded, for the first query (buildDeferredTables).
+  bool Pending;
   SectionRecord *Sections; // NumSections of SectionsBlock's
   WriterBlock SectionsBlock;
   unsigned NumSections;
@@ -94,6 +102,14 @@ bool reserveSection(ModuleRecord &M) {
 ModuleRecord *Modules[kMaxModules];
 unsigned NumModules;
 
+/// Whether registration builds a module's table (set by the first query,
+/// by lazy_tables=0 and by the layers that query from the start, such as
+/// the tracer); until then it only records the sections, and NumPending
+/// modules wait.
+bool TablesWanted;
+unsigned NumPending;
+void buildPendingLocked();
+
 /// Set by tests (rt/testing/) to describe objects that are not loaded.
 bool (*ObjectLocator)(const void *Address, LoadedObject &Out);
 
@@ -120,6 +136,8 @@ bool ensureInitialized() {
   if (Initialized)
     return true;
   initOptions();
+  if (!Flags.lazy_tables)
+    buildPendingLocked();
   if (!arenaInit(uint64_t(Flags.tables_limit_mb) << 20)) {
     // Said once: arenaInit fails for good, and every query answers UNKNOWN.
     static bool Said;
@@ -252,9 +270,11 @@ void updateStats(ModuleRecord &M) {
   M.Counted = New;
 }
 
-/// Rebuilds M's table from its sections and publishes it; the old table is
-/// freed after publication.
-void rebuild(ModuleRecord *M) {
+/// Rebuilds M's table from its sections and, if Publish, publishes it; the
+/// old table is freed after publication. A caller that does not publish
+/// builds a module that has no table yet (nothing to free) and publishes
+/// once for all the modules it builds.
+void rebuild(ModuleRecord *M, bool Publish = true) {
   DecodedAtomics Atomics[kMaxSectionsPerModule];
   DecodedFunctions *Functions[kMaxSectionsPerModule];
   unsigned NA = 0, NF = 0;
@@ -311,7 +331,8 @@ void rebuild(ModuleRecord *M) {
   }
   if (HasEntries && !M->Table)
     reportOutOfMemory(M->Path);
-  publish();
+  if (Publish)
+    publish();
   freeModuleTable(Old);
   for (unsigned I = 0; I < NumReplaced; ++I)
     freeDecoded(Replaced[I]);
@@ -375,6 +396,7 @@ ModuleRecord *createRecord(const LoadedObject &O) {
 }
 
 void destroyRecord(ModuleRecord *M) {
+  NumPending -= M->Pending;
   for (unsigned I = 0; I < NumModules; ++I) {
     if (Modules[I] != M)
       continue;
@@ -455,43 +477,100 @@ ModuleRecord *moduleForSection(const SectionRef &R) {
   return M;
 }
 
-/// Decodes a section into its module's record (created if need be).
-/// Returns the module, whose table is then to be rebuilt, or null when
-/// there is nothing to rebuild (the section was registered before, or it
-/// belongs to no module).
-ModuleRecord *recordSection(const SectionRef &R) {
-  ModuleRecord *M = moduleForSection(R);
-  if (!M)
-    return nullptr;
-  const MetadataKind Kind = R.Kind;
-  SectionRecord S;
-  memset(static_cast<void *>(&S), 0, sizeof(S));
-  S.Kind = Kind;
-  S.Version = R.Version;
-  S.Start = reinterpret_cast<const uint8_t *>(R.Start);
-  S.Stop = reinterpret_cast<const uint8_t *>(R.Stop);
+/// Decodes S, a section of M: its entries, or why it is rejected (said and
+/// counted).
+void decodeSection(const ModuleRecord &M, SectionRecord &S) {
+  const MetadataKind Kind = S.Kind;
+  const char *Start = reinterpret_cast<const char *>(S.Start);
+  const char *Stop = reinterpret_cast<const char *>(S.Stop);
   DecodeError E =
       (Kind == MK_Atomics || Kind == MK_UpstreamAtomics)
-          ? decodeAtomics(Kind, R.Version, S.Start, S.Stop, M->Code, S.Atomics)
-          : decodeFunctions(Kind, R.Version, S.Start, S.Stop, M->Code,
+          ? decodeAtomics(Kind, S.Version, S.Start, S.Stop, M.Code, S.Atomics)
+          : decodeFunctions(Kind, S.Version, S.Start, S.Stop, M.Code,
                             S.Functions);
+  S.Decoded = true;
   if (E.What) {
-    report(E.What, Kind, R.Version, R.Start, R.Stop, M->Path, &E);
+    report(E.What, Kind, S.Version, Start, Stop, M.Path, &E);
     bump(Stats.SectionsRejected);
     bump(Stats.EntriesRejected, E.EntriesSeen);
     S.Rejected = true;
   }
   S.HasFragmented = !S.Rejected && Kind == MK_Functions &&
                     hasFragmentedFunctions(S.Functions);
-  M->Sections[M->NumSections++] = S;
   if (Verbosity >= 2 && !S.Rejected) {
     Message Msg;
-    Msg << "registered " << format::metadataSectionBase(Kind)
-        << uint64_t(R.Version & 0xffff) << " of " << M->Path << ": "
+    Msg << (M.Pending ? "decoded " : "registered ")
+        << format::metadataSectionBase(Kind) << uint64_t(S.Version & 0xffff)
+        << " of " << M.Path << ": "
         << uint64_t(S.Atomics.Count + S.Functions.Count) << " entries";
     Msg.emit();
   }
+}
+
+/// Decodes the sections of M that wait for it.
+void decodeSections(ModuleRecord &M) {
+  for (unsigned I = 0; I < M.NumSections; ++I)
+    if (!M.Sections[I].Decoded)
+      decodeSection(M, M.Sections[I]);
+}
+
+/// Adds a section to its module's record (created if need be), undecoded.
+/// Returns the module, whose table is then to be built, or null when there
+/// is nothing to build (the section was registered before, or it belongs
+/// to no module).
+ModuleRecord *recordSection(const SectionRef &R) {
+  ModuleRecord *M = moduleForSection(R);
+  if (!M)
+    return nullptr;
+  SectionRecord S;
+  memset(static_cast<void *>(&S), 0, sizeof(S));
+  S.Kind = R.Kind;
+  S.Version = R.Version;
+  S.Start = reinterpret_cast<const uint8_t *>(R.Start);
+  S.Stop = reinterpret_cast<const uint8_t *>(R.Stop);
+  M->Sections[M->NumSections++] = S;
+  if (Verbosity >= 2 && !TablesWanted) {
+    Message Msg;
+    Msg << "registered " << format::metadataSectionBase(R.Kind)
+        << uint64_t(R.Version & 0xffff) << " of " << M->Path << ": "
+        << uint64_t(S.Stop - S.Start) << " bytes, decoded at the first query";
+    Msg.emit();
+  }
   return M;
+}
+
+/// Builds M's table now if the tables are wanted; else M waits for the
+/// first query, which buildDeferredTables announces to readers.
+void buildOrDefer(ModuleRecord *M) {
+  if (TablesWanted) {
+    decodeSections(*M);
+    rebuild(M);
+    return;
+  }
+  // TablesDeferred is set: no query has asked yet.
+  NumPending += !M->Pending;
+  M->Pending = true;
+}
+
+/// Builds every pending module's table and publishes them once; from then
+/// on, registration builds. Holding the writer lock.
+void buildPendingLocked() {
+  TablesWanted = true;
+  if (NumPending) {
+    for (unsigned I = 0; I < NumModules; ++I) {
+      ModuleRecord *M = Modules[I];
+      if (!M->Pending)
+        continue;
+      decodeSections(*M);
+      M->Pending = false;
+      rebuild(M, /*Publish=*/false);
+    }
+    NumPending = 0;
+    publish();
+  }
+  // After the publication: a reader that sees no deferred tables reads an
+  // index that has them.
+  __atomic_store_n(&TablesDeferred, uint64_t(0), __ATOMIC_RELEASE);
 }
 
 /// Takes a registered section out of its module's record. Returns the
@@ -545,7 +624,7 @@ void addSections(const SectionRef *Sections, unsigned N) {
     if (nonEmpty(Sections[I]))
       addToSet(recordSection(Sections[I]), Changed, NumChanged);
   for (unsigned I = 0; I < NumChanged; ++I)
-    rebuild(Changed[I]);
+    buildOrDefer(Changed[I]);
 }
 
 void removeSections(const SectionRef *Sections, unsigned N) {
@@ -567,9 +646,11 @@ void removeSections(const SectionRef *Sections, unsigned N) {
     }
   }
   // Publish the modules without the sections before freeing their arrays:
-  // the modules' previous tables may refer to them.
+  // the modules' previous tables may refer to them. A pending module has no
+  // table to rebuild: its sections wait, undecoded.
   for (unsigned I = 0; I < NumChanged; ++I)
-    rebuild(Changed[I]);
+    if (!Changed[I]->Pending)
+      rebuild(Changed[I]);
   for (unsigned I = 0; I < NumRemoved; ++I) {
     freeDecoded(Removed[I].Atomics);
     freeDecoded(Removed[I].Functions);
@@ -579,6 +660,19 @@ void removeSections(const SectionRef *Sections, unsigned N) {
     if (!Changed[I]->NumSections)
       destroyRecord(Changed[I]);
 }
+
+void buildDeferredTables() {
+  // A handler that interrupted this thread's own registration does not
+  // wait for itself: its query answers from what is published, and a later
+  // one builds.
+  if (!lockWritersUnlessHeldHere())
+    return;
+  if (Initialized)
+    buildPendingLocked();
+  unlockWriters();
+}
+
+void buildTablesAtRegistration() { buildPendingLocked(); }
 
 void addSection(MetadataKind Kind, uint32_t Version, const char *Start,
                 const char *Stop) {

@@ -35,16 +35,38 @@ struct IndexCopy {
 
 extern Published<IndexCopy> ModuleIndex;
 
+/// Nonzero until the first query (docs/Runtime.md, "Start-up"): until then
+/// registration only records a module's sections, and the first query
+/// decodes them and builds the tables of every module that waits. Zero
+/// from the start with lazy_tables=0.
+extern uint64_t TablesDeferred;
+
+/// Builds the tables of the modules that wait, publishes them, and makes
+/// every later registration build its module's table at once. Takes the
+/// writer lock; in a handler that interrupted this thread's own writer, it
+/// returns without building. Async-signal-safe.
+void buildDeferredTables();
+
+/// The same for a writer that holds the lock (an Event::Initialize
+/// subscriber that will query from signal handlers, as the tracer does).
+void buildTablesAtRegistration();
+
 /// For the readers of the fast paths: inlined into both the first try and
 /// the retries.
 #define PCMAP_INLINE __attribute__((always_inline))
 
 /// Runs Read(const IndexCopy &) on the published module index
-/// (Published::readConsistently). Async-signal-safe.
-template <class ReadFn> inline auto readConsistently(ReadFn Read) {
+/// (Published::readConsistently), once the tables that wait are built.
+/// Async-signal-safe.
+template <class ReadFn>
+__attribute__((always_inline)) inline auto readConsistently(ReadFn Read) {
+  if (__builtin_expect(__atomic_load_n(&TablesDeferred, __ATOMIC_ACQUIRE), 0))
+    buildDeferredTables();
   return ModuleIndex.readConsistently(Read);
 }
-/// Runs Read(const IndexCopy &) once (Published::readOnce).
+/// Runs Read(const IndexCopy &) once (Published::readOnce), on what is
+/// published: a fast path whose caller takes readConsistently when Read
+/// finds nothing, and so builds the tables that wait.
 template <class ReadFn, class T>
 __attribute__((always_inline)) inline bool readOnce(ReadFn Read, T &Result) {
   return ModuleIndex.readOnce(Read, Result);

@@ -6,6 +6,7 @@
 #include "core/arena.h"
 #include "core/log.h"
 #include "core/options.h"
+#include "core/registry.h"
 #include "optional/describe.h"
 #include "optional/rows.h"
 #include "optional/symbolizer.h"
@@ -273,6 +274,9 @@ PCMAP_SUBSCRIBE(FunctionReportHooks, 40,
 } // namespace
 
 void writeFunctionReport() {
+  // The tables that wait for a first query are built first: the queries
+  // below run under the lock, and would not build them.
+  buildDeferredTables();
   lockWriters(); // no module comes or goes meanwhile: paths stay valid
   Totals T = {0, 0, 0, 0};
   size_t Capacity = 0;

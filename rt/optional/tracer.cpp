@@ -1422,6 +1422,9 @@ void initTracer() {
     Flags.trace_atomics = false;
     return;
   }
+  // Samples query from the first one, in handlers on the program's stacks:
+  // tables are built as modules register, never in a handler.
+  buildTablesAtRegistration();
   installSignalHandler(TraceSignal, handleSample, SA_RESTART, nullptr);
   reserveSignal(TraceSignal, handleSample, stepAside);
   RunId = randomBits() | 1;

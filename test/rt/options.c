@@ -12,6 +12,7 @@
 // HELP: pcmap:   verbosity (int) = 1
 // HELP: pcmap:   log_path (string) = stderr
 // HELP: pcmap:   help (bool) = 1
+// HELP: pcmap:   lazy_tables (bool) = 1
 // HELP: pcmap:   answer_map_kib (int) = 256
 // HELP: pcmap:   handle_segv (bool) = 1
 // HELP: pcmap:   handle_sigbus (bool) = 1
@@ -52,9 +53,15 @@
 // RUN: env PCMAP_OPTIONS=verbosity=2 %run %t/prog 2>&1 | FileCheck %s --check-prefix=V2
 // RUN: env PCMAP_OPTIONS='help=0,verbosity=2' %run %t/prog 2>&1 | FileCheck %s --check-prefix=V2
 // RUN: env PCMAP_OPTIONS='help=no verbosity=2' %run %t/prog 2>&1 | FileCheck %s --check-prefix=V2
-// V2-DAG: pcmap: registered pcmap_atomics1 of {{.*}}/prog{{(-defaults)?}}: 1 entries
-// V2-DAG: pcmap: registered pcmap_functions1 of {{.*}}/prog{{(-defaults)?}}: {{[23]}} entries
+// A program that asks nothing has its sections registered, not decoded
+// (lazy_tables); with lazy_tables=0, registration decodes them.
+// V2-DAG: pcmap: registered pcmap_atomics1 of {{.*}}/prog{{(-defaults)?}}: {{[0-9]+}} bytes, decoded at the first query
+// V2-DAG: pcmap: registered pcmap_functions1 of {{.*}}/prog{{(-defaults)?}}: {{[0-9]+}} bytes, decoded at the first query
 // V2: main done
+// RUN: env PCMAP_OPTIONS=verbosity=2:lazy_tables=0 %run %t/prog 2>&1 | FileCheck %s --check-prefix=EAGER
+// EAGER-DAG: pcmap: registered pcmap_atomics1 of {{.*}}/prog: 1 entries
+// EAGER-DAG: pcmap: registered pcmap_functions1 of {{.*}}/prog: {{[23]}} entries
+// EAGER: main done
 
 // RUN: env PCMAP_OPTIONS='bogus=1:verbosity=x:verbosity=2:log_path' %run %t/prog 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: pcmap: warning: unknown option 'bogus' in PCMAP_OPTIONS (ignored)
