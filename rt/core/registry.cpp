@@ -686,6 +686,12 @@ void removeSection(MetadataKind Kind, uint32_t Version, const char *Start,
   removeSections(&R, 1);
 }
 
+void deferTablesForTesting() {
+  WriterLock Lock;
+  TablesWanted = false;
+  __atomic_store_n(&TablesDeferred, uint64_t(1), __ATOMIC_RELEASE);
+}
+
 void setObjectLocatorForTesting(bool (*Locate)(const void *, LoadedObject &)) {
   WriterLock Lock;
   ObjectLocator = Locate;

@@ -138,6 +138,10 @@ extern Counters Stats;
 /// sections in memory that no loader mapped can stand for a module.
 void setObjectLocatorForTesting(bool (*Locate)(const void *, LoadedObject &));
 
+/// For tests and benchmarks (rt/testing/): registration records and the
+/// next query builds, as before a process's first query.
+void deferTablesForTesting();
+
 /// Which path a query takes, for tests and benchmarks (rt/testing/): -1 if
 /// no module holds PC.
 int isAtomicIndexedAt(uintptr_t PC);

@@ -30,6 +30,11 @@ void __pcmap_testing_remove_fake_module(const void *section_start);
  * sections, 2: every registration), as the verbosity option sets it. */
 void __pcmap_testing_set_verbosity(int level);
 
+/* From now on, registration records sections without building their tables,
+ * and the next query builds them, as before a process's first query
+ * (lazy_tables, docs/Runtime.md "Start-up"). */
+void __pcmap_testing_defer_tables(void);
+
 /* Whether the queries at pc are answered from its stretch's index entry
  * and windows (1: the stretch has at most a window of atomics and of
  * function boundaries), or searched (0); -1 if no module's code holds pc.

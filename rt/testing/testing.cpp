@@ -84,6 +84,8 @@ void __pcmap_testing_set_verbosity(int Level) {
   Verbosity = Flags.verbosity = Level;
 }
 
+void __pcmap_testing_defer_tables() { deferTablesForTesting(); }
+
 int __pcmap_testing_is_atomic_indexed(uintptr_t PC) {
   return isAtomicIndexedAt(PC);
 }

@@ -74,6 +74,42 @@ TEST_F(RegistrationTest, FunctionsThenAtomics) {
   EXPECT_EQ(modulesNamed("fake-module", &Mod), 0);
 }
 
+// Before the first query (lazy_tables), registration records a module's
+// sections and builds nothing; the first query builds the table and
+// answers from it, and registration builds again from then on. Sections
+// removed before any query are never decoded: a malformed one is not even
+// reported.
+TEST_F(RegistrationTest, TablesWaitForTheFirstQuery) {
+  FakeModule M;
+  SampleModule Sample(M);
+  __pcmap_testing_defer_tables();
+  M.add(Sample.Functions);
+  M.add(Sample.Atomics);
+  EXPECT_EQ(pcmap_is_atomic_pc(M.pc(0x110)), PCMAP_YES);
+  EXPECT_EQ(atomicAt(M, 0x110), "load 4 acquire in +0x100");
+  EXPECT_TRUE(grewBy(AtStart, 1, SampleModule::NumFunctions,
+                     SampleModule::NumAtomics, 2));
+  M.del(Sample.Atomics);
+  M.del(Sample.Functions);
+  EXPECT_TRUE(sameTables(AtStart));
+
+  __pcmap_testing_defer_tables();
+  SectionBytes Bad = M.section(MK_Atomics).bytes({1, 2, 3}).place();
+  M.add(Sample.Functions);
+  callback(Bad, true);
+  callback(Bad, false);
+  M.del(Sample.Functions);
+  EXPECT_TRUE(sameTables(AtStart));
+  EXPECT_EQ(stats().sections_rejected, AtStart.sections_rejected);
+  EXPECT_TRUE(knowsNothingAbout(M.pc(0x110)));
+
+  // After that query, registration builds at once.
+  M.add(Sample.Functions);
+  EXPECT_EQ(functionAt(M, F1), "+0x100 size 0x40 features 0x1 atomics 0 "
+                               "pcmap fake-module");
+  M.del(Sample.Functions);
+}
+
 TEST_F(RegistrationTest, AtomicsThenFunctionsPointerSized) {
   FakeModule M;
   SectionBytes Atomics =
