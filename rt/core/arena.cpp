@@ -7,7 +7,7 @@
 namespace pcmap {
 namespace rt {
 
-ArenaState Arena;
+PCMAP_STARTUP_STATE ArenaState Arena;
 
 namespace {
 
@@ -46,17 +46,22 @@ constexpr uint64_t kAddressSpaceShare = 16;
 /// overcommit, grow with the tables rather than with the reservation.
 constexpr uint64_t kCommitStep = uint64_t(1) << 21;
 
-bool InitFailed;
-uint64_t SmallCommitted; // the lower half is writable up to this offset
-uint64_t LargeCommitted; // the upper half is, from its start up to this one
-uint64_t Bump;           // next unallocated offset for small blocks
-uint64_t LargeBump;      // next unallocated offset for large blocks
-uint64_t InUse;          // bytes in allocated blocks
-uint64_t PeakInUse;      // the most InUse has been
-uint64_t Retained;       // bytes of free blocks whose pages were kept
-uint64_t Released;       // bytes whose pages went back to the system (stats)
+PCMAP_STARTUP_STATE bool InitFailed;
+PCMAP_STARTUP_STATE uint64_t
+    SmallCommitted; // the lower half is writable up to this offset
+PCMAP_STARTUP_STATE uint64_t
+    LargeCommitted; // the upper half is, from its start up to this one
+PCMAP_STARTUP_STATE uint64_t Bump; // next unallocated offset for small blocks
+PCMAP_STARTUP_STATE uint64_t
+    LargeBump;                      // next unallocated offset for large blocks
+PCMAP_STARTUP_STATE uint64_t InUse; // bytes in allocated blocks
+PCMAP_STARTUP_STATE uint64_t PeakInUse; // the most InUse has been
+PCMAP_STARTUP_STATE uint64_t
+    Retained; // bytes of free blocks whose pages were kept
+PCMAP_STARTUP_STATE uint64_t
+    Released; // bytes whose pages went back to the system (stats)
 /// Per use (ArenaUse) and class; the link is the block's first 8 bytes.
-ArenaOffset FreeList[2][kMaxClass + 1];
+PCMAP_STARTUP_STATE ArenaOffset FreeList[2][kMaxClass + 1];
 
 void addInUse(uint64_t Bytes) {
   InUse += Bytes;

@@ -17,7 +17,7 @@ int LogFd = 2;
 const char *LogPath;
 /// The standard descriptor the log is (stderr, or stdout), as it was when
 /// the log was opened, at start-up.
-DescriptorIdentity StandardAtStart;
+PCMAP_STARTUP_STATE DescriptorIdentity StandardAtStart;
 
 /// Whether the log may be written to its standard descriptor. A program
 /// may close descriptor 2 and open a file of its own, which then takes it:

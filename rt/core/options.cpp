@@ -15,8 +15,8 @@ extern "C" const char *__pcmap_driver_options() __attribute__((weak));
 namespace pcmap {
 namespace rt {
 
-Options Flags;
-bool SecureMode;
+PCMAP_STARTUP_STATE Options Flags;
+PCMAP_STARTUP_STATE bool SecureMode;
 
 namespace {
 
@@ -183,7 +183,7 @@ void printOptions(const Options &O) {
 }
 
 void initOptions() {
-  static bool Done;
+  PCMAP_STARTUP_STATE static bool Done;
   if (Done)
     return;
   Done = true;

@@ -99,21 +99,52 @@ bool reserveSection(ModuleRecord &M) {
   return true;
 }
 
-ModuleRecord *Modules[kMaxModules];
-unsigned NumModules;
+/// The module records, sorted by TextLo (publish relies on it), in an
+/// arena block that grows: a process with few modules touches a few words
+/// beside its first record at start-up, not a page of a 4096-entry array.
+/// No destructor: records are used until the process ends.
+PCMAP_STARTUP_STATE ModuleRecord **Modules;
+PCMAP_STARTUP_STATE unsigned NumModules, ModulesCapacity;
+
+/// Room in Modules for one more record; false when out of memory or at
+/// kMaxModules.
+bool reserveModule() {
+  if (NumModules < ModulesCapacity)
+    return true;
+  if (ModulesCapacity == kMaxModules)
+    return false;
+  unsigned NewCapacity = ModulesCapacity ? 2 * ModulesCapacity : 16;
+  if (NewCapacity > kMaxModules)
+    NewCapacity = kMaxModules;
+  ArenaOffset Bigger =
+      arenaAllocate(NewCapacity * sizeof(ModuleRecord *), ArenaUse::WriterOnly);
+  if (!Bigger)
+    return false;
+  auto *To = static_cast<ModuleRecord **>(arenaWritable(Bigger));
+  // Writers' memory: no reader looks at the records.
+  if (NumModules)
+    memcpy(To, Modules, NumModules * sizeof(ModuleRecord *));
+  if (Modules)
+    arenaFree(uint64_t(reinterpret_cast<char *>(Modules) - Arena.Base),
+              ModulesCapacity * sizeof(ModuleRecord *), ArenaUse::WriterOnly);
+  Modules = To;
+  ModulesCapacity = NewCapacity;
+  return true;
+}
 
 /// Whether registration builds a module's table (set by the first query,
 /// by lazy_tables=0 and by the layers that query from the start, such as
 /// the tracer); until then it only records the sections, and NumPending
 /// modules wait.
-bool TablesWanted;
-unsigned NumPending;
+PCMAP_STARTUP_STATE bool TablesWanted;
+PCMAP_STARTUP_STATE unsigned NumPending;
 void buildPendingLocked();
 
 /// Set by tests (rt/testing/) to describe objects that are not loaded.
-bool (*ObjectLocator)(const void *Address, LoadedObject &Out);
+PCMAP_STARTUP_STATE bool (*ObjectLocator)(const void *Address,
+                                          LoadedObject &Out);
 
-bool Initialized;
+PCMAP_STARTUP_STATE bool Initialized;
 
 /// A module whose tables do not fit answers UNKNOWN (it has no table);
 /// said for the first such module, and, at verbosity 2, for every one.
@@ -347,7 +378,7 @@ ModuleRecord *findRecordByKey(uintptr_t Key) {
 }
 
 ModuleRecord *createRecord(const LoadedObject &O) {
-  if (NumModules == kMaxModules)
+  if (!reserveModule())
     return nullptr;
   // Written plainly: never memory a stale reader may read (arena.h).
   ArenaOffset Off = arenaAllocate(sizeof(ModuleRecord), ArenaUse::WriterOnly);

@@ -45,15 +45,29 @@ const HandledSignal Handled[] = {{SIGSEGV, &Options::handle_segv},
                                  {SIGILL, &Options::handle_sigill},
                                  {SIGTRAP, &Options::handle_sigtrap}};
 
-struct sigaction Previous[NSIG];
+constexpr unsigned kNumHandled = sizeof(Handled) / sizeof(Handled[0]);
+
+/// The action each signal of Handled had before pcmap's, in Handled's
+/// order (a few hundred bytes of start-up state, not one per signal).
+struct sigaction PreviousActions[kNumHandled] PCMAP_STARTUP_STATE;
+
+/// The action Signal, one of Handled's, had before pcmap's; for any other
+/// (never installed), the default one. Async-signal-safe.
+struct sigaction &previousAction(int Signal) {
+  static struct sigaction Default; // zero: SIG_DFL, no flags
+  for (unsigned I = 0; I < kNumHandled; ++I)
+    if (Handled[I].Signal == Signal)
+      return PreviousActions[I];
+  return Default;
+}
 
 /// The thread writing a report, or 0.
-int ReportingThread;
+PCMAP_STARTUP_STATE int ReportingThread;
 
 /// Whether threads get alternate stacks: unknown until the options are
 /// read (threads started before then get one), then on or off.
 enum { AltStacksUnknown, AltStacksOn, AltStacksOff };
-int AltStacks = AltStacksUnknown;
+PCMAP_STARTUP_STATE int AltStacks = AltStacksUnknown;
 
 /// The calling thread's stack, [Lo, Hi), where known (noteThreadStack):
 /// initial-exec TLS, which a signal handler reads without a call.
@@ -461,11 +475,12 @@ void callOnItsStack(HandlerCall &C) {
 }
 
 void chain(int Signal, siginfo_t *Info, void *Context) {
-  struct sigaction P = Previous[Signal];
+  struct sigaction &Saved = previousAction(Signal);
+  struct sigaction P = Saved;
   if (programHandles(P)) {
     if (P.sa_flags & SA_RESETHAND) {
-      memset(&Previous[Signal], 0, sizeof(Previous[Signal]));
-      Previous[Signal].sa_handler = SIG_DFL;
+      memset(&Saved, 0, sizeof(Saved));
+      Saved.sa_handler = SIG_DFL;
     }
     maskSignalsForHandler(Context, P, Signal);
     HandlerCall C = {P, Signal, Info, Context};
@@ -499,7 +514,7 @@ bool ReportInProgress;
 /// Reserved when the reporter starts; backed by memory only where a report
 /// touches it.
 constexpr size_t kReportStackBytes = 256 * 1024;
-char *ReportStack;
+PCMAP_STARTUP_STATE char *ReportStack;
 
 /// The report: what faulted, then the stack. Not inlined, so that the
 /// frame that sigsetjmp saved is not this one.
@@ -551,7 +566,7 @@ void runReport(void *P) {
   // And it is delivered: a handler that wraps pcmap's (TSan's) may have
   // blocked every signal. The mask is the signal frame's again when the
   // handler returns, or chain() sets the program's handler's.
-  int FaultSignals[sizeof(Handled) / sizeof(Handled[0])];
+  int FaultSignals[kNumHandled];
   int N = 0;
   for (const HandledSignal &H : Handled)
     FaultSignals[N++] = H.Signal;
@@ -563,7 +578,7 @@ void runReport(void *P) {
     emitLine("  (the report itself faulted; it ends here)");
   }
   __atomic_store_n(&ReportInProgress, false, __ATOMIC_RELAXED);
-  const struct sigaction &Prev = Previous[R.Signal];
+  const struct sigaction &Prev = previousAction(R.Signal);
   bool Default = !(Prev.sa_flags & SA_SIGINFO) &&
                  (Prev.sa_handler == SIG_DFL || Prev.sa_handler == SIG_IGN);
   // The default action ends the process (an ignored fault too; an ignored
@@ -618,8 +633,8 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   // siglongjmp): not a crash, and it must cost what it costs without pcmap.
   // If the handler does not repair it, the fault recurs; once the
   // disposition is the default (SA_RESETHAND), pcmap reports it.
-  if (programHandles(Previous[Signal]) && !Flags.report_handled_faults &&
-      !isSanitizerHandler(Previous[Signal])) {
+  if (programHandles(previousAction(Signal)) && !Flags.report_handled_faults &&
+      !isSanitizerHandler(previousAction(Signal))) {
     chain(Signal, Info, Context);
     errno = SavedErrno;
     return;
@@ -678,7 +693,7 @@ void initFaultReporter() {
     // a fault in pcmap's own report is told apart by ReportingThread.
     installSignalHandler(H.Signal, handleSignal,
                          SA_ONSTACK | SA_RESTART | SA_NODEFER,
-                         &Previous[H.Signal]);
+                         &previousAction(H.Signal));
   }
 }
 

@@ -22,7 +22,7 @@ namespace pcmap {
 namespace rt {
 
 namespace {
-ReportFormat Format = ReportFormat::Text;
+PCMAP_STARTUP_STATE ReportFormat Format = ReportFormat::Text;
 } // namespace
 
 ReportFormat reportFormat() { return Format; }

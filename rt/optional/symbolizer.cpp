@@ -27,7 +27,7 @@ char SymbolizerPath[512];
 bool Chosen;
 /// The environment the choice reads, as it was at start-up (the program may
 /// change its environment later; the choice does not follow it).
-const char *StartUpSymbolizerPath, *StartUpPath;
+PCMAP_STARTUP_STATE const char *StartUpSymbolizerPath, *StartUpPath;
 
 bool choose(const char *Candidate) {
   if (!isExecutable(Candidate))

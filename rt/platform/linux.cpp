@@ -377,8 +377,8 @@ namespace {
 /// with the working directory the process started in; empty where the
 /// name would not do: none, too long, or one that names whatever process
 /// opens it (/proc/self/exe, a /dev/fd/ descriptor of fexecve).
-char ExecutablePath[512];
-bool ExecutablePathKnown;
+PCMAP_STARTUP_STATE char ExecutablePath[512];
+PCMAP_STARTUP_STATE bool ExecutablePathKnown;
 
 /// Works ExecutablePath out without asking the file system (a readlink of
 /// /proc/self/exe costs tens of microseconds in a new process): getcwd
@@ -745,7 +745,7 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
 /// the stack: some 1.5 KiB more of whatever stack the signal came on, a
 /// small alternate stack of the program's included.
 static void bindHandlerCalls() {
-  static bool Bound;
+  PCMAP_STARTUP_STATE static bool Bound;
   if (Bound)
     return;
   Bound = true;

@@ -81,8 +81,8 @@ struct NextFunctions {
   SigtimedwaitFn Sigtimedwait;
   SignalfdFn Signalfd;
 };
-NextFunctions Next, Program;
-bool Resolved;
+PCMAP_STARTUP_STATE NextFunctions Next, Program;
+PCMAP_STARTUP_STATE bool Resolved;
 
 /// Next's and Program's definition of Name (Ours: this file's
 /// interceptor). Null in a static executable.
