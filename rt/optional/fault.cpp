@@ -516,6 +516,16 @@ bool ReportInProgress;
 constexpr size_t kReportStackBytes = 256 * 1024;
 PCMAP_STARTUP_STATE char *ReportStack;
 
+/// ReportStack, reserved by the first report that needs it (with mmap and
+/// mprotect, which a signal handler may call); null if it cannot be, and
+/// the report then runs where the handler does. Called by the reporting
+/// thread only (beginReport).
+char *reportStack() {
+  if (!ReportStack)
+    ReportStack = static_cast<char *>(reserveStack(kReportStackBytes));
+  return ReportStack;
+}
+
 /// The report: what faulted, then the stack. Not inlined, so that the
 /// frame that sigsetjmp saved is not this one.
 __attribute__((noinline)) void writeReport(int Signal, siginfo_t *Info,
@@ -644,9 +654,10 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
     R.Signal = Signal;
     R.Info = Info;
     R.Context = Context;
-    R.OwnStack = ReportStack != nullptr;
+    char *Stack = reportStack();
+    R.OwnStack = Stack != nullptr;
     if (R.OwnStack) {
-      callOnStack(ReportStack + kReportStackBytes, runReport, &R);
+      callOnStack(Stack + kReportStackBytes, runReport, &R);
       if (R.OwnStack)
         restoreSignalStack(R.OldSignalStack);
     } else {
@@ -683,7 +694,8 @@ void initFaultReporter() {
   if (Flags.use_sigaltstack)
     ensureAlternateSignalStack();
   noteThreadStack();
-  ReportStack = static_cast<char *>(reserveStack(kReportStackBytes));
+  // The report stack is reserved by the first report (reportStack()): a
+  // process that never faults does not pay for its mapping.
   for (const HandledSignal &H : Handled) {
     if (!(Flags.*H.Enabled))
       continue;

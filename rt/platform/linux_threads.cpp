@@ -143,7 +143,11 @@ void restoreSignalStack(const stack_t &Old) {
 }
 
 void *reserveStack(size_t Size) {
-  size_t Guard = size_t(sysconf(_SC_PAGESIZE));
+  // The page size from the auxiliary vector, which a signal handler may
+  // read (sysconf is not async-signal-safe).
+  size_t Guard = size_t(getauxval(AT_PAGESZ));
+  if (!Guard)
+    Guard = 4096;
   char *P = static_cast<char *>(reserveAddressSpace(Size + Guard));
   if (!P)
     return nullptr;

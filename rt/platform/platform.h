@@ -274,7 +274,8 @@ bool currentSignalStack(uintptr_t &Lo, size_t &Size, bool &OnIt);
 /// there (128 bytes on x86-64, none on AArch64), 16-byte aligned.
 uintptr_t signalContextStackTop(const void *Context);
 /// Reserves Size bytes of stack with a guard page below it: its lowest
-/// usable byte, or null. Not async-signal-safe.
+/// usable byte, or null. Async-signal-safe (mmap and mprotect): the fault
+/// reporter reserves its report stack in the first report.
 void *reserveStack(size_t Size);
 /// The calling thread's stack, [Lo, Hi) (for the main thread, down to its
 /// size limit). Not async-signal-safe.
