@@ -674,9 +674,16 @@ bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
   return Found;
 }
 
+uintptr_t pageSize() {
+  // The auxiliary vector, which a signal handler may read (sysconf is not
+  // async-signal-safe), and which costs no symbol binding at start-up.
+  uintptr_t Page = getauxval(AT_PAGESZ);
+  return Page ? Page : 4096;
+}
+
 bool pageIsMapped(uintptr_t Address) {
   unsigned char Resident;
-  uintptr_t Page = Address & ~uintptr_t(getpagesize() - 1);
+  uintptr_t Page = Address & ~(pageSize() - 1);
   return syscall(SYS_mincore, Page, 1, &Resident) == 0;
 }
 

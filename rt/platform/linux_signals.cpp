@@ -69,9 +69,10 @@ using SignalfdFn = int (*)(int, const sigset_t *, int);
 
 /// Next: the definitions after this file's interceptors (the C library's),
 /// which they pass calls on to. Program: the ones the program's calls
-/// reach, for the runtime's own calls; a sanitizer's interceptor, when it
-/// won (and reaches this file's as its "real" function, which passes on to
-/// Next), else Next.
+/// reach, for the runtime's own calls (sigaction, pthread_sigmask,
+/// sigwaitinfo, sigtimedwait; null for the others); a sanitizer's
+/// interceptor, when it won (and reaches this file's as its "real"
+/// function, which passes on to Next), else Next.
 struct NextFunctions {
   SigactionFn Sigaction;
   SignalFn Signal;
@@ -84,12 +85,17 @@ struct NextFunctions {
 PCMAP_STARTUP_STATE NextFunctions Next, Program;
 PCMAP_STARTUP_STATE bool Resolved;
 
+/// Next's definition of Name. Null in a static executable.
+template <class Fn> void resolve(Fn &NextOut, const char *Name) {
+  NextOut = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
+}
 /// Next's and Program's definition of Name (Ours: this file's
-/// interceptor). Null in a static executable.
+/// interceptor), for the functions the runtime calls itself; the others
+/// need no Program (each dlsym costs about a microsecond at start-up).
 template <class Fn>
 void resolve(Fn &NextOut, Fn &ProgramOut, const char *Name, Fn Ours) {
   void *Default = dlsym(RTLD_DEFAULT, Name);
-  NextOut = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
+  resolve(NextOut, Name);
   ProgramOut = Default && Default != reinterpret_cast<void *>(Ours)
                    ? reinterpret_cast<Fn>(Default)
                    : NextOut;
@@ -101,17 +107,17 @@ void resolve(Fn &NextOut, Fn &ProgramOut, const char *Name, Fn Ours) {
 void resolveAll() {
   if (__atomic_load_n(&Resolved, __ATOMIC_ACQUIRE))
     return;
-  NextFunctions N, P;
+  NextFunctions N, P = {};
   resolve(N.Sigaction, P.Sigaction, "sigaction", &__pcmap_sigaction);
-  resolve(N.Signal, P.Signal, "signal", &__pcmap_signal);
-  resolve(N.Sigprocmask, P.Sigprocmask, "sigprocmask", &__pcmap_sigprocmask);
+  resolve(N.Signal, "signal");
+  resolve(N.Sigprocmask, "sigprocmask");
   resolve(N.PthreadSigmask, P.PthreadSigmask, "pthread_sigmask",
           &__pcmap_pthread_sigmask);
-  resolve(N.Sigwait, P.Sigwait, "sigwait", &__pcmap_sigwait);
+  resolve(N.Sigwait, "sigwait");
   resolve(N.Sigwaitinfo, P.Sigwaitinfo, "sigwaitinfo", &__pcmap_sigwaitinfo);
   resolve(N.Sigtimedwait, P.Sigtimedwait, "sigtimedwait",
           &__pcmap_sigtimedwait);
-  resolve(N.Signalfd, P.Signalfd, "signalfd", &__pcmap_signalfd);
+  resolve(N.Signalfd, "signalfd");
   if (!N.Sigaction)
     N.Sigaction = __sigaction; // a static executable
   if (!P.Sigaction)

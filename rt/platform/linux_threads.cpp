@@ -143,11 +143,7 @@ void restoreSignalStack(const stack_t &Old) {
 }
 
 void *reserveStack(size_t Size) {
-  // The page size from the auxiliary vector, which a signal handler may
-  // read (sysconf is not async-signal-safe).
-  size_t Guard = size_t(getauxval(AT_PAGESZ));
-  if (!Guard)
-    Guard = 4096;
+  size_t Guard = size_t(pageSize());
   char *P = static_cast<char *>(reserveAddressSpace(Size + Guard));
   if (!P)
     return nullptr;
@@ -165,7 +161,7 @@ namespace {
 /// library).
 bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
   uintptr_t Name = getauxval(AT_EXECFN);
-  uintptr_t Page = uintptr_t(getpagesize());
+  uintptr_t Page = pageSize();
   struct rlimit Limit;
   if (!Name || getrlimit(RLIMIT_STACK, &Limit) != 0 ||
       Limit.rlim_cur == RLIM_INFINITY)

@@ -273,6 +273,8 @@ bool currentSignalStack(uintptr_t &Lo, size_t &Size, bool &OnIt);
 /// interrupted: below its stack pointer and the red zone the ABI keeps
 /// there (128 bytes on x86-64, none on AArch64), 16-byte aligned.
 uintptr_t signalContextStackTop(const void *Context);
+/// The page size (from the auxiliary vector). Async-signal-safe.
+uintptr_t pageSize();
 /// Reserves Size bytes of stack with a guard page below it: its lowest
 /// usable byte, or null. Async-signal-safe (mmap and mprotect): the fault
 /// reporter reserves its report stack in the first report.
