@@ -692,14 +692,50 @@ void removeSections(const SectionRef *Sections, unsigned N) {
       destroyRecord(Changed[I]);
 }
 
+namespace {
+/// The stack the first query builds the tables on: that query may run in
+/// a signal handler on a small alternate stack (the fault reporter's
+/// decision, a program's handler), and a build takes tens of KiB (more
+/// under a sanitizer). Reserved by the first build (reserveStack is
+/// async-signal-safe); used under the writer lock, so by one thread at a
+/// time.
+constexpr size_t kBuildStackBytes = 256 * 1024;
+PCMAP_STARTUP_STATE char *BuildStack;
+
+struct BuildOnStack {
+  bool OnOwnStack;
+  stack_t OldSignalStack;
+};
+
+void buildOnItsStack(void *Arg) {
+  auto &B = *static_cast<BuildOnStack *>(Arg);
+  // A signal taken during the build is delivered below it on this stack,
+  // not at the top of an alternate stack whose frames are live (a handler
+  // that queried from there).
+  B.OnOwnStack =
+      useStackForSignals(BuildStack, kBuildStackBytes, B.OldSignalStack);
+  buildPendingLocked();
+}
+} // namespace
+
 void buildDeferredTables() {
   // A handler that interrupted this thread's own registration does not
   // wait for itself: its query answers from what is published, and a later
   // one builds.
   if (!lockWritersUnlessHeldHere())
     return;
-  if (Initialized)
-    buildPendingLocked();
+  if (Initialized) {
+    if (!BuildStack)
+      BuildStack = static_cast<char *>(reserveStack(kBuildStackBytes));
+    if (BuildStack) {
+      BuildOnStack B = {};
+      callOnStack(BuildStack + kBuildStackBytes, buildOnItsStack, &B);
+      if (B.OnOwnStack)
+        restoreSignalStack(B.OldSignalStack);
+    } else {
+      buildPendingLocked(); // no memory for a stack: on this one
+    }
+  }
   unlockWriters();
 }
 
