@@ -140,6 +140,17 @@ PCMAP_STARTUP_STATE bool TablesWanted;
 PCMAP_STARTUP_STATE unsigned NumPending;
 void buildPendingLocked();
 
+/// Sections registered before the first query, in the order they came,
+/// not yet given to a module's record: until then registration only notes
+/// where they are (no module is looked up, no memory reserved), and the
+/// first query records and builds them (flushEarly). When the list is
+/// full, its sections are recorded and later ones go to their records at
+/// once, still without a table (EarlyClosed).
+constexpr unsigned kMaxEarlySections = 128;
+PCMAP_STARTUP_STATE SectionRef EarlySections[kMaxEarlySections];
+PCMAP_STARTUP_STATE unsigned NumEarly;
+PCMAP_STARTUP_STATE bool EarlyClosed;
+
 /// Set by tests (rt/testing/) to describe objects that are not loaded.
 PCMAP_STARTUP_STATE bool (*ObjectLocator)(const void *Address,
                                           LoadedObject &Out);
@@ -163,14 +174,29 @@ void reportOutOfMemory(const char *Path) {
   M.emit();
 }
 
+/// Options, and the services they ask for. The tables' address space
+/// waits for the first table (ensureArena).
 bool ensureInitialized() {
   if (Initialized)
     return true;
   initOptions();
+  Initialized = true;
   if (!Flags.lazy_tables)
     buildPendingLocked();
+  // The layers above start the services the options ask for.
+  announce(Event::Initialize);
+  announceExitAtExit();
+  return true;
+}
+
+/// The arena, reserved when the first module is recorded (at the first
+/// query, or at registration once tables are wanted); false, said once,
+/// when there is no room: every query then answers UNKNOWN.
+bool ensureArena() {
+  if (arenaRegionBytes())
+    return true;
   if (!arenaInit(uint64_t(Flags.tables_limit_mb) << 20)) {
-    // Said once: arenaInit fails for good, and every query answers UNKNOWN.
+    // Said once: arenaInit fails for good.
     static bool Said;
     if (!Said && Verbosity >= 1) {
       Said = true;
@@ -194,10 +220,6 @@ bool ensureInitialized() {
       M << " (a sixteenth at most of RLIMIT_AS, " << (AS >> 20) << " MiB)";
     M.emit();
   }
-  Initialized = true;
-  // The layers above start the services the options ask for.
-  announce(Event::Initialize);
-  announceExitAtExit();
   return true;
 }
 
@@ -362,7 +384,8 @@ void rebuild(ModuleRecord *M, bool Publish = true) {
   }
   if (HasEntries && !M->Table)
     reportOutOfMemory(M->Path);
-  if (Publish)
+  // A table a reader may hold is freed only once a newer one is published.
+  if (Publish || Old)
     publish();
   freeModuleTable(Old);
   for (unsigned I = 0; I < NumReplaced; ++I)
@@ -570,6 +593,55 @@ ModuleRecord *recordSection(const SectionRef &R) {
   return M;
 }
 
+bool sameSection(const SectionRef &A, const SectionRef &B) {
+  return A.Kind == B.Kind && A.Version == B.Version && A.Start == B.Start &&
+         A.Stop == B.Stop;
+}
+
+/// Notes R in EarlySections if the tables are not wanted yet; true if R
+/// is taken care of (noted, or noted before). At verbosity 2 registration
+/// says which module each section is of, and records it at once.
+bool noteEarly(const SectionRef &R) {
+  if (TablesWanted || EarlyClosed || Verbosity >= 2)
+    return false;
+  for (unsigned I = 0; I < NumEarly; ++I)
+    if (sameSection(EarlySections[I], R))
+      return true; // registered before: counts once
+  if (NumEarly == kMaxEarlySections)
+    return false;
+  EarlySections[NumEarly++] = R;
+  return true;
+}
+
+/// Takes R out of EarlySections, keeping their order; false if it is not
+/// there.
+bool forgetEarly(const SectionRef &R) {
+  for (unsigned I = 0; I < NumEarly; ++I) {
+    if (!sameSection(EarlySections[I], R))
+      continue;
+    for (--NumEarly; I < NumEarly; ++I)
+      EarlySections[I] = EarlySections[I + 1];
+    return true;
+  }
+  return false;
+}
+
+/// Gives the noted sections to their modules' records, which then wait
+/// for their tables (Pending), or are published at once if they had one.
+void flushEarly() {
+  unsigned N = NumEarly;
+  NumEarly = 0;
+  if (!N || !ensureArena())
+    return;
+  for (unsigned I = 0; I < N; ++I) {
+    ModuleRecord *M = recordSection(EarlySections[I]);
+    if (M && !M->Pending) {
+      M->Pending = true;
+      ++NumPending;
+    }
+  }
+}
+
 /// Builds M's table now if the tables are wanted; else M waits for the
 /// first query, which buildDeferredTables announces to readers.
 void buildOrDefer(ModuleRecord *M) {
@@ -587,6 +659,7 @@ void buildOrDefer(ModuleRecord *M) {
 /// on, registration builds. Holding the writer lock.
 void buildPendingLocked() {
   TablesWanted = true;
+  flushEarly();
   if (NumPending) {
     for (unsigned I = 0; I < NumModules; ++I) {
       ModuleRecord *M = Modules[I];
@@ -647,13 +720,24 @@ void addSections(const SectionRef *Sections, unsigned N) {
   WriterLock Lock;
   if (!ensureInitialized())
     return;
-  // All sections are decoded first, so that each module's table is built
-  // once, with everything the call brings.
+  // All sections are recorded first, so that each module's table is built
+  // once, with everything the call brings. Before the first query they
+  // are only noted.
   ModuleRecord *Changed[kMaxSectionsPerCall];
   unsigned NumChanged = 0;
-  for (unsigned I = 0; I < N; ++I)
-    if (nonEmpty(Sections[I]))
-      addToSet(recordSection(Sections[I]), Changed, NumChanged);
+  for (unsigned I = 0; I < N; ++I) {
+    if (!nonEmpty(Sections[I]) || noteEarly(Sections[I]))
+      continue;
+    if (!TablesWanted && !EarlyClosed) {
+      // The list is full (or verbosity 2): its sections go to their
+      // records now, in the order they came, before this one.
+      flushEarly();
+      EarlyClosed = Verbosity < 2;
+    }
+    if (!ensureArena())
+      return;
+    addToSet(recordSection(Sections[I]), Changed, NumChanged);
+  }
   for (unsigned I = 0; I < NumChanged; ++I)
     buildOrDefer(Changed[I]);
 }
@@ -669,7 +753,7 @@ void removeSections(const SectionRef *Sections, unsigned N) {
   ModuleRecord *Changed[kMaxSectionsPerCall];
   unsigned NumChanged = 0;
   for (unsigned I = 0; I < N; ++I) {
-    if (!nonEmpty(Sections[I]))
+    if (!nonEmpty(Sections[I]) || forgetEarly(Sections[I]))
       continue;
     if (ModuleRecord *M = takeSection(Sections[I], Removed[NumRemoved])) {
       ++NumRemoved;
@@ -756,6 +840,7 @@ void removeSection(MetadataKind Kind, uint32_t Version, const char *Start,
 void deferTablesForTesting() {
   WriterLock Lock;
   TablesWanted = false;
+  EarlyClosed = false;
   __atomic_store_n(&TablesDeferred, uint64_t(1), __ATOMIC_RELEASE);
 }
 

@@ -110,6 +110,34 @@ TEST_F(RegistrationTest, TablesWaitForTheFirstQuery) {
   M.del(Sample.Functions);
 }
 
+// More sections before the first query than registration notes (128):
+// the ones noted go to their modules' records, in order, and so do the
+// later ones; the first query builds them all. Some removed before it.
+TEST_F(RegistrationTest, ManySectionsBeforeTheFirstQuery) {
+  constexpr unsigned kModules = 5, kSections = 30; // 150 sections
+  FakeModule Modules[kModules];
+  __pcmap_testing_defer_tables();
+  SectionBytes Last[kModules];
+  for (unsigned J = 0; J < kModules; ++J)
+    for (unsigned I = 0; I < kSections; ++I)
+      Last[J] = Modules[J]
+                    .section(MK_Functions)
+                    .function(Modules[J].pc(0x100 + 0x10 * I), 0x10, 0)
+                    .add();
+  // The last section of each module, removed before any query.
+  for (unsigned J = 0; J < kModules; ++J)
+    Modules[J].del(Last[J]);
+  for (FakeModule &M : Modules) {
+    EXPECT_EQ(functionAt(M, 0x100), "+0x100 size 0x10 features 0x0 atomics 0 "
+                                    "pcmap fake-module");
+    EXPECT_EQ(functionAt(M, 0x100 + 0x10 * (kSections - 2)),
+              "+0x2c0 size 0x10 features 0x0 atomics 0 pcmap fake-module");
+    EXPECT_TRUE(knowsNothingAbout(M.pc(0x100 + 0x10 * (kSections - 1))));
+  }
+  EXPECT_TRUE(grewBy(AtStart, kModules, kModules * (kSections - 1), 0,
+                     kModules * (kSections - 1)));
+}
+
 TEST_F(RegistrationTest, AtomicsThenFunctionsPointerSized) {
   FakeModule M;
   SectionBytes Atomics =
