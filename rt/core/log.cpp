@@ -56,7 +56,7 @@ int logFd() {
   return LogFd;
 }
 
-void openLog(const char *Path) {
+PCMAP_STARTUP_CODE void openLog(const char *Path) {
   if (!Path || !*Path || !__builtin_strcmp(Path, "stderr") ||
       !__builtin_strcmp(Path, "stdout")) {
     LogFd = Path && !__builtin_strcmp(Path, "stdout") ? 1 : 2;

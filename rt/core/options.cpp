@@ -24,7 +24,7 @@ namespace {
 char StringPool[4096];
 size_t StringPoolUsed;
 
-const char *keepString(const char *Begin, size_t Len) {
+PCMAP_STARTUP_CODE const char *keepString(const char *Begin, size_t Len) {
   if (StringPoolUsed + Len + 1 > sizeof(StringPool))
     return nullptr;
   char *S = StringPool + StringPoolUsed;
@@ -34,16 +34,17 @@ const char *keepString(const char *Begin, size_t Len) {
   return S;
 }
 
-bool isSeparator(char C) {
+PCMAP_STARTUP_CODE bool isSeparator(char C) {
   return C == ':' || C == ',' || C == ' ' || C == '\t' || C == '\n' ||
          C == '\r';
 }
 
-bool equals(const char *Begin, size_t Len, const char *Word) {
+PCMAP_STARTUP_CODE bool equals(const char *Begin, size_t Len,
+                               const char *Word) {
   return strlen(Word) == Len && !memcmp(Begin, Word, Len);
 }
 
-bool parseValue(bool &Out, const char *V, size_t Len) {
+PCMAP_STARTUP_CODE bool parseValue(bool &Out, const char *V, size_t Len) {
   if (equals(V, Len, "1") || equals(V, Len, "true") || equals(V, Len, "yes"))
     return Out = true, true;
   if (equals(V, Len, "0") || equals(V, Len, "false") || equals(V, Len, "no"))
@@ -51,7 +52,7 @@ bool parseValue(bool &Out, const char *V, size_t Len) {
   return false;
 }
 
-bool parseValue(int &Out, const char *V, size_t Len) {
+PCMAP_STARTUP_CODE bool parseValue(int &Out, const char *V, size_t Len) {
   bool Negative = Len && V[0] == '-';
   size_t I = Negative;
   if (I == Len)
@@ -68,7 +69,8 @@ bool parseValue(int &Out, const char *V, size_t Len) {
   return true;
 }
 
-bool parseValue(const char *&Out, const char *V, size_t Len) {
+PCMAP_STARTUP_CODE bool parseValue(const char *&Out, const char *V,
+                                   size_t Len) {
   const char *S = keepString(V, Len);
   if (!S)
     return false;
@@ -92,8 +94,9 @@ void warn(const char *Source, const char *What, const char *Begin, size_t Len,
 
 /// Sets the option named [Key, Key + KeyLen) to the value; false if there is
 /// no such option (Known is false) or the value is bad (Known is true).
-bool setOption(Options &O, const char *Key, size_t KeyLen, const char *Value,
-               size_t ValueLen, bool &Known) {
+PCMAP_STARTUP_CODE bool setOption(Options &O, const char *Key, size_t KeyLen,
+                                  const char *Value, size_t ValueLen,
+                                  bool &Known) {
   Known = true;
 #define PCMAP_OPTION(Type, Name, Default, Description)                         \
   if (equals(Key, KeyLen, #Name))                                              \
@@ -115,7 +118,8 @@ void printValue(Message &M, const char *V) { M << (V ? V : ""); }
 
 } // namespace
 
-unsigned parseOptions(Options &Into, const char *Text, const char *Source) {
+PCMAP_STARTUP_CODE unsigned parseOptions(Options &Into, const char *Text,
+                                         const char *Source) {
   unsigned Problems = 0;
   const char *P = Text;
   while (P && *P) {
@@ -182,7 +186,7 @@ void printOptions(const Options &O) {
 #undef PCMAP_OPTION
 }
 
-void initOptions() {
+PCMAP_STARTUP_CODE void initOptions() {
   PCMAP_STARTUP_STATE static bool Done;
   if (Done)
     return;

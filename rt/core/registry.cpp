@@ -176,7 +176,7 @@ void reportOutOfMemory(const char *Path) {
 
 /// Options, and the services they ask for. The tables' address space
 /// waits for the first table (ensureArena).
-bool ensureInitialized() {
+PCMAP_STARTUP_CODE bool ensureInitialized() {
   if (Initialized)
     return true;
   initOptions();
@@ -472,7 +472,7 @@ void bump(uint64_t &Counter, uint64_t N = 1) {
 /// Options are read at start-up even in a program that registers nothing
 /// (help=1 must print); registration before this constructor runs (shared
 /// objects' constructors run before the executable's) initialises earlier.
-__attribute__((constructor)) void initAtStartUp() {
+PCMAP_STARTUP_CODE __attribute__((constructor)) void initAtStartUp() {
   WriterLock Lock;
   ensureInitialized();
 }
@@ -481,7 +481,7 @@ __attribute__((constructor)) void initAtStartUp() {
 
 namespace {
 
-bool nonEmpty(const SectionRef &R) {
+PCMAP_STARTUP_CODE bool nonEmpty(const SectionRef &R) {
   // Null or empty bounds: the linker discarded every piece of the section
   // (--gc-sections), or the module has none; nothing to register.
   return R.Start && R.Stop && R.Stop > R.Start;
@@ -593,7 +593,7 @@ ModuleRecord *recordSection(const SectionRef &R) {
   return M;
 }
 
-bool sameSection(const SectionRef &A, const SectionRef &B) {
+PCMAP_STARTUP_CODE bool sameSection(const SectionRef &A, const SectionRef &B) {
   return A.Kind == B.Kind && A.Version == B.Version && A.Start == B.Start &&
          A.Stop == B.Stop;
 }
@@ -601,7 +601,7 @@ bool sameSection(const SectionRef &A, const SectionRef &B) {
 /// Notes R in EarlySections if the tables are not wanted yet; true if R
 /// is taken care of (noted, or noted before). At verbosity 2 registration
 /// says which module each section is of, and records it at once.
-bool noteEarly(const SectionRef &R) {
+PCMAP_STARTUP_CODE bool noteEarly(const SectionRef &R) {
   if (TablesWanted || EarlyClosed || Verbosity >= 2)
     return false;
   for (unsigned I = 0; I < NumEarly; ++I)
@@ -615,7 +615,7 @@ bool noteEarly(const SectionRef &R) {
 
 /// Takes R out of EarlySections, keeping their order; false if it is not
 /// there.
-bool forgetEarly(const SectionRef &R) {
+PCMAP_STARTUP_CODE bool forgetEarly(const SectionRef &R) {
   for (unsigned I = 0; I < NumEarly; ++I) {
     if (!sameSection(EarlySections[I], R))
       continue;
@@ -709,7 +709,7 @@ void addToSet(ModuleRecord *Module, ModuleRecord **Set, unsigned &N) {
 
 } // namespace
 
-void addSections(const SectionRef *Sections, unsigned N) {
+PCMAP_STARTUP_CODE void addSections(const SectionRef *Sections, unsigned N) {
   if (N > kMaxSectionsPerCall)
     N = kMaxSectionsPerCall;
   bool Any = false;
@@ -742,7 +742,7 @@ void addSections(const SectionRef *Sections, unsigned N) {
     buildOrDefer(Changed[I]);
 }
 
-void removeSections(const SectionRef *Sections, unsigned N) {
+PCMAP_STARTUP_CODE void removeSections(const SectionRef *Sections, unsigned N) {
   if (N > kMaxSectionsPerCall)
     N = kMaxSectionsPerCall;
   WriterLock Lock;

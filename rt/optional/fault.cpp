@@ -74,7 +74,7 @@ PCMAP_STARTUP_STATE int AltStacks = AltStacksUnknown;
 __thread uintptr_t ThreadStackLo __attribute__((tls_model("initial-exec")));
 __thread uintptr_t ThreadStackHi __attribute__((tls_model("initial-exec")));
 
-void noteThreadStack() {
+PCMAP_STARTUP_CODE void noteThreadStack() {
   uintptr_t Lo, Hi;
   if (currentThreadStack(Lo, Hi)) {
     ThreadStackLo = Lo;
@@ -682,7 +682,7 @@ void threadStarted() {
   noteThreadStack();
 }
 
-void initFaultReporter() {
+PCMAP_STARTUP_CODE void initFaultReporter() {
   bool Any = false;
   for (const HandledSignal &H : Handled)
     Any |= Flags.*H.Enabled;

@@ -241,14 +241,14 @@ void writeRow(RowSink &Sink, Symbolizer &Sym, const FunctionRow &R) {
   Sink.row(Out);
 }
 
-void reportFunctionsAtExit() {
+PCMAP_STARTUP_CODE void reportFunctionsAtExit() {
   if (Flags.report_functions)
     writeFunctionReport();
 }
 
 } // namespace
 
-void initReports() {
+PCMAP_STARTUP_CODE void initReports() {
   const char *F = Flags.report_format;
   if (!F || !strcmp(F, "text")) {
     Format = ReportFormat::Text;

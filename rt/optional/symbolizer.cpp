@@ -180,7 +180,7 @@ void chooseSymbolizer() {
 
 } // namespace
 
-void initSymbolizer() {
+PCMAP_STARTUP_CODE void initSymbolizer() {
   StartUpSymbolizerPath = getEnv("PCMAP_SYMBOLIZER_PATH");
   StartUpPath = getEnv("PATH");
 }

@@ -1399,7 +1399,7 @@ void stepAside() {
 
 } // namespace
 
-void initTracer() {
+PCMAP_STARTUP_CODE void initTracer() {
   if (!Flags.trace_atomics)
     return;
   if (Flags.trace_hz < 1 || Flags.trace_hz > 100000) {
@@ -1456,7 +1456,12 @@ void writeTraceReport(DumpReason Reason) {
 }
 
 namespace {
-void writeFinalTraceReport() { writeTraceReport(DumpReason::Exit); }
+/// Every process runs it at exit: the flag is checked here, so that a
+/// process without the tracer does not touch the report's code.
+PCMAP_STARTUP_CODE void writeFinalTraceReport() {
+  if (Flags.trace_atomics)
+    writeTraceReport(DumpReason::Exit);
+}
 /// In a fault handler, before a signal's default action ends the process:
 /// no exit handler will run.
 void writeFatalTraceReport() { writeTraceReport(DumpReason::Fatal); }

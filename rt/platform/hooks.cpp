@@ -1,6 +1,7 @@
 //===- platform/hooks.cpp - Events announced to the layers above ----------===//
 
 #include "platform/hooks.h"
+#include "platform/platform.h"
 
 // The bounds the linker defines for the section; weak, so that a runtime with
 // no subscriber at all still links.
@@ -14,7 +15,7 @@ extern const pcmap::rt::Subscriber __stop_pcmap_subscribers[]
 namespace pcmap {
 namespace rt {
 
-void announce(Event E) {
+PCMAP_STARTUP_CODE void announce(Event E) {
   const Subscriber *Begin = __start_pcmap_subscribers;
   const Subscriber *End = __stop_pcmap_subscribers;
   if (!Begin || !End)

@@ -212,8 +212,8 @@ static void installForkHandlers() {
   pthread_atfork(lockForFork, unlockAfterFork, unlockInForkChild);
 }
 
-static void announceExit() { announce(Event::Exit); }
-void announceExitAtExit() { atexit(announceExit); }
+PCMAP_STARTUP_CODE static void announceExit() { announce(Event::Exit); }
+PCMAP_STARTUP_CODE void announceExitAtExit() { atexit(announceExit); }
 
 int parentProcessId() { return int(getppid()); }
 
@@ -384,7 +384,7 @@ PCMAP_STARTUP_STATE bool ExecutablePathKnown;
 /// /proc/self/exe costs tens of microseconds in a new process): getcwd
 /// only where the name is relative. Run by a constructor, before the
 /// program can change its working directory, and on first use.
-void rememberExecutablePath() {
+PCMAP_STARTUP_CODE void rememberExecutablePath() {
   if (__atomic_load_n(&ExecutablePathKnown, __ATOMIC_ACQUIRE))
     return;
   const char *Name = reinterpret_cast<const char *>(getauxval(AT_EXECFN));
@@ -751,7 +751,7 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
 /// dynamic linker's resolver, which saves the whole vector register state on
 /// the stack: some 1.5 KiB more of whatever stack the signal came on, a
 /// small alternate stack of the program's included.
-static void bindHandlerCalls() {
+PCMAP_STARTUP_CODE static void bindHandlerCalls() {
   PCMAP_STARTUP_STATE static bool Bound;
   if (Bound)
     return;
@@ -765,8 +765,9 @@ static void bindHandlerCalls() {
   errno = Saved;
 }
 
-void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
-                          struct sigaction *Previous) {
+PCMAP_STARTUP_CODE void installSignalHandler(int Signal, SignalHandler Handler,
+                                             int Flags,
+                                             struct sigaction *Previous) {
   struct sigaction Action;
   memset(&Action, 0, sizeof(Action));
   Action.sa_sigaction = Handler;

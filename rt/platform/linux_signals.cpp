@@ -104,7 +104,7 @@ void resolve(Fn &NextOut, Fn &ProgramOut, const char *Name, Fn Ours) {
 /// Looks every definition up, once, before any signal handler of the
 /// runtime's can run (dlsym is not async-signal-safe): at the first call
 /// of any of them, and from a constructor that runs before the program's.
-void resolveAll() {
+PCMAP_STARTUP_CODE void resolveAll() {
   if (__atomic_load_n(&Resolved, __ATOMIC_ACQUIRE))
     return;
   NextFunctions N, P = {};
@@ -127,7 +127,9 @@ void resolveAll() {
   __atomic_store_n(&Resolved, true, __ATOMIC_RELEASE);
 }
 
-__attribute__((constructor(101))) void resolveEarly() { resolveAll(); }
+PCMAP_STARTUP_CODE __attribute__((constructor(101))) void resolveEarly() {
+  resolveAll();
+}
 
 /// The C library's own real-time signals (thread cancellation and set*id):
 /// a raw system call must not block them.

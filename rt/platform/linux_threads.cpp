@@ -89,7 +89,7 @@ using PthreadCreateFn = int (*)(pthread_t *, const pthread_attr_t *,
 
 } // namespace
 
-void ensureAlternateSignalStack() {
+PCMAP_STARTUP_CODE void ensureAlternateSignalStack() {
   stack_t Current;
   if (sigaltstack(nullptr, &Current) == 0 && !(Current.ss_flags & SS_DISABLE))
     return;
@@ -159,7 +159,7 @@ namespace {
 /// pointer, and the stack may grow to RLIMIT_STACK below its top. False
 /// where that layout is not what is mapped (the caller then asks the C
 /// library).
-bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
+PCMAP_STARTUP_CODE bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
   uintptr_t Name = getauxval(AT_EXECFN);
   uintptr_t Page = pageSize();
   struct rlimit Limit;
@@ -182,7 +182,7 @@ bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
 }
 } // namespace
 
-bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
+PCMAP_STARTUP_CODE bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
   if (getpid() == pid_t(syscall(SYS_gettid)) && mainThreadStack(Lo, Hi))
     return true;
   pthread_attr_t Attr;

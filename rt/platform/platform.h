@@ -26,6 +26,14 @@
 /// .bss.
 #define PCMAP_STARTUP_STATE __attribute__((section(".data.pcmap_startup")))
 
+/// The runtime's functions that every process runs at start-up (options,
+/// initialisation, registration before the first query) and at exit (the
+/// exit hooks of services that are off), kept together in
+/// the code, as GCC keeps constructors (.text.startup, which the GNU
+/// linker places first), so that start-up maps a page or two of the
+/// runtime's code rather than one in each of its files.
+#define PCMAP_STARTUP_CODE __attribute__((section(".text.startup.pcmap")))
+
 namespace pcmap {
 namespace rt {
 
