@@ -659,6 +659,13 @@ void buildOrDefer(ModuleRecord *M) {
 /// on, registration builds. Holding the writer lock.
 void buildPendingLocked() {
   TablesWanted = true;
+  // Tables are wanted from now on: the arena is reserved now (before the
+  // tracer's first sample, when the tracer asks).
+  if (!ensureArena()) {
+    NumEarly = 0;
+    __atomic_store_n(&TablesDeferred, uint64_t(0), __ATOMIC_RELEASE);
+    return;
+  }
   flushEarly();
   if (NumPending) {
     for (unsigned I = 0; I < NumModules; ++I) {
