@@ -412,8 +412,7 @@ void pcmap_get_stats(struct pcmap_stats *Out) {
   if (!Out)
     return;
   // The counters count tables: those that wait are built first.
-  if (__atomic_load_n(&TablesDeferred, __ATOMIC_ACQUIRE))
-    buildDeferredTables();
+  buildTablesIfDeferred();
   Out->modules = size_t(loadRelaxed(&Stats.Modules));
   Out->functions = size_t(loadRelaxed(&Stats.Functions));
   Out->atomics = size_t(loadRelaxed(&Stats.Atomics));

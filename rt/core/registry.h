@@ -55,13 +55,19 @@ void buildTablesAtRegistration();
 /// the retries.
 #define PCMAP_INLINE __attribute__((always_inline))
 
+/// Builds the tables that wait, if any (one acquire load when none do).
+/// Async-signal-safe.
+__attribute__((always_inline)) inline void buildTablesIfDeferred() {
+  if (__builtin_expect(__atomic_load_n(&TablesDeferred, __ATOMIC_ACQUIRE), 0))
+    buildDeferredTables();
+}
+
 /// Runs Read(const IndexCopy &) on the published module index
 /// (Published::readConsistently), once the tables that wait are built.
 /// Async-signal-safe.
 template <class ReadFn>
 __attribute__((always_inline)) inline auto readConsistently(ReadFn Read) {
-  if (__builtin_expect(__atomic_load_n(&TablesDeferred, __ATOMIC_ACQUIRE), 0))
-    buildDeferredTables();
+  buildTablesIfDeferred();
   return ModuleIndex.readConsistently(Read);
 }
 /// Runs Read(const IndexCopy &) once (Published::readOnce), on what is
