@@ -138,10 +138,9 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context);
 // The scan runs in a service thread of the runtime's, which a process
 // CPU-time timer directed at it wakes (it waits for the signal with every
 // signal blocked), so that no timer ever interrupts a program's thread
-// that sleeps or waits; it waits in the idle scheduling class, so that its
-// wake-ups preempt no thread that runs, and scans in the normal one
-// (scanLoop). Without that thread, a sampled thread's handler scans (every
-// kScanEvery samples).
+// that sleeps or waits; it runs in the batch scheduling class, so that its
+// wake-ups preempt no thread that runs (scanLoop). Without that thread, a
+// sampled thread's handler scans (every kScanEvery samples).
 
 constexpr unsigned kMaxThreads = 4096;
 constexpr uint64_t kScanEvery = 100;
@@ -1233,10 +1232,12 @@ void *scanLoop(void *) {
   // Woken every few milliseconds of the process's CPU time, it must not
   // preempt the program's threads: on a loaded machine, a worker preempted
   // while it holds a spinlock leaves the others spinning for a time slice.
-  // It waits in the idle class and scans in the normal one: the scan holds
-  // the thread table, which a starting or ending thread waits for, and an
-  // idle-class thread may not run for long on a busy machine.
-  bool Idle = setCurrentThreadIdle(true);
+  // In the batch class its wake-ups preempt nobody; it runs at the next
+  // tick or when a CPU falls idle. Not the idle class: there, on cores
+  // that the program's threads keep busy, a woken scan waited for most of
+  // a second, and threads that only the scan finds (every thread under a
+  // sanitizer) went unsampled that long.
+  setCurrentThreadBackground();
   int Tid = currentThreadId();
   int Timer = createProcessCPUTimer(Tid, TraceSignal, kScanCookie);
   if (Timer < 0)
@@ -1251,11 +1252,7 @@ void *scanLoop(void *) {
     if (Cookie != kScanCookie)
       continue;
     uint64_t Seen = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED);
-    if (Idle)
-      setCurrentThreadIdle(false);
     discoverThreads();
-    if (Idle)
-      setCurrentThreadIdle(true);
     long Next = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED) != Seen
                     ? kScanPeriods
                 : 2 * Periods < kMaxScanPeriods ? 2 * Periods

@@ -299,11 +299,11 @@ bool startServiceThread(void *(*Fn)(void *), void *Arg) {
   return Error == 0;
 }
 
-bool setCurrentThreadIdle(bool Idle) {
+bool setCurrentThreadBackground() {
   struct sched_param Param;
   Param.sched_priority = 0;
   // Linux applies it to the calling thread, not the whole process.
-  return sched_setscheduler(0, Idle ? SCHED_IDLE : SCHED_OTHER, &Param) == 0;
+  return sched_setscheduler(0, SCHED_BATCH, &Param) == 0;
 }
 
 } // namespace rt

@@ -125,13 +125,15 @@ uint64_t threadCPUNanos();
 /// never runs a handler of the program's or the runtime's). False if it
 /// cannot be started.
 bool startServiceThread(void *(*Fn)(void *), void *Arg);
-/// Puts the calling thread in the kernel's idle scheduling class
-/// (SCHED_IDLE), or back in the normal one (SCHED_OTHER). An idle-class
-/// thread's wake-ups never preempt a thread of the program's (one that
-/// holds a spinlock, say), and it runs when a CPU has nothing else to run,
-/// or for a small share of a fully loaded one: it must not hold what
-/// another thread waits for. False if the kernel refuses.
-bool setCurrentThreadIdle(bool Idle);
+/// Puts the calling thread in the kernel's batch scheduling class
+/// (SCHED_BATCH). Its wake-ups never preempt a running thread of the
+/// program's (one that holds a spinlock, say): it waits for the next
+/// scheduler tick or for a CPU to fall idle. Yet it keeps a normal
+/// thread's share of the CPU, so that on a fully loaded machine it still
+/// runs within a scheduling period (the idle class, SCHED_IDLE, gets about
+/// 0.3 % of a loaded CPU, and a thread in it may wait for a second or
+/// more). False if the kernel refuses.
+bool setCurrentThreadBackground();
 /// A pipe whose ends are close-on-exec and whose write end does not block.
 bool makeWakeupPipe(int (&Fds)[2]);
 
