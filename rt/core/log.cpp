@@ -64,6 +64,8 @@ PCMAP_STARTUP_CODE void openLog(const char *Path) {
     return;
   }
   LogPath = Path;
+  // A forked child writes to a file of its own (reopenLogInChild).
+  ensureForkHandlers();
   Message Name;
   Name << Path << "." << uint64_t(currentProcessId());
   int Fd = openOutputFile(Name.data());

@@ -69,12 +69,14 @@ PCMAP_STARTUP_STATE int ReportingThread;
 enum { AltStacksUnknown, AltStacksOn, AltStacksOff };
 PCMAP_STARTUP_STATE int AltStacks = AltStacksUnknown;
 
-/// The calling thread's stack, [Lo, Hi), where known (noteThreadStack):
-/// initial-exec TLS, which a signal handler reads without a call.
+/// The calling thread's stack, [Lo, Hi), where known: noted when a thread
+/// starts (noteThreadStack), found by the first report for the main thread
+/// (isStackOverflow). Initial-exec TLS, which a signal handler reads
+/// without a call.
 __thread uintptr_t ThreadStackLo __attribute__((tls_model("initial-exec")));
 __thread uintptr_t ThreadStackHi __attribute__((tls_model("initial-exec")));
 
-PCMAP_STARTUP_CODE void noteThreadStack() {
+void noteThreadStack() {
   uintptr_t Lo, Hi;
   if (currentThreadStack(Lo, Hi)) {
     ThreadStackLo = Lo;
@@ -95,6 +97,11 @@ bool isStackOverflow(int Signal, const siginfo_t *Info, uintptr_t SP) {
     return false;
   uintptr_t Address = uintptr_t(Info->si_addr);
   uintptr_t Lo = ThreadStackLo, Hi = ThreadStackHi;
+  // The main thread's is found here, in its first report, not at start-up.
+  if (!Hi && isMainThread() && mainThreadStack(Lo, Hi)) {
+    ThreadStackLo = Lo;
+    ThreadStackHi = Hi;
+  }
   if (Hi)
     return Address + kOverflowReach >= Lo && Address < Lo + kOverflowReach &&
            SP < Lo + kOverflowReach;
@@ -693,7 +700,10 @@ PCMAP_STARTUP_CODE void initFaultReporter() {
     return;
   if (Flags.use_sigaltstack)
     ensureAlternateSignalStack();
-  noteThreadStack();
+  // Not this thread's stack bounds: it is the thread that registered first,
+  // nearly always the main one, whose bounds a report finds
+  // (isStackOverflow); another gets the report's estimate from its stack
+  // pointer.
   // The report stack is reserved by the first report (reportStack()): a
   // process that never faults does not pay for its mapping.
   for (const HandledSignal &H : Handled) {

@@ -1419,6 +1419,8 @@ PCMAP_STARTUP_CODE void initTracer() {
     Flags.trace_atomics = false;
     return;
   }
+  // A forked child starts its own run (restartInChild).
+  ensureForkHandlers();
   // Samples query from the first one, in handlers on the program's stacks:
   // tables are built as modules register, never in a handler.
   buildTablesAtRegistration();

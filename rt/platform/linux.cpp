@@ -84,11 +84,17 @@ static bool writeFully(int Fd, const char *Data, size_t Size) {
 DescriptorIdentity identifyDescriptor(int Fd) {
   DescriptorIdentity Id;
   struct stat St;
-  int Flags = fcntl(Fd, F_GETFL);
-  if (Flags < 0 || fstat(Fd, &St) != 0)
+  if (fstat(Fd, &St) != 0)
     return Id;
+  // Only a regular file's flags matter (every process checks its standard
+  // error at start-up: most are a terminal, a pipe or /dev/null).
+  if (S_ISREG(St.st_mode)) {
+    int Flags = fcntl(Fd, F_GETFL);
+    if (Flags < 0)
+      return Id;
+    Id.OverwritesData = !(Flags & O_APPEND);
+  }
   Id.Open = true;
-  Id.OverwritesData = S_ISREG(St.st_mode) && !(Flags & O_APPEND);
   Id.Device = uint64_t(St.st_dev);
   Id.Inode = uint64_t(St.st_ino);
   return Id;
@@ -211,6 +217,20 @@ static pthread_once_t ForkHandlersOnce = PTHREAD_ONCE_INIT;
 static void installForkHandlers() {
   pthread_atfork(lockForFork, unlockAfterFork, unlockInForkChild);
 }
+void ensureForkHandlers() {
+  pthread_once(&ForkHandlersOnce, installForkHandlers);
+}
+
+// Set by the C library (glibc 2.32 and later) while the process has one
+// thread, cleared by its pthread_create; absent elsewhere.
+extern "C" char __libc_single_threaded __attribute__((weak));
+
+/// Whether another thread may exist: a thread that holds the writer lock
+/// while another forks. False only while the C library says there is none.
+static bool mayHaveOtherThreads() {
+  return !&__libc_single_threaded ||
+         !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
+}
 
 PCMAP_STARTUP_CODE static void announceExit() { announce(Event::Exit); }
 PCMAP_STARTUP_CODE void announceExitAtExit() { atexit(announceExit); }
@@ -247,7 +267,8 @@ bool makeWakeupPipe(int (&Fds)[2]) {
 }
 
 void lockWriters() {
-  pthread_once(&ForkHandlersOnce, installForkHandlers);
+  if (mayHaveOtherThreads())
+    ensureForkHandlers();
   pthread_mutex_lock(&WriterMutex);
   noteWriterOwner();
 }
@@ -263,7 +284,8 @@ bool tryLockWriters() {
 }
 
 bool lockWritersUnlessHeldHere() {
-  pthread_once(&ForkHandlersOnce, installForkHandlers);
+  if (mayHaveOtherThreads())
+    ensureForkHandlers();
   uintptr_t Self = uintptr_t(pthread_self());
   while (!tryLockWriters()) {
     if (__atomic_load_n(&WriterOwner, __ATOMIC_RELAXED) == Self)

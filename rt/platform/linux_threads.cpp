@@ -151,15 +151,12 @@ void *reserveStack(size_t Size) {
   return P + Guard;
 }
 
-namespace {
-/// The main thread's stack, as pthread_getattr_np gives it, without reading
-/// /proc/self/maps (which pthread_getattr_np does for the main thread, in
-/// every process at start-up otherwise): the kernel puts the executable's
-/// name (AT_EXECFN) at the top of the stack's mapping, below one null
-/// pointer, and the stack may grow to RLIMIT_STACK below its top. False
-/// where that layout is not what is mapped (the caller then asks the C
-/// library).
-PCMAP_STARTUP_CODE bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
+// The main thread's stack, as pthread_getattr_np gives it, without reading
+// /proc/self/maps (which pthread_getattr_np does for the main thread): the
+// kernel puts the executable's name (AT_EXECFN) at the top of the stack's
+// mapping, below one null pointer, and the stack may grow to RLIMIT_STACK
+// below its top.
+bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
   uintptr_t Name = getauxval(AT_EXECFN);
   uintptr_t Page = pageSize();
   struct rlimit Limit;
@@ -172,18 +169,22 @@ PCMAP_STARTUP_CODE bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
   // The top's page is mapped and the next one is not (mincore fails with
   // ENOMEM for a page that is not mapped).
   unsigned char Resident;
-  if (syscall(SYS_mincore, Top - Page, Page, &Resident) != 0 ||
-      syscall(SYS_mincore, Top, Page, &Resident) == 0 || errno != ENOMEM ||
-      Size >= Top)
+  int SavedErrno = errno;
+  bool Laid = syscall(SYS_mincore, Top - Page, Page, &Resident) == 0 &&
+              syscall(SYS_mincore, Top, Page, &Resident) != 0 &&
+              errno == ENOMEM && Size < Top;
+  errno = SavedErrno;
+  if (!Laid)
     return false;
   Lo = Top - Size;
   Hi = Top;
   return true;
 }
-} // namespace
 
-PCMAP_STARTUP_CODE bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
-  if (getpid() == pid_t(syscall(SYS_gettid)) && mainThreadStack(Lo, Hi))
+bool isMainThread() { return getpid() == pid_t(syscall(SYS_gettid)); }
+
+bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi) {
+  if (isMainThread() && mainThreadStack(Lo, Hi))
     return true;
   pthread_attr_t Attr;
   if (pthread_getattr_np(pthread_self(), &Attr) != 0)
@@ -312,6 +313,9 @@ bool setCurrentThreadBackground() {
 int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
                            void *(*Fn)(void *), void *Arg) {
   using namespace pcmap::rt;
+  // From now on the writer lock may be held while another thread forks;
+  // installed here, not by the first lock, which may be in a signal handler.
+  ensureForkHandlers();
   const Route &R = route();
   if (!R.Next)
     return EAGAIN;

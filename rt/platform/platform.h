@@ -96,6 +96,18 @@ bool isRootOwnedExecutable(const char *Path);
 /// Writer-side mutual exclusion (a pthread mutex, statically initialised so
 /// that it works before any constructor has run; fork() takes it, so that a
 /// child never inherits it held by another thread).
+///
+/// The fork handlers (pthread_atfork) that take it, and that announce
+/// Event::ForkChild, are installed once, where they are first needed:
+/// - by the first writer lock taken while the process may have another
+///   thread (a process that is still single-threaded cannot fork while
+///   another thread holds the lock: there is none);
+/// - by the pthread_create interceptor, so that a first lock taken later in
+///   a signal handler (the first query) finds them installed;
+/// - by whatever subscribes to Event::ForkChild (ensureForkHandlers).
+/// A process that registers its sections and exits single-threaded, most
+/// short-lived programs, never installs them (libc's fork-handler list
+/// costs a new process two page faults).
 void lockWriters();
 void unlockWriters();
 /// Takes the writer lock if it is free; for a fault handler, which must not
@@ -106,6 +118,9 @@ bool tryLockWriters();
 /// that interrupted that thread's update). For work that a query does once,
 /// possibly in a signal handler.
 bool lockWritersUnlessHeldHere();
+/// Installs the fork handlers (see lockWriters) if they are not yet: for
+/// code that needs Event::ForkChild. Not async-signal-safe.
+void ensureForkHandlers();
 
 /// Announces Event::Exit (platform/hooks.h) when the process exits: an
 /// atexit handler, registered once by the core's initialisation.
@@ -292,6 +307,15 @@ void *reserveStack(size_t Size);
 /// The calling thread's stack, [Lo, Hi) (for the main thread, down to its
 /// size limit). Not async-signal-safe.
 bool currentThreadStack(uintptr_t &Lo, uintptr_t &Hi);
+/// The main thread's stack, [Lo, Hi), down to its size limit, found from
+/// the auxiliary vector and the stack's mapping (three system calls, no
+/// file). False where the mapping is not laid out as the kernel lays it
+/// out, or the stack has no size limit. Async-signal-safe: the fault
+/// reporter asks in its report, so that no process pays at start-up.
+bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi);
+/// Whether the calling thread is the process's main thread (its thread id
+/// is the process id). Async-signal-safe.
+bool isMainThread();
 /// The calling thread's name (/proc/thread-self/comm), NUL-terminated;
 /// its length, 0 if unknown. Async-signal-safe.
 size_t currentThreadName(char *Name, size_t Size);

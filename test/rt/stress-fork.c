@@ -38,6 +38,12 @@
 // runtime, which holds back the SIGALRM of the program's own.
 // RUN: timeout -s KILL 120 %run %t/stress-fork 5 %t > %t/stress-fork.out
 // RUN: FileCheck %s --implicit-check-not=FAIL --input-file=%t/stress-fork.out
+// The same with threads the runtime's pthread_create interceptor never sees
+// (started through the C library's): the fork handlers are installed by the
+// first writer lock taken while the process has more than one thread. (Not
+// under a sanitizer, which must see every thread its runtime's code runs in.)
+// RUN: %if !sanitizer %{ timeout -s KILL 120 %run %t/stress-fork 3 %t libc > %t/stress-fork-libc.out %}
+// RUN: %if !sanitizer %{ FileCheck %s --implicit-check-not=FAIL --input-file=%t/stress-fork-libc.out %}
 
 // Every child exited with 0:
 // CHECK: stress-fork: forks=[[FORKS:[1-9][0-9]*]] children_ok=[[FORKS]]
@@ -211,10 +217,27 @@ static void *callbacks(void *arg) {
   return NULL;
 }
 
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *,
+                         void *(*)(void *), void *);
+typedef int (*join_fn)(pthread_t, void **);
+
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    rt_out("usage: %s SECONDS DIR\n", argv[0]);
+  if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "libc"))) {
+    rt_out("usage: %s SECONDS DIR [libc]\n", argv[0]);
     return 2;
+  }
+  // "libc": the threads start through the C library's own pthread_create,
+  // which the runtime's interceptor never sees.
+  create_fn create = pthread_create;
+  join_fn join = pthread_join;
+  if (argc == 4) {
+    void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    create = libc ? (create_fn)dlsym(libc, "pthread_create") : NULL;
+    join = libc ? (join_fn)dlsym(libc, "pthread_join") : NULL;
+    if (!create || !join || create == (create_fn)pthread_create) {
+      rt_out("stress-fork: FAIL: cannot reach the C library's threads\n");
+      return 1;
+    }
   }
   double seconds = atof(argv[1]);
   dir = argv[2];
@@ -239,9 +262,9 @@ int main(int argc, char **argv) {
   }
 
   pthread_t threads[3];
-  pthread_create(&threads[0], NULL, churn, (void *)"libchurn0.so");
-  pthread_create(&threads[1], NULL, churn, (void *)"libchurn1.so");
-  pthread_create(&threads[2], NULL, callbacks, reg);
+  create(&threads[0], NULL, churn, (void *)"libchurn0.so");
+  create(&threads[1], NULL, churn, (void *)"libchurn1.so");
+  create(&threads[2], NULL, callbacks, reg);
 
   unsigned long forks = 0, children_ok = 0, fork_retries = 0;
   double t0 = now();
@@ -293,7 +316,7 @@ int main(int argc, char **argv) {
   }
   atomic_store(&stop, 1);
   for (int i = 0; i < 3; ++i)
-    pthread_join(threads[i], NULL);
+    join(threads[i], NULL);
 
   // Each cycle registers two sections.
   unsigned long d = atomic_load(&dlopen_cycles);
