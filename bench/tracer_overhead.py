@@ -1,13 +1,31 @@
 #!/usr/bin/env python3
 """The atomic tracer's overhead on the demo (examples/refcache.cpp, built
-with frame pointers, as profiled code is): runs the demo alternately
-without the tracer, with it at the default 1000 Hz without call stacks
-(trace_stack_depth=0), and with its default 32-frame stacks, RUNS times
-each, and prints the median wall time and CPU time (user + system) of each,
-and the overheads against the run without the tracer.
+with frame pointers, as profiled code is).
 
-usage: bench/tracer_overhead.py BUILD_DIR [RUNS]"""
+Each round runs the demo once in each mode, in an order that rotates from
+round to round, so that a change of the machine's load falls on every mode:
 
+  off       without the tracer
+  flat      1000 Hz, no call stacks (trace_stack_depth=0)
+  stacks    1000 Hz, 32-frame call stacks (the default)
+  text      the same, with the text report at exit, which starts
+            llvm-symbolizer to name the sites and their callers
+
+The first three write the JSON report (report_format=json), whose names
+pcmap-report gives offline, as a profiler records a profile and names it
+later: their overhead is the sampling's. The text report's extra time is a
+fixed cost at exit, printed apart, in milliseconds.
+
+For each mode: the median wall time and CPU time (user + system, the
+symbolizer's included) over the rounds, and the median over the rounds of
+the ratio to the run without the tracer in the same round. For the JSON
+modes, the samples against the process's CPU time times the rate (1.000:
+exact).
+
+usage: bench/tracer_overhead.py BUILD_DIR [ROUNDS] [LOOKUPS_PER_THREAD]"""
+
+import glob
+import json
 import os
 import resource
 import statistics
@@ -17,42 +35,69 @@ import tempfile
 import time
 
 build = sys.argv[1]
-runs = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 11
+lookups = int(sys.argv[3]) if len(sys.argv) > 3 else 40000000
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-exe = os.path.join(tempfile.mkdtemp(), "refcache")
-subprocess.run([os.path.join(build, "bin", "pcmap-clang++"), "-O2", "-g", "-pthread",
-                "-fno-omit-frame-pointer", "-fsanitize-metadata=all",
-                os.path.join(root, "examples", "refcache.cpp"),
-                "-o", exe], check=True)
+tmp = tempfile.mkdtemp()
+exe = os.path.join(tmp, "refcache")
+subprocess.run([os.path.join(build, "bin", "pcmap-clang++"), "-O2", "-g",
+                "-pthread", "-fno-omit-frame-pointer",
+                "-fsanitize-metadata=all",
+                os.path.join(root, "examples", "refcache.cpp"), "-o", exe],
+               check=True)
+
+JSON = ":report_format=json:report_path=" + os.path.join(tmp, "trace")
+MODES = (("off", "tracer off", "trace_atomics=0"),
+         ("flat", "1000 Hz, no stacks", "trace_atomics=1:trace_stack_depth=0" +
+          JSON),
+         ("stacks", "1000 Hz, stacks", "trace_atomics=1" + JSON),
+         ("text", "1000 Hz, stacks, text report", "trace_atomics=1"))
 
 
 def run(options):
+    for old in glob.glob(os.path.join(tmp, "trace.*")):
+        os.unlink(old)
     env = dict(os.environ, PCMAP_OPTIONS=options)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([exe], env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run([exe, "--lookups", str(lookups)], env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    accuracy = None
+    reports = glob.glob(os.path.join(tmp, "trace.*"))
+    if reports:
+        with open(reports[0]) as f:
+            r = json.loads(f.read().splitlines()[-1])
+        expected = r["cpu_ns"] * r["hz"] / 1e9
+        accuracy = r["samples"] / expected if expected else 0
+    return wall, cpu, accuracy
 
 
-MODES = (("off", "tracer off", "trace_atomics=0"),
-         ("flat", "1000 Hz, no stacks", "trace_atomics=1:trace_stack_depth=0"),
-         ("stacks", "1000 Hz, stacks", "trace_atomics=1"))
 results = {k: [] for k, _, _ in MODES}
-for _ in range(runs):
-    for k, _, options in MODES:
+for i in range(rounds):
+    order = MODES[i % len(MODES):] + MODES[:i % len(MODES)]
+    for k, _, options in order:
         results[k].append(run(options))
-print("%-22s %10s %10s" % ("refcache (%d runs)" % runs, "wall s", "cpu s"))
-med = {}
+
+print("refcache, %d lookups per thread, %d rounds" % (lookups, rounds))
+print("%-30s %8s %8s %10s %10s %9s" % ("mode", "wall s", "cpu s",
+                                        "wall/off", "cpu/off", "accuracy"))
 for k, label, _ in MODES:
-    wall = statistics.median(w for w, _ in results[k])
-    cpu = statistics.median(c for _, c in results[k])
-    med[k] = (wall, cpu)
-    print("%-22s %10.3f %10.3f" % (label, wall, cpu))
-for k, label, _ in MODES[1:]:
-    print("%-22s %+9.1f%% %+9.1f%%" %
-          ("overhead, " + k, 100 * (med[k][0] / med["off"][0] - 1),
-           100 * (med[k][1] / med["off"][1] - 1)))
+    wall = statistics.median(w for w, _, _ in results[k])
+    cpu = statistics.median(c for _, c, _ in results[k])
+    wall_ratio = statistics.median(
+        r[0] / o[0] for r, o in zip(results[k], results["off"]))
+    cpu_ratio = statistics.median(
+        r[1] / o[1] for r, o in zip(results[k], results["off"]))
+    accuracies = [a for _, _, a in results[k] if a is not None]
+    print("%-30s %8.3f %8.3f %+9.1f%% %+9.1f%% %9s" %
+          (label, wall, cpu, 100 * (wall_ratio - 1), 100 * (cpu_ratio - 1),
+           "%.3f" % statistics.median(accuracies) if accuracies else "-"))
+fixed = statistics.median(t[0] - s[0]
+                          for t, s in zip(results["text"], results["stacks"]))
+fixed_cpu = statistics.median(t[1] - s[1]
+                              for t, s in zip(results["text"], results["stacks"]))
+print("text report at exit: %+.0f ms wall, %+.0f ms CPU (median of the "
+      "rounds' differences)" % (1000 * fixed, 1000 * fixed_cpu))

@@ -8,6 +8,9 @@
 // statistics counter: the contended atomic the tracer should find.
 //
 //   refcache            run the workload and print a checksum
+//   refcache --lookups N
+//                       the same with N lookups per thread (default
+//                       10,000,000): a longer run, for benchmarks
 //   refcache --bug      run the planted bug: a lookup that forgets to take a
 //                       reference reads an entry, another thread evicts it,
 //                       and dropping the reference it never took writes to
@@ -20,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sys/mman.h>
 #include <thread>
@@ -29,7 +33,7 @@ namespace {
 
 constexpr unsigned kSlots = 512;
 constexpr unsigned kThreads = 4;
-constexpr unsigned kLookupsPerThread = 10000000;
+constexpr uint64_t kDefaultLookupsPerThread = 10000000;
 
 /// One cached value. Each entry has its own page, so that touching an entry
 /// after it is freed faults instead of corrupting a neighbour.
@@ -106,10 +110,10 @@ private:
 
 uint64_t load(uint32_t Key) { return uint64_t(Key) * 2654435761u; }
 
-uint64_t worker(Cache &C, unsigned Seed) {
+uint64_t worker(Cache &C, unsigned Seed, uint64_t Lookups) {
   uint64_t Sum = 0;
   uint32_t X = Seed * 2654435761u + 1;
-  for (unsigned I = 0; I < kLookupsPerThread; ++I) {
+  for (uint64_t I = 0; I < Lookups; ++I) {
     X ^= X << 13;
     X ^= X >> 17;
     X ^= X << 5;
@@ -127,12 +131,13 @@ uint64_t worker(Cache &C, unsigned Seed) {
   return Sum;
 }
 
-int runWorkload() {
+int runWorkload(uint64_t Lookups) {
   Cache C;
   std::vector<std::thread> Threads;
   std::vector<uint64_t> Sums(kThreads);
   for (unsigned T = 0; T < kThreads; ++T)
-    Threads.emplace_back([&C, &Sums, T] { Sums[T] = worker(C, T + 1); });
+    Threads.emplace_back(
+        [&C, &Sums, T, Lookups] { Sums[T] = worker(C, T + 1, Lookups); });
   for (auto &T : Threads)
     T.join();
   uint64_t Sum = 0;
@@ -168,5 +173,17 @@ int runBug() {
 int main(int argc, char **argv) {
   if (argc > 1 && !std::strcmp(argv[1], "--bug"))
     return runBug();
-  return runWorkload();
+  uint64_t Lookups = kDefaultLookupsPerThread;
+  if (argc > 2 && !std::strcmp(argv[1], "--lookups")) {
+    char *End = nullptr;
+    Lookups = std::strtoull(argv[2], &End, 10);
+    if (!Lookups || *End) {
+      std::fprintf(stderr, "refcache: bad --lookups '%s'\n", argv[2]);
+      return 2;
+    }
+  } else if (argc > 1) {
+    std::fprintf(stderr, "usage: refcache [--bug | --lookups N]\n");
+    return 2;
+  }
+  return runWorkload(Lookups);
 }

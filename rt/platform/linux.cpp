@@ -284,8 +284,8 @@ bool tryLockWriters() {
 }
 
 bool lockWritersUnlessHeldHere() {
-  if (mayHaveOtherThreads())
-    ensureForkHandlers();
+  // Installs no fork handlers: it may run in a signal handler, and
+  // pthread_atfork allocates (see lockWriters).
   uintptr_t Self = uintptr_t(pthread_self());
   while (!tryLockWriters()) {
     if (__atomic_load_n(&WriterOwner, __ATOMIC_RELAXED) == Self)

@@ -99,11 +99,14 @@ bool isRootOwnedExecutable(const char *Path);
 ///
 /// The fork handlers (pthread_atfork) that take it, and that announce
 /// Event::ForkChild, are installed once, where they are first needed:
-/// - by the first writer lock taken while the process may have another
-///   thread (a process that is still single-threaded cannot fork while
-///   another thread holds the lock: there is none);
-/// - by the pthread_create interceptor, so that a first lock taken later in
-///   a signal handler (the first query) finds them installed;
+/// - by the first lockWriters while the process may have another thread
+///   (a process that is still single-threaded cannot fork while another
+///   thread holds the lock: there is none);
+/// - by the pthread_create interceptor, so that a lock taken later in a
+///   signal handler (lockWritersUnlessHeldHere, for the first query), which
+///   installs none (pthread_atfork allocates), finds them installed; only
+///   threads started past it (a raw clone) can leave that first query's
+///   lock unprotected from a fork in another thread;
 /// - by whatever subscribes to Event::ForkChild (ensureForkHandlers).
 /// A process that registers its sections and exits single-threaded, most
 /// short-lived programs, never installs them (libc's fork-handler list
