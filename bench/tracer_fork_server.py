@@ -5,7 +5,8 @@ connection; the workers contend on an atomic counter and a spinlock in
 shared memory while a client drives them), built with frame pointers:
 runs the server alternately without the tracer, with it at the default
 1000 Hz without call stacks (trace_stack_depth=0) and with its default
-stacks (JSON reports per process), RUNS times each, and prints the median
+stacks (JSON reports per process), RUNS rounds of the three in an order that
+rotates from round to round, and prints the median
 throughput (requests/s) of each with its spread and the workers' CPU time
 per request, the overheads (median against median, and the median of each
 round's traced run against the untraced one beside it), and how the traced
@@ -60,10 +61,16 @@ def run(traced, index, stacks=True):
 
 
 off, flat, on, ratios = [], [], [], []
+MODES = ((off, False, True), (flat, True, False), (on, True, True))
 for i in range(runs):
-    off.append(run(False, 3 * i))
-    flat.append(run(True, 3 * i + 1, stacks=False))
-    on.append(run(True, 3 * i + 2))
+    # The three modes in an order that rotates from round to round: a run
+    # that always came first (after the previous round's last run, whose
+    # eight workers and their sockets the kernel is still tearing down)
+    # would carry that position's bias into every ratio.
+    for j in range(3):
+        k = (i + j) % 3
+        results, traced, stacks = MODES[k]
+        results.append(run(traced, 3 * i + k, stacks=stacks))
     ratios.append(on[-1][2] / on[-1][1])  # at 1000 Hz, one sample per ms
 
 
