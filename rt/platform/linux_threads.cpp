@@ -106,7 +106,7 @@ PCMAP_STARTUP_CODE void ensureAlternateSignalStack() {
   }
   // The main thread's lasts as long as the process; another's is freed
   // when it exits.
-  if (currentThreadId() != currentProcessId()) {
+  if (!isMainThread()) {
     pthread_once(&AltStackKeyOnce, createAltStackKey);
     pthread_setspecific(AltStackKey, Stack);
   }
