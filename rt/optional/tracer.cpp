@@ -139,8 +139,20 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context);
 // CPU-time timer directed at it wakes (it waits for the signal with every
 // signal blocked), so that no timer ever interrupts a program's thread
 // that sleeps or waits; it runs in the batch scheduling class, so that its
-// wake-ups preempt no thread that runs (scanLoop). Without that thread, a
-// sampled thread's handler scans (every kScanEvery samples).
+// wake-ups preempt no thread that runs (scanLoop).
+//
+// That thread starts with the program's second thread (Event::ThreadCreate),
+// not with the tracer: a thread makes the C library take the process for a
+// multi-threaded one for good, and a single-threaded program (a forking
+// server's worker) would pay for it in every cancellable system call, every
+// stdio lock and every libstdc++ reference count (4 % of a forking test
+// server's throughput). It starts with the tracer only where threads may
+// already exist or start unseen (a sanitizer's interceptor starts them).
+// Without it, a sampled thread's handler scans (every kScanEvery samples,
+// and at the first sample after the C library has gone multi-threaded
+// behind the interceptor's back): a thread started by a raw clone or the C
+// library's own (a SIGEV_THREAD timer's) is found while some known thread
+// runs.
 
 constexpr unsigned kMaxThreads = 4096;
 constexpr uint64_t kScanEvery = 100;
@@ -159,6 +171,12 @@ int TableBusy;
 uint64_t SamplesSinceScan;
 /// The service thread that scans, 0 if none.
 int ScanThreadTid;
+/// Set once the scan thread has been started (or tried): by the first
+/// ThreadCreate, or when sampling starts in a process that may have
+/// threads already.
+bool ScanThreadStarted;
+/// Set by the first sample that finds the C library multi-threaded.
+bool SawOtherThreads;
 constexpr int kScanCookie = 0x5053; // "PS"
 /// The thread that writes dumps (never sampled), 0 if none.
 int DumpThreadTid;
@@ -406,6 +424,16 @@ char *FallbackScanStack;
 
 void scanOnFallbackStack(void *) { discoverThreadsLocked(); }
 
+/// True at the first sample after the C library went multi-threaded: a
+/// thread started without the interceptor (its own, a raw clone's) is
+/// looked for at once, not a hundred samples later.
+bool wentMultiThreaded() {
+  if (__atomic_load_n(&SawOtherThreads, __ATOMIC_RELAXED) ||
+      !mayHaveOtherThreads())
+    return false;
+  return !__atomic_exchange_n(&SawOtherThreads, true, __ATOMIC_RELAXED);
+}
+
 void handleSample(int Signal, siginfo_t *Info, void *Context) {
   if (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie)
     return;
@@ -420,8 +448,10 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
   Self.Periods += Periods;
   Self.LastPC = PC;
   if (!__atomic_load_n(&ScanThreadTid, __ATOMIC_RELAXED) &&
-      __atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) % kScanEvery ==
-          0 &&
+      (__atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) %
+               kScanEvery ==
+           0 ||
+       wentMultiThreaded()) &&
       FallbackScanStack && tryLockTable()) {
     callOnStack(FallbackScanStack + kFallbackScanStackBytes,
                 scanOnFallbackStack, nullptr);
@@ -1265,9 +1295,17 @@ void *scanLoop(void *) {
   return nullptr;
 }
 
-/// Gives every thread of the process a timer and starts sampling. False
-/// (with a warning) if the kernel gives no timer.
-bool startSampling() {
+/// Starts the scan thread unless it was started (or tried) already.
+void ensureScanThread() {
+  if (!__atomic_exchange_n(&ScanThreadStarted, true, __ATOMIC_ACQ_REL))
+    startServiceThread(scanLoop, nullptr);
+}
+
+/// Gives every thread of the process a timer and starts sampling; the scan
+/// thread too if the process may have threads that the interceptor did not
+/// see start (MayHaveThreads), or its threads may start unseen. False (with
+/// a warning) if the kernel gives no timer.
+bool startSampling(bool MayHaveThreads) {
   int Probe =
       createThreadCPUTimer(currentThreadId(), TraceSignal, kSampleCookie);
   if (Probe < 0) {
@@ -1293,8 +1331,17 @@ bool startSampling() {
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();
   setRunning(true);
-  startServiceThread(scanLoop, nullptr);
+  if (MayHaveThreads || threadStartsMayBeUnseen())
+    ensureScanThread();
   return true;
+}
+
+/// The program is about to start a thread (pthread_create): from now on
+/// threads may also start unseen, and the scan thread costs the program
+/// nothing more.
+void onThreadCreate() {
+  if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
+    ensureScanThread();
 }
 
 /// Zeroes the slots of Table whose Key is set. A forked child's tables are
@@ -1333,7 +1380,11 @@ void restartInChild() {
   }
   DumpThreadTid = 0;
   ScanThreadTid = 0;
-  if (startSampling())
+  ScanThreadStarted = false;
+  SawOtherThreads = false;
+  // The child has one thread, whatever the C library's flag still says
+  // (glibc does not set it back in a multi-threaded process's child).
+  if (startSampling(/*MayHaveThreads=*/false))
     startDumps();
 }
 
@@ -1427,7 +1478,9 @@ PCMAP_STARTUP_CODE void initTracer() {
   installSignalHandler(TraceSignal, handleSample, SA_RESTART, nullptr);
   reserveSignal(TraceSignal, handleSample, stepAside);
   RunId = randomBits() | 1;
-  if (!startSampling())
+  // Threads a constructor started before the runtime initialised, or an
+  // object loaded into a running process, are found by a scan.
+  if (!startSampling(mayHaveOtherThreads()))
     return;
   installDumpSignal();
   startDumps();
@@ -1469,6 +1522,7 @@ PCMAP_SUBSCRIBE(TracerHooks, 35,
                 {{Event::Initialize, initTracer},
                  {Event::ThreadStart, startThreadTimer},
                  {Event::ThreadExit, stopThreadTimer},
+                 {Event::ThreadCreate, onThreadCreate},
                  {Event::ForkChild, restartInChild},
                  {Event::Exit, writeFinalTraceReport},
                  {Event::Fatal, writeFatalTraceReport}});

@@ -28,6 +28,13 @@ enum class Event : unsigned {
   ThreadStart,
   /// In such a thread when it ends.
   ThreadExit,
+  /// In the thread that calls pthread_create, before the C library starts
+  /// the new thread (the interceptor announces every call, with or without
+  /// a sanitizer; possibly before Initialize). The C library takes the
+  /// process for a multi-threaded one from now on: a layer that needs a
+  /// service thread of its own only while the program has threads starts
+  /// it here, and a single-threaded program stays single-threaded.
+  ThreadCreate,
   /// In the child after fork(), once the writer lock is free again. The
   /// child has one thread, the one that forked; its timers are gone.
   ForkChild,

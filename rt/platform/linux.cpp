@@ -225,9 +225,7 @@ void ensureForkHandlers() {
 // thread, cleared by its pthread_create; absent elsewhere.
 extern "C" char __libc_single_threaded __attribute__((weak));
 
-/// Whether another thread may exist: a thread that holds the writer lock
-/// while another forks. False only while the C library says there is none.
-static bool mayHaveOtherThreads() {
+bool mayHaveOtherThreads() {
   return !&__libc_single_threaded ||
          !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
 }

@@ -300,6 +300,15 @@ bool startServiceThread(void *(*Fn)(void *), void *Arg) {
   return Error == 0;
 }
 
+bool threadStartsMayBeUnseen() {
+  // A sanitizer's interceptor starts the program's threads past this one
+  // (see findRoute); and where the program's calls do not bind to this
+  // interceptor (the runtime came with dlopen, after them), none is seen.
+  return &__interceptor_pthread_create ||
+         dlsym(RTLD_DEFAULT, "pthread_create") !=
+             reinterpret_cast<void *>(&__pcmap_pthread_create);
+}
+
 bool setCurrentThreadBackground() {
   struct sched_param Param;
   Param.sched_priority = 0;
@@ -316,6 +325,7 @@ int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
   // From now on the writer lock may be held while another thread forks;
   // installed here, not by the first lock, which may be in a signal handler.
   ensureForkHandlers();
+  announce(Event::ThreadCreate);
   const Route &R = route();
   if (!R.Next)
     return EAGAIN;

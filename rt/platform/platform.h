@@ -141,8 +141,20 @@ uint64_t processCPUNanos();
 uint64_t threadCPUNanos();
 /// Starts a detached thread running Fn(Arg) with every signal blocked (it
 /// never runs a handler of the program's or the runtime's). False if it
-/// cannot be started.
+/// cannot be started. The C library then takes the process for a
+/// multi-threaded one for good (its locks, its cancellable system calls,
+/// libstdc++'s reference counts all turn atomic), so a layer starts one
+/// only where it must: see Event::ThreadCreate.
 bool startServiceThread(void *(*Fn)(void *), void *Arg);
+/// Whether the process may have a thread besides the calling one: false
+/// only while the C library (glibc 2.32 and later) says it has one thread.
+/// Async-signal-safe (one byte read).
+bool mayHaveOtherThreads();
+/// Whether the program's threads may start without Event::ThreadStart and
+/// Event::ThreadCreate: a sanitizer's pthread_create interceptor is in the
+/// program, and starts them past this runtime's, or the program's calls do
+/// not bind to this runtime's (it came with dlopen). Not async-signal-safe.
+bool threadStartsMayBeUnseen();
 /// Puts the calling thread in the kernel's batch scheduling class
 /// (SCHED_BATCH). Its wake-ups never preempt a running thread of the
 /// program's (one that holds a spinlock, say): it waits for the next

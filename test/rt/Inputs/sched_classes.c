@@ -1,9 +1,11 @@
-/* Counts the process's threads in the batch and idle scheduling classes
- * after some CPU time (enough for the tracer's scan timer to fire several
- * times), for tracer-service-thread.c: "threads: N, batch class: N, idle
- * class: N". */
+/* Starts (and joins) a thread with pthread_create, which starts the
+ * tracer's scan thread, then counts the process's threads in the batch and
+ * idle scheduling classes after some CPU time (enough for the tracer's scan
+ * timer to fire several times), for tracer-service-thread.c: "threads: N,
+ * batch class: N, idle class: N". */
 #define _GNU_SOURCE 1
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,7 +40,12 @@ static unsigned countThreads(unsigned *Batch, unsigned *Idle) {
   return Threads;
 }
 
+static void *nothing(void *Arg) { return Arg; }
+
 int main(void) {
+  pthread_t T;
+  if (pthread_create(&T, NULL, nothing, NULL) || pthread_join(T, NULL))
+    return 1;
   while (cpuSeconds() < 0.3)
     atomic_fetch_add(&Spins, 1);
   unsigned Threads, Batch, Idle;
