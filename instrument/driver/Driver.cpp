@@ -287,6 +287,8 @@ struct Invocation {
   /// Whether the link gets the runtime, and which one.
   bool UpstreamMetadata = false, SharedRuntime = false, SharedOutput = false,
        NoRuntime = false;
+  /// -static or -static-pie: the C library is an archive.
+  bool StaticLink = false;
 };
 
 /// The -x language in force while the command line is read.
@@ -349,6 +351,8 @@ void noteOutputOption(std::string_view Arg, Invocation &Inv) {
     Inv.UpstreamMetadata = false;
   else if (Arg == "-shared")
     Inv.SharedOutput = true;
+  else if (Arg == "-static" || Arg == "-static-pie")
+    Inv.StaticLink = true;
   else if (Arg == "-r" || Arg == "-nostdlib" || Arg == "-nodefaultlibs")
     Inv.NoRuntime = true;
   else if (Arg == "--version")
@@ -520,6 +524,13 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
     append(Args, {"-Wl,--whole-archive", Dir + "/libpcmap_rt.a",
                   "-Wl,--no-whole-archive",
                   "-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms"});
+  // In a static link the runtime's pthread_create interceptor (weak, as is
+  // the C library's there) is the program's, and there is no dynamic loader
+  // to find the real one: the C library's own name for it is pulled from
+  // its archive, where the interceptor finds it (rt/platform/
+  // linux_threads.cpp).
+  if (Inv.StaticLink)
+    Args.push_back("-Wl,--undefined=__pthread_create_2_1");
   return Args;
 }
 

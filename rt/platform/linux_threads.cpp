@@ -223,6 +223,12 @@ size_t currentThreadName(char *Name, size_t Size) {
 extern "C" int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *,
                                             void *(*)(void *), void *)
     __attribute__((weak));
+// glibc's own name for its pthread_create, for a static executable, where
+// dlsym finds nothing: the drivers pull it from libc.a
+// (--undefined=__pthread_create_2_1); null in a dynamic one.
+extern "C" int __pthread_create_2_1(pthread_t *, const pthread_attr_t *,
+                                    void *(*)(void *), void *)
+    __attribute__((weak));
 // This runtime's interceptor; pthread_create is an alias of it.
 extern "C" __attribute__((visibility("hidden"))) int
 __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
@@ -251,6 +257,8 @@ Route CachedRoute;
 Route findRoute() {
   auto *Next =
       reinterpret_cast<PthreadCreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (!Next)
+    Next = __pthread_create_2_1;
   if (!__interceptor_pthread_create)
     return {Next, true, true};
   void *Default = dlsym(RTLD_DEFAULT, "pthread_create");
