@@ -163,15 +163,26 @@ using DlcloseFn = int (*)(void *);
 DlopenFn RealDlopen;
 DlcloseFn RealDlclose;
 
-template <class Fn> Fn resolveNext(Fn &Cache, const char *Name) {
+/// The C library's function Name: the next definition, or, in a static
+/// executable (where these interceptors are the program's and dlsym finds
+/// nothing), Static, the C library's own name for it in libc.a.
+template <class Fn> Fn resolveNext(Fn &Cache, const char *Name, Fn Static) {
   Fn F = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
   if (!F) {
     F = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
+    if (!F)
+      F = Static;
     __atomic_store_n(&Cache, F, __ATOMIC_RELEASE);
   }
   return F;
 }
 } // namespace
+
+// glibc's own names for dlopen and dlclose in libc.a, which a static link
+// holds (a static executable can load shared objects): weak references,
+// used only where dlsym finds no next definition.
+extern "C" void *___dlopen(const char *, int) __attribute__((weak));
+extern "C" int __dlclose(void *) __attribute__((weak));
 
 // Weak, as the sanitizers' interceptors are, so that a program that links
 // one of them too still links (the first definition then wins).
@@ -179,9 +190,9 @@ template <class Fn> Fn resolveNext(Fn &Cache, const char *Name) {
 extern "C" {
 
 __attribute__((weak)) void *dlopen(const char *File, int Mode) {
-  DlopenFn Real = resolveNext(RealDlopen, "dlopen");
+  DlopenFn Real = resolveNext(RealDlopen, "dlopen", &___dlopen);
   if (!Real)
-    return nullptr; // a static executable: there is no dynamic loader
+    return nullptr; // a static C library without dlopen
   char Path[kPathMax];
   void *Handle = nullptr;
   if (findForCaller(File, __builtin_return_address(0), Path)) {
@@ -201,7 +212,7 @@ __attribute__((weak)) void *dlopen(const char *File, int Mode) {
 }
 
 __attribute__((weak)) int dlclose(void *Handle) {
-  DlcloseFn Real = resolveNext(RealDlclose, "dlclose");
+  DlcloseFn Real = resolveNext(RealDlclose, "dlclose", &__dlclose);
   if (!Real)
     return -1;
   int Result = Real(Handle);
