@@ -2,6 +2,8 @@
 
 #include "optional/stacks.h"
 
+#include "optional/unwind.h"
+
 #include "platform/platform.h"
 
 #include "pcmap/TraceDump.h"
@@ -17,10 +19,6 @@ namespace {
 /// How far above the stack pointer frames may lie when the thread's stack
 /// is not known (a fiber's, a thread the runtime did not see start).
 constexpr uintptr_t kUnknownStackReach = 1 << 20;
-/// How many words above the stack pointer a PC without tables looks for
-/// the return address into covered code (the C library's mutex and futex
-/// paths keep a few hundred bytes).
-constexpr unsigned kScanWords = 512;
 
 /// The memory a walk may read: [Lo, Hi), and, when the stack is not known,
 /// the mapped pages checked so far.
@@ -50,102 +48,129 @@ struct Window {
   }
 };
 
-Window windowFor(uintptr_t SP, const StackBounds &B) {
+/// From Top, the lowest address of the interrupted code's stack that a
+/// signal leaves alone (x86-64's red zone is below the stack pointer: an
+/// epilogue's popped registers are still there, and the call frame
+/// information may ask for them at the function's last instruction).
+Window windowFor(uintptr_t SP, uintptr_t Top, const StackBounds &B) {
+  uintptr_t Lo = Top < SP ? Top : SP;
   if (B.Hi && SP >= B.Lo && SP < B.Hi)
-    return {SP, B.Hi, false, 0};
+    return {Lo < B.Lo ? B.Lo : Lo, B.Hi, false, 0};
   uintptr_t Hi =
       SP + kUnknownStackReach < SP ? ~uintptr_t(0) : SP + kUnknownStackReach;
-  return {SP, Hi, true, SP & ~uintptr_t(4095)};
+  return {Lo, Hi, true, Lo & ~uintptr_t(4095)};
 }
 
-/// A return address into a covered function, whose code is mapped.
-bool coveredReturnAddress(uintptr_t RA) {
-  pcmap_function F;
-  return RA > 1 && pcmap_lookup_function(RA - 1, &F) &&
-         followsCall(RA, F.start);
-}
-
-/// The first word above SP (below Limit) that returns into covered code:
-/// its slot's address, 0 if none.
-uintptr_t scanForCoveredCaller(Window &W, uintptr_t SP, uintptr_t Limit) {
-  uintptr_t Slot = (SP + 7) & ~uintptr_t(7);
-  for (unsigned I = 0; I < kScanWords && Slot < Limit; ++I, Slot += 8) {
-    if (!W.readable(Slot, 8))
-      return 0;
-    if (coveredReturnAddress(W.word(Slot)))
-      return Slot;
-  }
-  return 0;
-}
-
-/// The covered function that holds PC: its start and size. Not inlined:
-/// its lookup's structure stays off the stack while the rest of the walk
-/// runs (in a signal handler, maybe on a fiber's small stack).
-__attribute__((noinline)) bool coveredFunction(uintptr_t PC, uintptr_t &Start,
-                                               uintptr_t &Size) {
-  pcmap_function F;
-  if (!pcmap_lookup_function(PC, &F))
+bool readStackWord(void *Data, uintptr_t Address, uintptr_t &Value) {
+  Window &W = *static_cast<Window *>(Data);
+  if (Address & (sizeof(uintptr_t) - 1) || !W.readable(Address, 8))
     return false;
-  Start = F.start;
-  Size = F.size;
+  Value = W.word(Address);
   return true;
 }
 
-/// Whether FP, above Slot, holds a frame record whose return address
-/// goes back into covered code.
-bool coveredFrameRecord(Window &W, uintptr_t FP, uintptr_t Slot) {
-  return FP > Slot && !(FP & 7) && W.readable(FP, 16) &&
-         coveredReturnAddress(W.word(FP + 8));
+/// A return address a walk may accept: just after a call instruction, in
+/// code that some loaded object's call frame information describes (so
+/// mapped and executable, and the bytes before it in the same function).
+bool plausibleReturnAddress(uintptr_t RA) {
+  uintptr_t Start, End;
+  return RA >= 4096 && callFrameInfoCovers(RA - 1, Start, End) &&
+         followsCall(RA, Start);
+}
+
+/// A PC a signal interrupted, found above a signal frame: in code that
+/// some loaded object's call frame information describes.
+bool describedCode(uintptr_t PC) {
+  uintptr_t Start, End;
+  return callFrameInfoCovers(PC, Start, End);
+}
+
+/// A step out of a PLT stub that no call frame information describes: the
+/// interrupted frame only, where the registers are the call's.
+bool stubStep(UnwindRegisters &Regs, const StackMemory &Stack) {
+  if (Regs.PCIsReturnAddress)
+    return false;
+  uintptr_t SP = Regs.Value[kDwarfSP], RA;
+  switch (pltStubAt(Regs.PC)) {
+  case StubReturn::AtStackPointer:
+    if (!Stack.read(SP, RA))
+      return false;
+    Regs.set(kDwarfSP, SP + sizeof(uintptr_t));
+    break;
+  case StubReturn::InLinkRegister:
+    RA = Regs.Value[kDwarfReturnColumn];
+    break;
+  case StubReturn::None:
+    return false;
+  }
+  Regs.PC = RA;
+  Regs.PCIsReturnAddress = true;
+  return true;
+}
+
+/// A step by the frame record at the frame pointer, for code that no call
+/// frame information describes (generated at run time, hand-written):
+/// [FP] the caller's frame pointer, [FP + 8] the return address.
+bool frameRecordStep(UnwindRegisters &Regs, const StackMemory &Stack) {
+  if (!Regs.known(kDwarfFP))
+    return false;
+  uintptr_t FP = Regs.Value[kDwarfFP], Next, RA;
+  if (!Stack.read(FP, Next) || !Stack.read(FP + 8, RA))
+    return false;
+  UnwindRegisters Caller;
+  Caller.Known = 0;
+  Caller.set(kDwarfFP, Next);
+  Caller.set(kDwarfSP, FP + 16);
+  Caller.PC = RA;
+  Caller.PCIsReturnAddress = true;
+  Regs = Caller;
+  return true;
 }
 
 } // namespace
 
 unsigned captureStack(const void *Context, uintptr_t PC,
-                      const StackBounds &Bounds, uintptr_t *Out, unsigned Max) {
+                      const StackBounds &Bounds, uintptr_t *Out, unsigned Max,
+                      bool *ReachedStart) {
+  if (ReachedStart)
+    *ReachedStart = false;
   if (!Max)
     return 0;
   unsigned N = 0;
   Out[N++] = PC;
-  uintptr_t SP = signalContextSP(Context);
-  uintptr_t FP = signalContextFP(Context);
-  Window W = windowFor(SP, Bounds);
-  uintptr_t Start, Size;
-  if (coveredFunction(PC, Start, Size)) {
-    // Its frame record is not linked yet (or no more): the caller's
-    // return address is where the call left it.
-    uintptr_t RA = unlinkedReturnAddress(Context, Start, Size);
-    if (RA >= 4096 && N < Max)
-      Out[N++] = RA - 1;
-  } else {
-    // Code without tables keeps no frame pointer: a link register that
-    // returns into covered code (AArch64), else the nearest such return
-    // address on the stack, is its caller.
-    uintptr_t LR = signalContextReturnAddress(Context);
-    if (LR && coveredReturnAddress(LR)) {
-      Out[N++] = LR - 1;
-    } else {
-      if (uintptr_t Slot = scanForCoveredCaller(W, SP, W.Hi)) {
-        Out[N++] = W.word(Slot) - 1;
-        // The caller's own frame record: the frame pointer register, if
-        // code without frame pointers left it alone (it usually does);
-        // else the word below the next return address into covered code
-        // (which may be stale, a rarer mistake).
-        if (!coveredFrameRecord(W, FP, Slot))
-          if (uintptr_t Next = scanForCoveredCaller(W, Slot + 8, W.Hi))
-            FP = Next - 8;
-      }
+  UnwindRegisters Regs;
+  signalContextRegisters(Context, Regs.Value);
+  Regs.Known = (uint64_t(1) << kDwarfRegisters) - 1;
+  Regs.PC = signalContextPC(Context);
+  Regs.PCIsReturnAddress = false;
+  Window W =
+      windowFor(Regs.Value[kDwarfSP], signalContextStackTop(Context), Bounds);
+  StackMemory Stack{readStackWord, &W};
+  // Each step must move up the stack (or, from a frame that keeps its
+  // return address in a register, stay): a loop ends at the first frame
+  // that does not.
+  while (N < Max) {
+    uintptr_t SP = Regs.Value[kDwarfSP];
+    bool FromReturnAddress = Regs.PCIsReturnAddress;
+    UnwindStep Step = unwindStep(Regs, Stack);
+    if (Step == UnwindStep::Outermost) {
+      if (ReachedStart)
+        *ReachedStart = true;
+      break;
     }
-  }
-  // Frame records: [FP] the caller's frame pointer, [FP + 8] the return
-  // address; each frame above the last.
-  while (N < Max && !(FP & 7) && W.readable(FP, 16)) {
-    uintptr_t Next = W.word(FP), RA = W.word(FP + 8);
-    if (RA < 4096)
+    if (Step == UnwindStep::Failed ||
+        (Step == UnwindStep::NoInfo && !stubStep(Regs, Stack) &&
+         !frameRecordStep(Regs, Stack)))
       break;
-    Out[N++] = RA - 1;
-    if (Next <= FP)
+    uintptr_t NewSP = Regs.Value[kDwarfSP];
+    if (NewSP < SP || (NewSP == SP && FromReturnAddress))
       break;
-    FP = Next;
+    if (Regs.PCIsReturnAddress ? !plausibleReturnAddress(Regs.PC)
+                               : !describedCode(Regs.PC))
+      break;
+    // A return address less one is inside its call; a PC a signal
+    // interrupted is its instruction.
+    Out[N++] = Regs.PCIsReturnAddress ? Regs.PC - 1 : Regs.PC;
   }
   return N;
 }

@@ -26,13 +26,17 @@ struct StackBounds {
 /// Writes the stack of the code a signal interrupted to Out[0..Max) and
 /// returns its depth: Out[0] is PC (the sampled instruction, or the atomic
 /// site it is charged to), then return addresses less one (inside their
-/// call instructions), innermost first. It follows frame pointers; from a
-/// PC without pcmap tables (the C library, the loader), whose code keeps
-/// none, it first scans the stack for the nearest return address into
-/// covered code that follows a call. Frames are read only inside Bounds
-/// when the stack pointer is in them, else only in pages found mapped.
+/// call instructions), innermost first. Each step follows the call frame
+/// information (optional/unwind.h), or the frame record for code that has
+/// none; a return address is accepted only in described code just after a
+/// call, so that a stack is right or shorter, never wrong. Frames are read
+/// only inside Bounds when the stack pointer is in them, else only in pages
+/// found mapped. ReachedStart, if given, says whether the walk ended where
+/// the call frame information says the thread's stack begins (_start,
+/// clone, start_thread).
 unsigned captureStack(const void *Context, uintptr_t PC,
-                      const StackBounds &Bounds, uintptr_t *Out, unsigned Max);
+                      const StackBounds &Bounds, uintptr_t *Out, unsigned Max,
+                      bool *ReachedStart = nullptr);
 
 /// Buffers a signal handler walks a stack into, off the stack it runs on
 /// (a fiber's may be small): a fixed pool claimed by a compare-exchange,

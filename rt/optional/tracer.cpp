@@ -7,6 +7,7 @@
 #include "core/outline.h"
 #include "core/registry.h"
 #include "optional/describe.h"
+#include "optional/module_list.h"
 #include "optional/report.h"
 #include "optional/rows.h"
 #include "optional/stacks.h"
@@ -831,44 +832,24 @@ void writeCallers(ReportWriter &W, Symbolizer &Sym, uintptr_t Key, bool IsSite,
   }
 }
 
-/// The modules stack frames lie in, as the JSON lists them.
-struct ModuleList {
-  static constexpr unsigned kMax = 256;
-  LoadedObject *Objects = nullptr;
-  unsigned Count = 0;
-
-  /// PC's module's index, added if new; -1 if PC is in no module.
-  int indexOf(uintptr_t PC) {
-    for (unsigned I = 0; I < Count; ++I)
-      for (unsigned S = 0; S < Objects[I].NumSegments; ++S)
-        if (PC >= Objects[I].SegmentBegin[S] && PC < Objects[I].SegmentEnd[S])
-          return int(I);
-    if (!Objects || Count == kMax || !findLoadedObject(PC, Objects[Count]))
-      return -1;
-    return int(Count++);
-  }
-};
-
 /// "modules" and "stacks" (include/pcmap/TraceDump.h).
 void writeJSONStacks(ReportWriter &W) {
   static LoadedObject *Store;
   if (!Store)
     Store = static_cast<LoadedObject *>(
-        reserveAddressSpace(ModuleList::kMax * sizeof(LoadedObject)));
-  ModuleList Modules;
-  Modules.Objects = Store;
+        reserveAddressSpace((ModuleList::kMax + 1) * sizeof(LoadedObject)));
+  ModuleList Modules(Store);
   for (unsigned K = 0; K < SnapStacks.size(); ++K) {
     StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
     for (unsigned F = 0; F < E.Depth; ++F)
-      Modules.indexOf(E.Frames[F]);
+      Modules.collect(E.Frames[F]);
   }
   key(W, trace::kModulesKey) << "[";
-  for (unsigned I = 0; I < Modules.Count; ++I) {
+  for (unsigned I = 0; I < Modules.size(); ++I) {
     key(W << (I ? ", {" : "{"), trace::kPathKey, /*First=*/true);
     char Id[65];
-    buildIdText(Modules.Objects[I].BuildId, Modules.Objects[I].BuildIdSize, Id);
-    key(W.json(Modules.Objects[I].Path), trace::kBuildIdKey)
-        << "\"" << Id << "\"}";
+    buildIdText(Modules[I].BuildId, Modules[I].BuildIdSize, Id);
+    key(W.json(Modules[I].Path), trace::kBuildIdKey) << "\"" << Id << "\"}";
   }
   key(W << "]", trace::kStacksKey) << "[";
   bool First = true;
@@ -884,7 +865,7 @@ void writeJSONStacks(ReportWriter &W) {
     for (unsigned F = 0; F < E.Depth; ++F) {
       int M = Modules.indexOf(E.Frames[F]);
       uintptr_t Offset =
-          M < 0 ? E.Frames[F] : E.Frames[F] - Modules.Objects[M].Bias;
+          M < 0 ? E.Frames[F] : E.Frames[F] - Modules[unsigned(M)].Bias;
       W << (F ? ", [" : "[");
       if (M < 0)
         W << "-1";
@@ -1327,6 +1308,8 @@ bool startSampling(bool MayHaveThreads) {
          "stacks";
     M.emit();
   }
+  if (Stacks.ready())
+    noteUnwindIndexes();
   startSelf();
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();

@@ -540,6 +540,60 @@ bool findLoadedObject(uintptr_t Address, LoadedObject &Out) {
   return Ctx.Found;
 }
 
+namespace {
+/// The indexes unwindIndexFor falls back on: objects' code ranges and their
+/// .eh_frame_hdr, written by noteUnwindIndexes before any walk reads them.
+struct NotedIndex {
+  uintptr_t Begin, End;
+  const uint8_t *Index;
+};
+constexpr unsigned kMaxNotedIndexes = 16;
+NotedIndex NotedIndexes[kMaxNotedIndexes];
+unsigned NumNotedIndexes;
+
+bool noteIndexOf(const ObjectHeaders &H, void *) {
+  const uint8_t *Index = nullptr;
+  uintptr_t Begin = ~uintptr_t(0), End = 0;
+  for (unsigned I = 0; I < H.NumPhdrs; ++I) {
+    const ElfW(Phdr) &P = H.Phdrs[I];
+    if (P.p_type == PT_GNU_EH_FRAME)
+      Index = reinterpret_cast<const uint8_t *>(H.Bias + P.p_vaddr);
+    if (P.p_type == PT_LOAD && (P.p_flags & PF_X)) {
+      Begin = Begin < H.Bias + P.p_vaddr ? Begin : H.Bias + P.p_vaddr;
+      End = End > H.Bias + P.p_vaddr + P.p_memsz
+                ? End
+                : H.Bias + P.p_vaddr + P.p_memsz;
+    }
+  }
+  unsigned N = __atomic_load_n(&NumNotedIndexes, __ATOMIC_RELAXED);
+  if (Index && Begin < End && N < kMaxNotedIndexes) {
+    NotedIndexes[N] = {Begin, End, Index};
+    __atomic_store_n(&NumNotedIndexes, N + 1, __ATOMIC_RELEASE);
+  }
+  return N + 1 >= kMaxNotedIndexes;
+}
+} // namespace
+
+void noteUnwindIndexes() {
+  static bool Noted;
+  if (__atomic_exchange_n(&Noted, true, __ATOMIC_ACQ_REL))
+    return;
+  forEachLoadedObject(noteIndexOf, nullptr);
+}
+
+const uint8_t *unwindIndexFor(uintptr_t PC) {
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+  struct dl_find_object Found;
+  if (_dl_find_object(reinterpret_cast<void *>(PC), &Found) == 0)
+    return static_cast<const uint8_t *>(Found.dlfo_eh_frame);
+#endif
+  unsigned N = __atomic_load_n(&NumNotedIndexes, __ATOMIC_ACQUIRE);
+  for (unsigned I = 0; I < N; ++I)
+    if (PC >= NotedIndexes[I].Begin && PC < NotedIndexes[I].End)
+      return NotedIndexes[I].Index;
+  return nullptr;
+}
+
 } // namespace rt
 } // namespace pcmap
 

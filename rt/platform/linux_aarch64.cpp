@@ -32,6 +32,34 @@ uintptr_t signalContextFP(const void *Context) {
   return uintptr_t(UC->uc_mcontext.regs[29]);
 }
 
+void signalContextRegisters(const void *Context, uintptr_t *Regs) {
+  auto *UC = static_cast<const ucontext_t *>(Context);
+  for (unsigned I = 0; I < 31; ++I)
+    Regs[I] = uintptr_t(UC->uc_mcontext.regs[I]);
+  Regs[kDwarfSP] = uintptr_t(UC->uc_mcontext.sp);
+}
+
+StubReturn pltStubAt(uintptr_t PC) {
+  if (PC & 3)
+    return StubReturn::None;
+  uint32_t Insn;
+  memcpy(&Insn, reinterpret_cast<const void *>(PC), 4);
+  // A PLT entry: ADRP X16; LDR X17, [X16, #lo]; ADD X16, X16, #lo; BR X17
+  // (BTI C or a NOP may come first), all with IP0 and IP1 only.
+  bool Adrp = (Insn & 0x9F00001Fu) == 0x90000010u;
+  bool Ldr = (Insn & 0xFFC003FFu) == 0xF9400211u;
+  bool Add = (Insn & 0xFFC003FFu) == 0x91000210u;
+  bool Br = Insn == 0xD61F0220u;
+  return Adrp || Ldr || Add || Br ? StubReturn::InLinkRegister
+                                  : StubReturn::None;
+}
+
+uintptr_t stripPointerAuthentication(uintptr_t ReturnAddress) {
+  // Code is mapped below 2^48 (Linux maps above it only on request, with
+  // 52-bit addresses); the PAC is in the bits above the address.
+  return ReturnAddress & ((uintptr_t(1) << 48) - 1);
+}
+
 bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
   if (ReturnAddress < 4 || ReturnAddress - 4 < Floor || (ReturnAddress & 3))
     return false;

@@ -24,6 +24,37 @@ uintptr_t signalContextFP(const void *Context) {
   return uintptr_t(UC->uc_mcontext.gregs[REG_RBP]);
 }
 
+void signalContextRegisters(const void *Context, uintptr_t *Regs) {
+  auto *UC = static_cast<const ucontext_t *>(Context);
+  const greg_t *G = UC->uc_mcontext.gregs;
+  // DWARF's order, RAX RDX RCX RBX RSI RDI RBP RSP R8..R15, then the PC.
+  static constexpr int kGregOfDwarf[kDwarfRegisters] = {
+      REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI,
+      REG_RBP, REG_RSP, REG_R8,  REG_R9,  REG_R10, REG_R11,
+      REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP};
+  for (unsigned I = 0; I < kDwarfRegisters; ++I)
+    Regs[I] = uintptr_t(G[kGregOfDwarf[I]]);
+}
+
+StubReturn pltStubAt(uintptr_t PC) {
+  auto Code = [](uintptr_t At) {
+    return *reinterpret_cast<const uint8_t *>(At);
+  };
+  // ENDBR64 (F3 0F 1E FA), which IBT PLTs start with, then the jump.
+  if (Code(PC) == 0xF3 && Code(PC + 1) == 0x0F && Code(PC + 2) == 0x1E &&
+      Code(PC + 3) == 0xFA)
+    PC += 4;
+  if (Code(PC) == 0xF2) // BND, of MPX PLTs
+    ++PC;
+  // JMP *disp32(%rip): FF 25.
+  return Code(PC) == 0xFF && Code(PC + 1) == 0x25 ? StubReturn::AtStackPointer
+                                                  : StubReturn::None;
+}
+
+uintptr_t stripPointerAuthentication(uintptr_t ReturnAddress) {
+  return ReturnAddress;
+}
+
 bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
   auto Byte = [&](unsigned Back) -> int {
     uintptr_t At = ReturnAddress - Back;

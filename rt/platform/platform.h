@@ -358,6 +358,48 @@ uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart,
 /// Whether the page holding Address is mapped (mincore). Async-signal-safe.
 bool pageIsMapped(uintptr_t Address);
 
+//===----------------------------------------------------------------------===//
+// Unwinding (optional/unwind.h): the registers DWARF numbers and where the
+// loader keeps each object's call frame index. Async-signal-safe.
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__)
+/// DWARF's x86-64 numbering: RAX..R15 are 0..15 (RBP 6, RSP 7), and the
+/// return address column is 16.
+constexpr unsigned kDwarfRegisters = 17;
+constexpr unsigned kDwarfSP = 7, kDwarfFP = 6, kDwarfReturnColumn = 16;
+constexpr bool kDwarfHasSignedReturnAddresses = false;
+#elif defined(__aarch64__)
+/// DWARF's AArch64 numbering: X0..X30 are 0..30 (X29 the frame pointer, X30
+/// the link register and return address column), SP 31.
+constexpr unsigned kDwarfRegisters = 32;
+constexpr unsigned kDwarfSP = 31, kDwarfFP = 29, kDwarfReturnColumn = 30;
+constexpr bool kDwarfHasSignedReturnAddresses = true;
+#else
+#error "pcmap's runtime knows x86-64 and AArch64"
+#endif
+/// The interrupted thread's general registers, by DWARF number, into
+/// Regs[0..kDwarfRegisters); x86-64's return address column holds the PC.
+void signalContextRegisters(const void *Context, uintptr_t *Regs);
+/// A return address without its pointer authentication code (AArch64's
+/// PAC: the bits above the virtual address); unchanged elsewhere.
+uintptr_t stripPointerAuthentication(uintptr_t ReturnAddress);
+/// The .eh_frame_hdr (PT_GNU_EH_FRAME) of the loaded object whose code
+/// holds PC: glibc's _dl_find_object, which takes no lock; otherwise (a
+/// static executable's loader without it) the executable's and the vDSO's,
+/// found once by noteUnwindIndexes. Null where none is known.
+const uint8_t *unwindIndexFor(uintptr_t PC);
+/// Where the return address is when PC, in code no call frame information
+/// describes, is in a PLT stub (a jump through the GOT, which leaves the
+/// stack and the callee-saved registers as the call left them: a static
+/// executable's .iplt has no FDE): x86-64 at the stack pointer, AArch64 in
+/// the link register. Reads only the instruction at PC. Async-signal-safe.
+enum class StubReturn { None, AtStackPointer, InLinkRegister };
+StubReturn pltStubAt(uintptr_t PC);
+/// Finds the indexes unwindIndexFor falls back on. Not async-signal-safe;
+/// run before a walk may need them (the tracer's start).
+void noteUnwindIndexes();
+
 /// A timer on thread Tid's own CPU clock (the clock pthread_getcpuclockid
 /// gives: it advances only while that thread runs) that sends Signal with
 /// the value Cookie to that thread. Returns its id, or -1. Async-signal-safe.
