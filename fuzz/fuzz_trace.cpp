@@ -91,7 +91,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     Paths.push_back(Input->path());
   std::vector<TraceDump> Dumps;
   std::vector<TraceFile> Files;
-  ExitCode Status = readTraces(Paths, Dumps, Files);
+  uint64_t Skipped = 0;
+  ExitCode Status = readTraces(Paths, Dumps, Files, Skipped);
   // A file without dumps is skipped (with a warning): it has no entry.
   FUZZ_CHECK(Files.size() <= Paths.size(), "%zu files for %zu paths",
              Files.size(), Paths.size());

@@ -229,7 +229,8 @@ ExitCode runTrace() {
   std::vector<std::string> Inputs(TraceInputs.begin(), TraceInputs.end());
   std::vector<TraceDump> Dumps;
   std::vector<TraceFile> Files;
-  if (ExitCode Status = readTraces(Inputs, Dumps, Files);
+  uint64_t Skipped = 0;
+  if (ExitCode Status = readTraces(Inputs, Dumps, Files, Skipped);
       Status != ExitCode::Success)
     return Status;
   if (TraceFormatOpt == TraceFormat::Pprof && OutputFile == "-")
@@ -264,6 +265,10 @@ ExitCode runTrace() {
       return;
     }
   });
+  // The merge of the readable dumps is written; the status says that some
+  // were not.
+  if (Skipped)
+    Status = worse(Status, ExitCode::MalformedMetadata);
   return worse(Status, Written);
 }
 
@@ -328,7 +333,8 @@ int main(int Argc, char **Argv) {
       "trace reads the runtime's report_format=json trace files.\n"
       "Exit status: 0 ok, 1 usage, 2 unreadable file, 3 unsupported file\n"
       "(trace: not a trace, or traces that cannot be merged), 4 no metadata\n"
-      "(trace: no dumps), 5 malformed metadata (trace: a malformed dump).\n");
+      "(trace: no dumps), 5 malformed metadata (trace: a malformed dump,\n"
+      "skipped with a warning: the other dumps are merged and written).\n");
 
   if (TraceCmd)
     return int(runTrace());

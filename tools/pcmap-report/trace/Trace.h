@@ -234,11 +234,13 @@ struct TraceReport {
 };
 
 /// Reads every file and keeps, per run, the dump with the highest number.
-/// Prints a warning for dumps read twice; on failure prints one error per
+/// Prints a warning for dumps read twice, and for each malformed dump,
+/// which it skips (Skipped counts them: the caller merges the rest and
+/// says so in its exit status); on another failure prints one error per
 /// failing file and returns the first failure's code.
 ExitCode readTraces(llvm::ArrayRef<std::string> Paths,
                     std::vector<TraceDump> &Dumps,
-                    std::vector<TraceFile> &Files);
+                    std::vector<TraceFile> &Files, uint64_t &Skipped);
 
 /// Merges the dumps into ranked sites, functions and stacks, linked with
 /// the trace's names (linkStacks).

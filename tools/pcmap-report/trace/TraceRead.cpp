@@ -261,16 +261,24 @@ Error checkStacks(const TraceDump &D, const Where &W) {
 class TraceReader {
 public:
   /// Reads one file (index FileIndex of the command line); fails at the
-  /// first bad line.
+  /// first line that is not a trace, skips a malformed dump with a
+  /// warning (skipped()).
   Error readFile(StringRef Path, size_t FileIndex, uint64_t &DumpsRead);
+  /// The malformed dumps skipped.
+  uint64_t skipped() const { return Skipped; }
   /// One warning per file that repeated dumps already read.
   void warnDuplicates(ArrayRef<TraceFile> Files) const;
   std::vector<TraceDump> takeDumps() { return std::move(Dumps); }
+  bool hasDumps() const { return !Dumps.empty(); }
 
 private:
   Error readDocument(const json::Value &V, const Where &W, size_t FileIndex);
   Error checkRate(const TraceProcess &P, const Where &W);
   void keep(TraceDump D);
+  /// E, unless it says a dump is malformed: then a warning, and the dump is
+  /// skipped, so that one bad dump (a process killed while writing, a
+  /// runtime's bug) does not lose the others.
+  Error skipMalformed(Error E);
 
   std::vector<TraceDump> Dumps; // the highest dump of each run
   StringMap<size_t> RunIndex;   // run -> index in Dumps
@@ -279,7 +287,20 @@ private:
   /// (file, file it repeats) -> dumps repeated.
   std::map<std::pair<size_t, size_t>, uint64_t> Repeated;
   std::optional<TraceProcess> FirstRate; // the first dump: its hz and place
+  uint64_t Skipped = 0;
 };
+
+Error TraceReader::skipMalformed(Error E) {
+  return handleErrors(
+      std::move(E), [&](std::unique_ptr<ReportError> RE) -> Error {
+        if (RE->code() != ExitCode::MalformedMetadata)
+          return Error(std::move(RE));
+        WithColor::warning(errs(), "pcmap-report")
+            << RE->text() << "; skipped (the other dumps are merged)\n";
+        ++Skipped;
+        return Error::success();
+      });
+}
 
 /// Whether Line (a part of Buf) is the file's last line and has no newline
 /// after it: the end of a dump whose writer did not finish.
@@ -291,6 +312,7 @@ static bool isTornLastLine(const MemoryBuffer &Buf, StringRef Line) {
 
 Error TraceReader::readFile(StringRef Path, size_t FileIndex,
                             uint64_t &DumpsRead) {
+  uint64_t SkippedBefore = Skipped;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
   if (std::error_code EC = Buf.getError())
@@ -305,8 +327,9 @@ Error TraceReader::readFile(StringRef Path, size_t FileIndex,
       // One document over several lines?
       if (Expected<json::Value> Whole = json::parse((*Buf)->getBuffer())) {
         consumeError(V.takeError());
-        ++DumpsRead;
-        return readDocument(*Whole, W, FileIndex);
+        Error E = readDocument(*Whole, W, FileIndex);
+        DumpsRead += !E;
+        return skipMalformed(std::move(E));
       } else {
         consumeError(Whole.takeError());
       }
@@ -334,14 +357,21 @@ Error TraceReader::readFile(StringRef Path, size_t FileIndex,
              "it); using the dumps before it\n";
       break;
     }
-    if (!V)
-      return W.error(ExitCode::MalformedMetadata,
-                     "not a JSON document: " + toString(V.takeError()));
+    if (!V) {
+      if (Error E = skipMalformed(
+              W.error(ExitCode::MalformedMetadata,
+                      "not a JSON document: " + toString(V.takeError()))))
+        return E;
+      continue;
+    }
+    if (Error E = readDocument(*V, W, FileIndex)) {
+      if (Error Fatal = skipMalformed(std::move(E)))
+        return Fatal;
+      continue;
+    }
     ++DumpsRead;
-    if (Error E = readDocument(*V, W, FileIndex))
-      return E;
   }
-  if (!DumpsRead)
+  if (!DumpsRead && Skipped == SkippedBefore)
     WithColor::warning(errs(), "pcmap-report")
         << "'" << Path
         << "': no trace dumps (an empty file: a process still running, or "
@@ -457,7 +487,7 @@ ExitCode makeErrorStatus(const Twine &Message) {
 } // namespace
 
 ExitCode readTraces(ArrayRef<std::string> Paths, std::vector<TraceDump> &Dumps,
-                    std::vector<TraceFile> &Files) {
+                    std::vector<TraceFile> &Files, uint64_t &Skipped) {
   TraceReader Reader;
   ExitCode Status = ExitCode::Success;
   for (const std::string &Path : expandDirectories(Paths)) {
@@ -473,6 +503,12 @@ ExitCode readTraces(ArrayRef<std::string> Paths, std::vector<TraceDump> &Dumps,
     // A file without dumps (said by readFile) adds nothing to the merge.
     if (!Failed && !Files.back().Dumps)
       Files.pop_back();
+  }
+  Skipped = Reader.skipped();
+  if (Status == ExitCode::Success && Skipped && !Reader.hasDumps()) {
+    WithColor::error(errs(), "pcmap-report")
+        << "no readable trace dumps in the files given\n";
+    Status = ExitCode::MalformedMetadata;
   }
   if (Status == ExitCode::Success && Files.empty())
     Status = makeErrorStatus("no trace dumps in any of the files given");
