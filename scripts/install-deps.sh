@@ -19,6 +19,8 @@ pkgs+=(lintian)
 pkgs+=(ccache)
 # test/report checks pcmap-report's pprof output with the real `go tool pprof`.
 pkgs+=(golang-go)
+# test/rt/tracer-gperftools.c: gperftools' CPU profiler beside the tracer.
+pkgs+=(libgoogle-perftools-dev google-perftools)
 # test/rt/startup-files.c: the files a process reads at start-up.
 pkgs+=(strace)
 # The AArch64 runtime: cross-built with clang, tested under qemu-user

@@ -134,6 +134,12 @@ if shutil.which("lintian"):
 # (cmake/PCMapCrossRuntime.cmake): cross-runtime-<triple>.
 for triple in getattr(config, "pcmap_cross_targets", "").split():
     config.available_features.add("cross-runtime-%s" % triple)
+# gperftools' CPU profiler beside the tracer (test/rt/tracer-gperftools.c).
+if shutil.which("google-pprof") and any(
+        os.path.exists(os.path.join(d, "libprofiler.so"))
+        for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+                  "/usr/lib64", "/usr/lib")):
+    config.available_features.add("gperftools")
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 if shutil.which("ccache"):

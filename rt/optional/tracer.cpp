@@ -182,8 +182,8 @@ constexpr int kScanCookie = 0x5053; // "PS"
 /// The thread that writes dumps (never sampled), 0 if none.
 int DumpThreadTid;
 bool Running;
-/// The real-time signal the timers send (trace_signal); set once the
-/// tracer starts.
+/// The real-time signal the timers send (trace_signal); set when the
+/// tracer starts, and changed when the program takes it (moveSignal).
 int TraceSignal;
 /// Set when the program took the tracer's signal: sampling is over.
 bool SteppedAside;
@@ -1250,16 +1250,27 @@ void *scanLoop(void *) {
   // sanitizer) went unsampled that long.
   setCurrentThreadBackground();
   int Tid = currentThreadId();
-  int Timer = createProcessCPUTimer(Tid, TraceSignal, kScanCookie);
+  int Signal = __atomic_load_n(&TraceSignal, __ATOMIC_ACQUIRE);
+  int Timer = createProcessCPUTimer(Tid, Signal, kScanCookie);
   if (Timer < 0)
     return nullptr;
   __atomic_store_n(&ScanThreadTid, Tid, __ATOMIC_RELEASE);
   long Periods = kScanPeriods;
   armTimer(Timer, intervalNanos() * Periods);
   for (;;) {
-    int Cookie = waitForSignal(TraceSignal);
+    int Cookie = waitForSignal(Signal);
     if (Cookie < 0 || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
       break;
+    if (int Now = __atomic_load_n(&TraceSignal, __ATOMIC_ACQUIRE);
+        Now != Signal) {
+      // The tracer moved to another signal (moveSignal woke this thread).
+      deleteTimer(Timer);
+      Timer = createProcessCPUTimer(Tid, Signal = Now, kScanCookie);
+      if (Timer < 0)
+        break;
+      armTimer(Timer, intervalNanos() * Periods);
+      continue;
+    }
     if (Cookie != kScanCookie)
       continue;
     uint64_t Seen = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED);
@@ -1271,7 +1282,8 @@ void *scanLoop(void *) {
     if (Next != Periods)
       armTimer(Timer, intervalNanos() * (Periods = Next));
   }
-  deleteTimer(Timer);
+  if (Timer >= 0)
+    deleteTimer(Timer);
   __atomic_store_n(&ScanThreadTid, 0, __ATOMIC_RELEASE);
   return nullptr;
 }
@@ -1371,6 +1383,21 @@ void restartInChild() {
     startDumps();
 }
 
+/// The highest real-time signal the program leaves alone that a CPU-time
+/// timer can send (an emulator, qemu-user, keeps the top ones for itself);
+/// 0 if none.
+int freeTimerSignal() {
+  for (int Signal = unusedRealTimeSignal(SIGRTMAX + 1); Signal;
+       Signal = unusedRealTimeSignal(Signal)) {
+    int Probe = createThreadCPUTimer(currentThreadId(), Signal, kSampleCookie);
+    if (Probe >= 0) {
+      deleteTimer(Probe);
+      return Signal;
+    }
+  }
+  return 0;
+}
+
 /// The signal to sample with: trace_signal if the program has no handler
 /// for it, else the highest real-time signal it has none for. 0 (with a
 /// warning) if there is none.
@@ -1391,16 +1418,8 @@ int chooseSignal() {
     M.emit();
     return 0;
   }
-  // The highest one a timer can send: an emulator (qemu-user) keeps the
-  // top real-time signals for itself.
-  for (Signal = unusedRealTimeSignal(SIGRTMAX + 1); Signal;
-       Signal = unusedRealTimeSignal(Signal)) {
-    int Probe = createThreadCPUTimer(currentThreadId(), Signal, kSampleCookie);
-    if (Probe >= 0) {
-      deleteTimer(Probe);
-      return Signal;
-    }
-  }
+  if ((Signal = freeTimerSignal()))
+    return Signal;
   Message M;
   M << "warning: no real-time signal the program leaves alone can be sent "
        "by a CPU-time timer; the atomic tracer is off";
@@ -1408,9 +1427,8 @@ int chooseSignal() {
   return 0;
 }
 
-/// The program installed a handler for the tracer's signal (platform's
-/// reserveSignal): every timer is deleted before the program's handler
-/// takes over, and the report at exit has the samples taken until now.
+/// No signal is left: every timer is deleted, and the report at exit has
+/// the samples taken until now.
 void stepAside() {
   __atomic_store_n(&SteppedAside, true, __ATOMIC_RELAXED);
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
@@ -1423,8 +1441,53 @@ void stepAside() {
   unlockTable();
   Message M;
   M << "warning: the program uses signal " << uint64_t(TraceSignal)
-    << ", the atomic tracer's; the tracer stops (trace_signal chooses "
-       "another)";
+    << ", the atomic tracer's, and leaves no other real-time signal free; "
+       "the tracer stops (trace_signal chooses one)";
+  M.emit();
+}
+
+/// The program installed a handler for the tracer's signal (platform's
+/// reserveSignal), which is the program's from now on: the tracer moves to
+/// another signal the program leaves alone, before the program's handler
+/// takes over. Each thread's timer is made again for the new signal (a
+/// deleted timer's pending signal is discarded with it), the scan thread
+/// is woken to do the same with its own, and the move is said once.
+/// Without a free signal, the tracer stops (stepAside).
+void moveSignal() {
+  int Old = __atomic_load_n(&TraceSignal, __ATOMIC_ACQUIRE);
+  int New = freeTimerSignal();
+  if (!New) {
+    stepAside();
+    return;
+  }
+  installSamplingHandler(New, handleSample);
+  lockTable();
+  __atomic_store_n(&TraceSignal, New, __ATOMIC_RELEASE);
+  bool IsRunning = __atomic_load_n(&Running, __ATOMIC_RELAXED);
+  for (ThreadSlot &T : Threads) {
+    if (!T.Tid)
+      continue;
+    deleteTimer(T.Timer);
+    int Timer = createThreadCPUTimer(T.Tid, New, kSampleCookie);
+    if (Timer < 0) {
+      __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
+      continue;
+    }
+    T.Timer = Timer;
+    if (IsRunning)
+      armTimer(Timer, intervalNanos());
+  }
+  unlockTable();
+  reserveSignal(New, handleSample, moveSignal);
+  if (int Scan = __atomic_load_n(&ScanThreadTid, __ATOMIC_ACQUIRE))
+    signalThread(Scan, Old);
+  static bool Said;
+  if (__atomic_exchange_n(&Said, true, __ATOMIC_RELAXED))
+    return;
+  Message M;
+  M << "the program installs a handler for signal " << uint64_t(Old)
+    << ", the atomic tracer's; the tracer samples with signal " << uint64_t(New)
+    << " from now on (trace_signal chooses one)";
   M.emit();
 }
 
@@ -1458,8 +1521,8 @@ PCMAP_STARTUP_CODE void initTracer() {
   // Samples query from the first one, in handlers on the program's stacks:
   // tables are built as modules register, never in a handler.
   buildTablesAtRegistration();
-  installSignalHandler(TraceSignal, handleSample, SA_RESTART, nullptr);
-  reserveSignal(TraceSignal, handleSample, stepAside);
+  installSamplingHandler(TraceSignal, handleSample);
+  reserveSignal(TraceSignal, handleSample, moveSignal);
   RunId = randomBits() | 1;
   // Threads a constructor started before the runtime initialised, or an
   // object loaded into a running process, are found by a scan.

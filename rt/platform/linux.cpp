@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -780,6 +781,59 @@ static void closeDescriptorsFrom(int First) {
     close(int(Fd));
 }
 
+namespace {
+/// In the child of spawnWithPipes: makes the pipes its standard input and
+/// output, /dev/null its standard error, closes the rest and runs Path.
+[[noreturn]] void execWithPipes(const char *Path, const char *const *Argv,
+                                int In, int Out) {
+  // The standard descriptors are copied from above 2: a program that
+  // closed its standard input or output got a pipe end as 0 or 1.
+  int Null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  int Std[3] = {fcntl(In, F_DUPFD_CLOEXEC, 3), fcntl(Out, F_DUPFD_CLOEXEC, 3),
+                Null < 0 ? -1 : fcntl(Null, F_DUPFD_CLOEXEC, 3)};
+  for (int Fd = 0; Fd < 3; ++Fd)
+    if (Std[Fd] < 0 || dup2(Std[Fd], Fd) < 0)
+      syscall(SYS_exit_group, 127);
+  closeDescriptorsFrom(3);
+  static char *const NoEnv[] = {nullptr};
+  execve(Path, const_cast<char *const *>(Argv), NoEnv);
+  syscall(SYS_exit_group, 127);
+  __builtin_unreachable();
+}
+
+/// The go-between of spawnWithPipes: the helper's parent, which waits for
+/// it and exits with it. Runs only system calls, with every signal blocked
+/// (the program's handlers, inherited, never run in it).
+[[noreturn]] void runGoBetween(const char *Path, const char *const *Argv,
+                               int In, int Out) {
+  sigset_t All;
+  sigfillset(&All);
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &All, nullptr, _NSIG / 8);
+  long Self = syscall(SYS_getpid);
+  long Helper = syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  if (Helper == 0) {
+    // Killed with its go-between (reapChild's SIGKILL, the program's end).
+    syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (syscall(SYS_getppid) != Self)
+      syscall(SYS_exit_group, 127);
+    sigset_t None;
+    sigemptyset(&None);
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &None, nullptr, _NSIG / 8);
+    execWithPipes(Path, Argv, In, Out);
+  }
+  // The go-between keeps none of the program's descriptors: the pipes'
+  // ends are the helper's and the caller's alone.
+  closeDescriptorsFrom(0);
+  int Status = 0;
+  while (Helper > 0 &&
+         syscall(SYS_wait4, Helper, &Status, 0, nullptr) < 0 &&
+         errno == EINTR) {
+  }
+  syscall(SYS_exit_group, 0);
+  __builtin_unreachable();
+}
+} // namespace
+
 int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
                    int &FromChild) {
   int In[2], Out[2];
@@ -790,24 +844,16 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
     close(In[1]);
     return -1;
   }
-  // A raw clone: fork() would run the process's fork handlers, which take
-  // locks (malloc's, for one) that the interrupted code may hold.
-  long Pid = syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, nullptr);
-  if (Pid == 0) {
-    // The child's standard descriptors are copied from above 2: a program
-    // that closed its standard input or output got a pipe end as 0 or 1.
-    int Null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    int Std[3] = {fcntl(In[0], F_DUPFD_CLOEXEC, 3),
-                  fcntl(Out[1], F_DUPFD_CLOEXEC, 3),
-                  Null < 0 ? -1 : fcntl(Null, F_DUPFD_CLOEXEC, 3)};
-    for (int Fd = 0; Fd < 3; ++Fd)
-      if (Std[Fd] < 0 || dup2(Std[Fd], Fd) < 0)
-        syscall(SYS_exit_group, 127);
-    closeDescriptorsFrom(3);
-    static char *const NoEnv[] = {nullptr};
-    execve(Path, const_cast<char *const *>(Argv), NoEnv);
-    syscall(SYS_exit_group, 127);
-  }
+  // Raw clones: fork() would run the process's fork handlers, which take
+  // locks (malloc's, for one) that the interrupted code may hold. The
+  // helper is the child of a go-between that is a "clone" child of the
+  // program (no exit signal, never execs, which would make its exit signal
+  // SIGCHLD again): no SIGCHLD reaches the program, and no wait() or
+  // waitpid(-1) of the program reaps either (only __WCLONE and __WALL
+  // waits see the go-between: reapChild's).
+  long Pid = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);
+  if (Pid == 0)
+    runGoBetween(Path, Argv, In[0], Out[1]);
   close(In[0]);
   close(Out[1]);
   if (Pid < 0) {
@@ -869,6 +915,20 @@ PCMAP_STARTUP_CODE void installSignalHandler(int Signal, SignalHandler Handler,
   bindHandlerCalls();
 }
 
+void installSamplingHandler(int Signal, SignalHandler Handler) {
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_sigaction = Handler;
+  Action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigfillset(&Action.sa_mask);
+  static constexpr int kSynchronous[] = {SIGSEGV, SIGBUS,  SIGILL,
+                                         SIGFPE,  SIGTRAP, SIGSYS};
+  for (int Sync : kSynchronous)
+    sigdelset(&Action.sa_mask, Sync);
+  callSigaction(Signal, &Action, nullptr);
+  bindHandlerCalls();
+}
+
 void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags) {
   struct sigaction Action;
   memset(&Action, 0, sizeof(Action));
@@ -910,6 +970,10 @@ void unblockSignals(const int *Signals, int Count) {
 
 void raiseInThisThread(int Signal) {
   syscall(SYS_tgkill, getpid(), currentThreadId(), Signal);
+}
+
+void signalThread(int Tid, int Signal) {
+  syscall(SYS_tgkill, getpid(), Tid, Signal);
 }
 
 void sleepMilliseconds(int Ms) {
@@ -1059,9 +1123,10 @@ void reapChild(int Pid, bool Kill) {
     return;
   if (Kill)
     kill(Pid, SIGKILL);
-  int Status;
-  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  int Status, Saved = errno;
+  while (waitpid(Pid, &Status, __WCLONE) < 0 && errno == EINTR) {
   }
+  errno = Saved;
 }
 
 void closeFd(int Fd) {

@@ -13,10 +13,18 @@
 //   reserved one is left out of it, so that a thread never blocks it (the
 //   tracer's handler runs when the thread's own CPU-time timer fires, only
 //   while the thread runs) and never waits for it.
+// - Masks that name it alone. A program's mask never blocks it: a handler
+//   that saves the mask inside the tracer's handler (which blocks it while
+//   it runs) and restores it later (gperftools' profiler, any SIGPROF or
+//   SIGALRM handler that restores its mask) names it by accident. The
+//   signal stays blocked or unblocked as it is in the thread.
+// - Dispositions. Setting it to SIG_DFL or SIG_IGN (a program that resets
+//   every signal) is kept in a shadow action that sigaction reports back,
+//   as the kernel would have; the runtime's handler stays.
 // - Handlers. A program that installs a handler for that very signal (it
-//   uses it), or names it alone in a mask, a wait or a signalfd, is given
-//   the signal: the owner's callback runs once (the tracer stops and says
-//   so) and the call goes through unchanged.
+//   uses it), or names it alone in a wait or a signalfd, is given the
+//   signal: the owner's callback runs once (the tracer moves to another
+//   signal and says so) and the call goes through unchanged.
 //
 // The interceptors are weak aliases, as pthread_create's and dlopen's are,
 // so that a program that links a sanitizer's interceptors too still links;
@@ -161,6 +169,9 @@ int rawSigtimedwait(const sigset_t *Set, siginfo_t *Info,
 int Reserved;
 void (*ReservedOwner)();
 SignalHandler ReservedHandler;
+/// The action the program set for the reserved signal and would see
+/// (SIG_DFL or SIG_IGN): what sigaction reports for it.
+struct sigaction ShadowAction;
 
 /// The program uses the reserved signal: it is the program's from now on.
 void giveToProgram() {
@@ -182,9 +193,26 @@ SetUse classify(const sigset_t *Set) {
   return SetUse::EveryRealTime;
 }
 
-/// The set to pass on: Set, or a copy without the reserved signal when Set
-/// names every real-time signal. A set that names the reserved signal on
-/// its own gives it to the program.
+/// The mask to pass on for How: Set, or a copy in which the reserved
+/// signal is blocked exactly when it is blocked now (a mask saved in the
+/// tracer's handler and restored outside it, or a full mask, leaves it as
+/// it is in the thread).
+const sigset_t *filteredMask(int How, const sigset_t *Set, sigset_t &Copy) {
+  int Signal = __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE);
+  if (!Signal || !Set || sigismember(Set, Signal) != 1 ||
+      (How != SIG_BLOCK && How != SIG_SETMASK))
+    return Set;
+  Copy = *Set;
+  sigset_t Now;
+  if (How == SIG_BLOCK || rawSigmask(SIG_BLOCK, nullptr, &Now) != 0 ||
+      sigismember(&Now, Signal) != 1)
+    sigdelset(&Copy, Signal);
+  return &Copy;
+}
+
+/// The set to pass on to a wait or a signalfd: Set, or a copy without the
+/// reserved signal when Set names every real-time signal. A set that names
+/// the reserved signal on its own gives it to the program.
 const sigset_t *filtered(const sigset_t *Set, sigset_t &Copy) {
   switch (classify(Set)) {
   case SetUse::Untouched:
@@ -202,8 +230,7 @@ const sigset_t *filtered(const sigset_t *Set, sigset_t &Copy) {
 
 int filteredSigmask(SigmaskFn Fn, int How, const sigset_t *Set, sigset_t *Old) {
   sigset_t Copy;
-  const sigset_t *Pass =
-      How == SIG_BLOCK || How == SIG_SETMASK ? filtered(Set, Copy) : Set;
+  const sigset_t *Pass = filteredMask(How, Set, Copy);
   return Fn ? Fn(How, Pass, Old) : rawSigmask(How, Pass, Old);
 }
 
@@ -257,6 +284,8 @@ void reserveSignal(int Signal, SignalHandler Handler, void (*Owner)()) {
   resolveAll();
   ReservedOwner = Owner;
   ReservedHandler = Handler;
+  memset(&ShadowAction, 0, sizeof(ShadowAction));
+  ShadowAction.sa_handler = SIG_DFL;
   __atomic_store_n(&Reserved, Signal, __ATOMIC_RELEASE);
 }
 
@@ -274,21 +303,37 @@ using namespace pcmap::rt;
 int __pcmap_sigaction(int Signal, const struct sigaction *Action,
                       struct sigaction *Old) {
   resolveAll();
-  if (Action && Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE)) {
-    // Setting the runtime's own handler again (a program that saved every
-    // action and restores them) keeps the signal the runtime's.
-    bool Same = (Action->sa_flags & SA_SIGINFO) &&
-                Action->sa_sigaction == ReservedHandler;
-    if (!Same)
-      giveToProgram();
+  if (Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE)) {
+    // The program sees the action it set, SIG_DFL at first; the runtime's
+    // handler stays unless the program installs one of its own. Setting
+    // the runtime's own handler again (a program that saved every action
+    // and restores them) sets nothing.
+    bool Handler = Action && (Action->sa_flags & SA_SIGINFO
+                                  ? Action->sa_sigaction != ReservedHandler
+                                  : Action->sa_handler != SIG_DFL &&
+                                        Action->sa_handler != SIG_IGN);
+    if (!Handler) {
+      if (Old)
+        *Old = ShadowAction;
+      if (Action && !(Action->sa_flags & SA_SIGINFO))
+        ShadowAction = *Action;
+      return 0;
+    }
+    giveToProgram();
   }
   return Next.Sigaction(Signal, Action, Old);
 }
 
 sighandler_t __pcmap_signal(int Signal, sighandler_t Handler) {
   resolveAll();
-  if (Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE))
+  if (Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE)) {
+    if (Handler == SIG_DFL || Handler == SIG_IGN) {
+      sighandler_t Previous = ShadowAction.sa_handler;
+      ShadowAction.sa_handler = Handler;
+      return Previous;
+    }
     giveToProgram();
+  }
   if (Next.Signal)
     return Next.Signal(Signal, Handler);
   // A static executable: BSD semantics, as the C library's signal().

@@ -246,6 +246,14 @@ using SignalHandler = void (*)(int, siginfo_t *, void *);
 /// mask; Previous, if not null, receives the action it replaces.
 void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
                           struct sigaction *Previous);
+/// Installs a sampling handler (SA_SIGINFO | SA_RESTART) that no other
+/// asynchronous signal interrupts: every signal but the synchronous ones
+/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS) is blocked while it
+/// runs. A program's own profiler, whose SIGPROF the kernel raises at the
+/// same tick as the sampler's timer, then takes its sample after the
+/// handler returns, in the program's code and with the program's mask,
+/// not inside the handler.
+void installSamplingHandler(int Signal, SignalHandler Handler);
 /// Installs a handler without SA_SIGINFO.
 void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags);
 /// A signal the program does not use, for the runtime's own (the tracer's
@@ -280,6 +288,8 @@ void unblockSignals(const int *Signals, int Count);
 /// Sends Signal to the calling thread; it is delivered when the current
 /// handler returns.
 void raiseInThisThread(int Signal);
+/// Sends Signal to thread Tid of the process. Async-signal-safe.
+void signalThread(int Tid, int Signal);
 /// Sleeps for about Ms milliseconds.
 void sleepMilliseconds(int Ms);
 /// Lets another thread run (sched_yield). Async-signal-safe.
@@ -422,7 +432,11 @@ bool forEachThread(void (*Visit)(int Tid, void *Data), void *Data);
 /// The child gets an empty environment, /dev/null as its standard error and
 /// no other descriptor of the program. It is started by a raw clone,
 /// without fork handlers, so this works in a signal handler and in a
-/// process whose locks are in any state. Returns the child's pid, or -1.
+/// process whose locks are in any state; and through a go-between that is
+/// the program's only child of the two, without an exit signal, so that
+/// the program never sees them: no SIGCHLD, and its wait() and
+/// waitpid(-1) reap neither (reapChild does). Returns the go-between's
+/// pid (killing it kills the child), or -1.
 int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
                    int &FromChild);
 /// Writes to a pipe whose reader may have exited: returns false (EPIPE)
@@ -435,7 +449,8 @@ long readWithTimeout(int Fd, char *Buffer, size_t Size, int TimeoutMs);
 /// Waits until Fd is readable: 1 when it is, 0 after TimeoutMs milliseconds
 /// (-1: no limit), -1 on an error.
 int waitReadable(int Fd, int TimeoutMs);
-/// Kills (SIGKILL) if Kill is set, then waits for the child.
+/// Kills (SIGKILL) if Kill is set, then waits for the child of
+/// spawnWithPipes. Keeps errno.
 void reapChild(int Pid, bool Kill);
 void closeFd(int Fd);
 /// True if Path names an executable file.

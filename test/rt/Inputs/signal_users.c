@@ -13,6 +13,12 @@
 //   signalfd    unexpected
 //   take        installs a handler for signal 50 (which PCMAP_OPTIONS gives
 //               the tracer) half-way, and counts the timer signals it gets
+//   mask-restore  a SIGPROF profiler whose handler saves the thread's mask
+//               and restores it (as gperftools' does), and a mask that
+//               names signal 50 alone, blocked then unblocked
+//   reset-all   sets every signal to SIG_DFL (as daemons and test
+//               harnesses do), and asks what each real-time signal's
+//               action is
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -170,6 +176,60 @@ static int take_tracer_signal(void) {
   return 0;
 }
 
+//===-- Masks and dispositions ---------------------------------------------===//
+
+static void on_prof_restoring(int sig) {
+  (void)sig;
+  sigset_t saved;
+  pthread_sigmask(SIG_BLOCK, 0, &saved);
+  ++profs;
+  pthread_sigmask(SIG_SETMASK, &saved, 0);
+}
+
+static int restore_masks(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_prof_restoring;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGPROF, &sa, 0);
+  struct itimerval it = {{0, 1000}, {0, 1000}};
+  setitimer(ITIMER_PROF, &it, 0);
+  work_on_atomic(300);
+  sigset_t fifty;
+  sigemptyset(&fifty);
+  sigaddset(&fifty, 50);
+  sigprocmask(SIG_BLOCK, &fifty, 0);
+  work_on_atomic(100);
+  sigprocmask(SIG_UNBLOCK, &fifty, 0);
+  work_on_atomic(100);
+  struct itimerval off = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_PROF, &off, 0);
+  printf("SIGPROFs: %s\n", profs > 0 ? "some" : "none");
+  return 0;
+}
+
+static int reset_all(void) {
+  for (int s = 1; s < NSIG; ++s)
+    if (s != SIGKILL && s != SIGSTOP)
+      signal(s, SIG_DFL);
+  work_on_atomic(300);
+  int handled = 0;
+  for (int s = SIGRTMIN; s <= SIGRTMAX; ++s) {
+    struct sigaction old;
+    if (sigaction(s, 0, &old) == 0 &&
+        ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL))
+      ++handled;
+  }
+  struct sigaction ignore, old;
+  memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_handler = SIG_IGN;
+  sigaction(50, &ignore, 0);
+  sigaction(50, 0, &old);
+  printf("real-time signals with an action: %d; 50 ignored: %s\n", handled,
+         old.sa_handler == SIG_IGN ? "yes" : "no");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, 0, _IONBF, 0); // in order with the tracer's report
   const char *mode = argc > 1 ? argv[1] : "";
@@ -184,5 +244,9 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(mode, "take"))
     return take_tracer_signal();
+  if (!strcmp(mode, "mask-restore"))
+    return restore_masks();
+  if (!strcmp(mode, "reset-all"))
+    return reset_all();
   return wait_for_signals(mode);
 }
