@@ -134,6 +134,26 @@ if shutil.which("lintian"):
 # (cmake/PCMapCrossRuntime.cmake): cross-runtime-<triple>.
 for triple in getattr(config, "pcmap_cross_targets", "").split():
     config.available_features.add("cross-runtime-%s" % triple)
+# perf as the reference for the tracer's stacks (test/rt/tracer-perf.c):
+# perf record with a software clock and DWARF call graphs, which
+# perf_event_paranoid may forbid.
+def _perf_records():
+    if not shutil.which("perf"):
+        return False
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            return subprocess.run(
+                ["perf", "record", "-q", "-e", "cpu-clock", "--call-graph",
+                 "dwarf", "-o", os.path.join(d, "perf.data"), "--", "true"],
+                capture_output=True, timeout=60).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            return False
+
+
+if _perf_records():
+    config.available_features.add("perf")
 # gperftools' CPU profiler beside the tracer (test/rt/tracer-gperftools.c).
 if shutil.which("google-pprof") and any(
         os.path.exists(os.path.join(d, "libprofiler.so"))
