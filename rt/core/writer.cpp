@@ -16,6 +16,35 @@ Writer::Writer(char *Buffer, size_t Capacity, int Fd)
 }
 
 void Writer::append(const char *S, size_t N) {
+  if (!LineWidth)
+    return appendRaw(S, N);
+  // Columns counted as UTF-8 characters (continuation bytes add none).
+  for (size_t I = 0; I < N; ++I) {
+    char C = S[I];
+    if (C == '\n') {
+      appendRaw(Held, NumHeld);
+      appendRaw(&C, 1);
+      Column = NumHeld = 0;
+      LineCut = false;
+      continue;
+    }
+    if (LineCut)
+      continue;
+    if ((static_cast<unsigned char>(C) & 0xC0) != 0x80)
+      ++Column;
+    if (Column + 3 <= LineWidth) {
+      appendRaw(&C, 1);
+    } else if (Column <= LineWidth && NumHeld < sizeof(Held)) {
+      Held[NumHeld++] = C; // the last three columns: the line may end here
+    } else {
+      appendRaw("...", 3);
+      NumHeld = 0;
+      LineCut = true;
+    }
+  }
+}
+
+void Writer::appendRaw(const char *S, size_t N) {
   if (Fd >= 0) {
     for (size_t I = 0; I < N; ++I) {
       if (Len == Cap)

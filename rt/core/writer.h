@@ -39,6 +39,9 @@ public:
   size_t size() const { return Len; }
   /// Writes the buffer to the descriptor and empties it (with one).
   void flush();
+  /// From now on, a line longer than Width columns is cut, "..." ending it
+  /// at column Width; 0: lines are never cut.
+  void setLineWidth(size_t Width) { LineWidth = Width < 4 ? 0 : Width; }
 
 protected:
   /// Fd < 0: the text stays in Buffer, which keeps a terminating NUL.
@@ -48,10 +51,17 @@ protected:
 
 private:
   void append(const char *S, size_t N);
+  void appendRaw(const char *S, size_t N);
   char *Buf;
   size_t Cap, Len = 0;
   int Fd;
   bool Truncated = false; // a Text that did not fit (it ends with "...")
+  // The line being written, with a LineWidth: its columns, whether it was
+  // cut, and its last columns held back until it is known to fit.
+  size_t LineWidth = 0, Column = 0;
+  bool LineCut = false;
+  char Held[16];
+  size_t NumHeld = 0;
 };
 
 /// Text in a caller's buffer of Size bytes, truncated to fit: what was cut

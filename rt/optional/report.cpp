@@ -32,6 +32,19 @@ ReportFormat reportFormat() { return Format; }
 //===----------------------------------------------------------------------===//
 
 ReportWriter::ReportWriter() : Writer(Storage, sizeof(Storage), logFd()) {
+  openDestination();
+  if (Format != ReportFormat::Text)
+    return;
+  unsigned Columns = terminalColumns(descriptor());
+  int Width = Flags.report_width;
+  setLineWidth(Width < 0 ? (Columns ? Columns : 160) : size_t(Width));
+  // At a terminal, the report starts on a line of its own: the program's
+  // last line may not have ended (a "\r" progress line).
+  if (Columns)
+    *this << "\n";
+}
+
+void ReportWriter::openDestination() {
   const char *Path = Flags.report_path;
   if (!Path || !*Path)
     return;

@@ -29,13 +29,16 @@ struct ReportBuffer {
 } // namespace detail
 
 /// Buffered output to the report destination (report_path, or the log),
-/// written out when full and at the end of its scope.
+/// written out when full and at the end of its scope. A text report's
+/// lines are cut at report_width columns.
 class ReportWriter : private detail::ReportBuffer, public Writer {
 public:
   ReportWriter();
   ~ReportWriter();
 
 private:
+  /// report_path's file, stdout or stderr; the log otherwise.
+  void openDestination();
   bool Close = false;
 };
 

@@ -113,8 +113,10 @@ void parseFrames(const char *Begin, const char *End, SymbolizedPC &Out) {
     SymbolizedFrame &F = Out.Frames[Out.NumFrames++];
     copyAnswer(P, NL1, F.Function, sizeof(F.Function));
     F.Location[0] = '\0';
-    if (NL1 < End)
+    if (NL1 < End) {
       copyAnswer(NL1 + 1, NL2, F.Location, sizeof(F.Location));
+      normalizeSourcePath(F.Location);
+    }
     P = NL2 < End ? NL2 + 1 : End;
   }
 }
@@ -276,6 +278,52 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
       return false;
     }
   }
+}
+
+void normalizeSourcePath(char *Location) {
+  char *End = Location + strlen(Location);
+  // The path ends where ":line[:column]" starts (a path may hold colons).
+  for (int Fields = 0; Fields < 2; ++Fields) {
+    char *Colon = End;
+    while (Colon > Location && Colon[-1] >= '0' && Colon[-1] <= '9')
+      --Colon;
+    if (Colon == End || Colon == Location || Colon[-1] != ':')
+      break;
+    End = Colon - 1;
+  }
+  bool Absolute = *Location == '/';
+  char *Base = Location + Absolute, *Out = Base;
+  for (const char *In = Base; In < End;) {
+    const char *Slash =
+        static_cast<const char *>(memchr(In, '/', size_t(End - In)));
+    const char *Next = Slash ? Slash : End;
+    size_t Len = size_t(Next - In);
+    bool Dot = Len == 1 && In[0] == '.';
+    bool DotDot = Len == 2 && In[0] == '.' && In[1] == '.';
+    const char *Component = In;
+    In = Slash ? Slash + 1 : End;
+    if (!Len || Dot)
+      continue;
+    if (DotDot) {
+      char *Last = Out;
+      while (Last > Base && Last[-1] != '/')
+        --Last;
+      if (Out > Base &&
+          !(Out - Last == 2 && Last[0] == '.' && Last[1] == '.')) {
+        Out = Last > Base ? Last - 1 : Base; // "dir/.." says nothing
+        continue;
+      }
+      if (Absolute)
+        continue; // "/.." is "/"
+    }
+    if (Out > Base)
+      *Out++ = '/';
+    memmove(Out, Component, Len);
+    Out += Len;
+  }
+  if (Out == Location && End > Location)
+    *Out++ = '.'; // "a/.." is "."
+  memmove(Out, End, strlen(End) + 1);
 }
 
 } // namespace rt

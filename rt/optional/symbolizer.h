@@ -65,6 +65,12 @@ private:
 /// The sanitizer runtime's stack printer, if the program has one.
 bool haveSanitizerSymbolizer();
 
+/// A source location's path ("file:line:column") without "." and
+/// "dir/.." components, in place: "/usr/lib/gcc/x86_64-linux-gnu/12/../../
+/// ../../include/c++/12/bits/atomic_base.h:523:9" is "/usr/include/c++/12/
+/// bits/atomic_base.h:523:9" (lexically, as a reader takes it).
+void normalizeSourcePath(char *Location);
+
 } // namespace rt
 } // namespace pcmap
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -970,6 +971,13 @@ void unblockSignals(const int *Signals, int Count) {
 
 void raiseInThisThread(int Signal) {
   syscall(SYS_tgkill, getpid(), currentThreadId(), Signal);
+}
+
+unsigned terminalColumns(int Fd) {
+  struct winsize Size;
+  if (ioctl(Fd, TIOCGWINSZ, &Size) != 0)
+    return 0;
+  return Size.ws_col ? Size.ws_col : 80;
 }
 
 void signalThread(int Tid, int Signal) {

@@ -288,6 +288,8 @@ void unblockSignals(const int *Signals, int Count);
 /// Sends Signal to the calling thread; it is delivered when the current
 /// handler returns.
 void raiseInThisThread(int Signal);
+/// The columns of the terminal Fd writes to; 0 if Fd is not a terminal.
+unsigned terminalColumns(int Fd);
 /// Sends Signal to thread Tid of the process. Async-signal-safe.
 void signalThread(int Tid, int Signal);
 /// Sleeps for about Ms milliseconds.

@@ -11,7 +11,7 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -fno-omit-frame-pointer -fsanitize-metadata=all %S/Inputs/inlined.c -o %t/prog
-// RUN: env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog 2>&1 | FileCheck %s --check-prefix=TRACE
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:report_width=0 %run %t/prog 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE:      pcmap: top [[#]] of [[#]] atomic sites by samples:
 // TRACE-NEXT: samples share atomic site
 // TRACE-NEXT: rmw add, 8 bytes, relaxed 0x{{[0-9a-f]+}} spin_bump+[[#]] {{.*}}inlined.c:14:3 [inlined: bump inlined.c:14:3 < spin_bump inlined.c:31:7] (prog+0x{{[0-9a-f]+}})
