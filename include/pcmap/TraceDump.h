@@ -60,6 +60,11 @@ constexpr const char kHzKey[] = "hz";
 constexpr const char kThreadsKey[] = "threads";
 constexpr const char kCpuNsKey[] = "cpu_ns";
 constexpr const char kSamplesKey[] = "samples";
+/// The timer signals the samples came in (version 3 dumps may lack it): one
+/// signal stands for several periods where the kernel's clock tick is
+/// slower than the rate, so that the shares rest on this many
+/// observations, not on "samples".
+constexpr const char kObservationsKey[] = "observations";
 constexpr const char kAtomicSamplesKey[] = "atomic_samples";
 constexpr const char kCoveredSamplesKey[] = "covered_samples";
 constexpr const char kUncoveredSamplesKey[] = "uncovered_samples";

@@ -53,6 +53,7 @@ FunctionSlot Functions[kFunctionSlots];
 
 struct SampleCounts {
   uint64_t Samples, Atomic, Covered, Uncovered, Dropped;
+  uint64_t Signals; // the observations: one per timer signal
 };
 SampleCounts Counts;
 /// Each sample's call stack, when trace_stack_depth is not 0.
@@ -445,6 +446,7 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
   uint64_t Periods =
       1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0);
   uintptr_t PC = attributedPC(Context);
+  add(Counts.Signals);
   record(PC, Periods, Context);
   Self.Periods += Periods;
   Self.LastPC = PC;
@@ -586,6 +588,29 @@ void writeTextHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
     << " atomic sites by samples:\n";
 }
 
+/// What the shares rest on: the timer signals (observations), the CPU
+/// time each stands for, and a share's standard error, which is at most
+/// 50 / sqrt(observations) points. The kernel checks CPU-time timers at its
+/// clock tick: above its rate (250 Hz on many kernels), a signal stands for
+/// several periods, and the samples count periods, not observations.
+void writeResolution(ReportWriter &W, const Summary &Sum) {
+  uint64_t Signals = Sum.S.Counts.Signals;
+  if (!Signals)
+    return;
+  double MsPerSignal = double(Sum.S.CPUNanos) / 1e6 / double(Signals);
+  double Root = double(Signals); // its square root, by Newton's method
+  for (int I = 0; I < 64; ++I)
+    Root = (Root + double(Signals) / Root) / 2;
+  double Bound = 50.0 / Root;
+  W << "pcmap: resolution: " << Signals << " timer signals for " << Sum.Total
+    << " samples, one per ";
+  W.fixed(MsPerSignal, 1) << " ms of CPU time";
+  if (double(Sum.Total) > 1.25 * double(Signals))
+    W << " (the kernel's clock tick)";
+  W << "; a share's standard error is at most ";
+  W.fixed(Bound, 1) << " points\n";
+}
+
 /// The JSON report is one line (JSON Lines: a process appends one per
 /// dump); docs/Runtime.md describes its fields.
 /// Writes ", \"Key\": " (no comma First): a key of the dump
@@ -612,6 +637,7 @@ void writeJSONHeader(ReportWriter &W, const Summary &Sum) {
   key(W, trace::kThreadsKey) << Sum.S.Threads;
   key(W, trace::kCpuNsKey) << Sum.S.CPUNanos;
   key(W, trace::kSamplesKey) << Sum.Total;
+  key(W, trace::kObservationsKey) << C.Signals;
   key(W, trace::kAtomicSamplesKey) << C.Atomic;
   key(W, trace::kCoveredSamplesKey) << C.Covered;
   key(W, trace::kUncoveredSamplesKey) << C.Uncovered;
@@ -1168,6 +1194,8 @@ void writeReport(DumpReason Reason) {
     W << "]";
     writeJSONStacks(W);
     W << "}\n";
+  } else if (Sum.Format == ReportFormat::Text) {
+    writeResolution(W, Sum);
   }
   W.flush();
 }

@@ -93,6 +93,10 @@ struct SampleCounts {
   uint64_t Samples = 0, AtomicSamples = 0, CoveredSamples = 0,
            UncoveredSamples = 0, DroppedSamples = 0;
   uint64_t StackSamplesDropped = 0; // version 3: samples without a stack
+  /// The timer signals the samples came in (0: a dump that does not say).
+  uint64_t Observations = 0;
+  /// Whether every process counted gave its observations.
+  bool ObservationsKnown = true;
   void add(const SampleCounts &C);
 };
 
@@ -312,6 +316,10 @@ std::string traceSummary(const TraceReport &R);
 /// "1200 on atomics (40.7%), 2900 in covered functions, 50 elsewhere,
 /// 0 dropped"
 std::string sampleBreakdown(const TraceReport &R);
+/// "300 timer signals for 1200 samples, one per 4.0 ms of CPU time (the
+/// kernel's clock tick); a share's standard error is at most 2.9 points",
+/// or "" where a dump did not give its observations.
+std::string resolutionText(const TraceReport &R);
 std::string cpuSecondsText(uint64_t Ns); // "1.234"
 /// How many of N rows to show: O.Top, or all when it is 0.
 size_t shownRows(size_t N, const OutputOptions &O);

@@ -27,6 +27,8 @@ void SampleCounts::add(const SampleCounts &C) {
   UncoveredSamples += C.UncoveredSamples;
   DroppedSamples += C.DroppedSamples;
   StackSamplesDropped += C.StackSamplesDropped;
+  Observations += C.Observations;
+  ObservationsKnown = ObservationsKnown && C.ObservationsKnown;
 }
 
 double TraceReport::sampleRatio() const {

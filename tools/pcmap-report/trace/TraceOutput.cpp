@@ -40,6 +40,24 @@ std::string traceSummary(const TraceReport &R) {
   return S;
 }
 
+std::string resolutionText(const TraceReport &R) {
+  const SampleCounts &C = R.Totals;
+  if (!C.ObservationsKnown || !C.Observations)
+    return "";
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << C.Observations << " timer signals for " << C.Samples
+     << " samples, one per "
+     << llvm::format("%.1f", double(C.CpuNs) / 1e6 / double(C.Observations))
+     << " ms of CPU time";
+  if (double(C.Samples) > 1.25 * double(C.Observations))
+    OS << " (the kernel's clock tick)";
+  OS << "; a share's standard error is at most "
+     << llvm::format("%.1f", 50.0 / std::sqrt(double(C.Observations)))
+     << " points";
+  return S;
+}
+
 std::string sampleBreakdown(const TraceReport &R) {
   return std::to_string(R.Totals.AtomicSamples) + " on atomics (" +
          percentText(R.share(R.Totals.AtomicSamples)) + "), " +
@@ -411,7 +429,10 @@ void callersCSV(raw_ostream &OS, const TraceReport &R, StringRef Kind,
 void writeTraceText(raw_ostream &OS, const TraceReport &R,
                     const TraceOptions &O) {
   OS << "trace of " << traceSummary(R) << "\n"
-     << "samples: " << sampleBreakdown(R) << "\n\n";
+     << "samples: " << sampleBreakdown(R) << "\n";
+  if (std::string Resolution = resolutionText(R); !Resolution.empty())
+    OS << "resolution: " << Resolution << "\n";
+  OS << "\n";
   if (O.PerProcess)
     processesText(OS, R);
   rowsText(OS, R, R.Sites, "atomic sites", O);

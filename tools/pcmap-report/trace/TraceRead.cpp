@@ -89,6 +89,16 @@ static bool fromJSON(const json::Value &V, TraceFunction &F, json::Path P) {
   return OK;
 }
 
+/// "observations", which dumps before it do not have.
+static bool mapObservations(json::ObjectMapper &O, TraceProcess &T) {
+  std::optional<uint64_t> N;
+  if (!O.map(trace::kObservationsKey, N))
+    return false;
+  T.Observations = N.value_or(0);
+  T.ObservationsKnown = N.has_value();
+  return true;
+}
+
 static bool fromJSON(const json::Value &V, TraceDump &D, json::Path P) {
   json::ObjectMapper O(V, P);
   TraceProcess &T = D.Process;
@@ -99,7 +109,7 @@ static bool fromJSON(const json::Value &V, TraceDump &D, json::Path P) {
          O.map(trace::kFinalKey, T.Final) && O.map(trace::kHzKey, T.Hz) &&
          O.map(trace::kThreadsKey, T.Threads) &&
          O.map(trace::kCpuNsKey, T.CpuNs) &&
-         O.map(trace::kSamplesKey, T.Samples) &&
+         O.map(trace::kSamplesKey, T.Samples) && mapObservations(O, T) &&
          O.map(trace::kAtomicSamplesKey, T.AtomicSamples) &&
          O.map(trace::kCoveredSamplesKey, T.CoveredSamples) &&
          O.map(trace::kUncoveredSamplesKey, T.UncoveredSamples) &&
