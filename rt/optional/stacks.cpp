@@ -149,29 +149,49 @@ unsigned captureStack(const void *Context, uintptr_t PC,
   // Each step must move up the stack (or, from a frame that keeps its
   // return address in a register, stay): a loop ends at the first frame
   // that does not.
-  while (N < Max) {
-    uintptr_t SP = Regs.Value[kDwarfSP];
+  //
+  // A return address is accepted when the next step finds the FDE of the
+  // function it returns into (the lookup that step makes anyway) and the
+  // code just before it is a call: until then the frame is pending, and a
+  // return address that fails takes its frame back out of the stack.
+  bool Pending = false;
+  while (true) {
+    uintptr_t SP = Regs.Value[kDwarfSP], PC = Regs.PC, Start = 0;
     bool FromReturnAddress = Regs.PCIsReturnAddress;
-    UnwindStep Step = unwindStep(Regs, Stack);
+    UnwindStep Step = unwindStep(Regs, Stack, &Start);
+    if (Pending && (Step == UnwindStep::NoInfo || !followsCall(PC, Start))) {
+      --N; // not a return address after all
+      break;
+    }
+    Pending = false;
     if (Step == UnwindStep::Outermost) {
       if (ReachedStart)
         *ReachedStart = true;
       break;
     }
-    if (Step == UnwindStep::Failed ||
-        (Step == UnwindStep::NoInfo && !stubStep(Regs, Stack) &&
-         !frameRecordStep(Regs, Stack)))
+    if (N == Max || Step == UnwindStep::Failed ||
+        (Step == UnwindStep::NoInfo &&
+         (FromReturnAddress ||
+          (!stubStep(Regs, Stack) && !frameRecordStep(Regs, Stack)))))
       break;
     uintptr_t NewSP = Regs.Value[kDwarfSP];
-    if (NewSP < SP || (NewSP == SP && FromReturnAddress))
+    if (NewSP < SP || (NewSP == SP && FromReturnAddress) || Regs.PC < 4096)
       break;
-    if (Regs.PCIsReturnAddress ? !plausibleReturnAddress(Regs.PC)
-                               : !describedCode(Regs.PC))
-      break;
-    // A return address less one is inside its call; a PC a signal
-    // interrupted is its instruction.
-    Out[N++] = Regs.PCIsReturnAddress ? Regs.PC - 1 : Regs.PC;
+    if (Regs.PCIsReturnAddress) {
+      // A return address less one is inside its call.
+      Out[N++] = Regs.PC - 1;
+      Pending = true;
+    } else {
+      // A PC a signal interrupted (above a signal frame) is its
+      // instruction, in described code.
+      if (!describedCode(Regs.PC))
+        break;
+      Out[N++] = Regs.PC;
+    }
   }
+  // The last frame of a stack cut at Max has had no next step.
+  if (Pending && N == Max && !plausibleReturnAddress(Out[N - 1] + 1))
+    --N;
   return N;
 }
 

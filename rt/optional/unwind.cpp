@@ -331,20 +331,24 @@ struct RegisterRule {
     ValExpression, // is what a DWARF expression computes
     Unknown,       // an offset out of range
   };
-  Kind K = SameValue;
+  Kind K;
   /// The offset from the CFA, the register, or where the expression's
   /// block (its length, then its operations) is, from the FDE's program.
-  int32_t Value = 0;
+  int32_t Value;
 };
 
+/// The rules of a row. Trivial, so that the remembered states cost nothing
+/// until a program remembers one; a zeroed one (FrameRules{}) is the
+/// initial state: every register SameValue.
 struct FrameRules {
-  unsigned CFARegister = 0;
+  unsigned CFARegister;
   /// With CFAIsExpression, where its block is, as RegisterRule::Value.
-  int64_t CFAOffset = 0;
-  bool CFAIsExpression = false;
-  bool ReturnAddressSigned = false; // AArch64 pointer authentication
+  int64_t CFAOffset;
+  bool CFAIsExpression;
+  bool ReturnAddressSigned; // AArch64 pointer authentication
   RegisterRule Regs[kDwarfRegisters];
 };
+static_assert(RegisterRule::SameValue == 0, "a zeroed rule is SameValue");
 
 /// A CFI program run on Rules until the location passes PC. Initial is the
 /// state after the CIE's program (for DW_CFA_restore); null while running
@@ -550,7 +554,7 @@ bool runCFI(const uint8_t *P, const uint8_t *End, const FrameDescription &F,
 /// stack while the rest of the walk runs.
 __attribute__((noinline)) bool rulesAt(const FrameDescription &F, uintptr_t PC,
                                        FrameRules &Rules) {
-  Rules = FrameRules();
+  Rules = FrameRules{};
   if (!runCFI(F.CIE.Instructions, F.CIE.InstructionsEnd, F, ~uintptr_t(0),
               Rules, nullptr))
     return false;
@@ -826,19 +830,24 @@ bool callFrameInfoCovers(uintptr_t PC, uintptr_t &Start, uintptr_t &End) {
   return findFunctionInIndex(unwindIndexFor(PC), PC, Start, End);
 }
 
-UnwindStep unwindStep(UnwindRegisters &Regs, const StackMemory &Stack) {
+UnwindStep unwindStep(UnwindRegisters &Regs, const StackMemory &Stack,
+                      uintptr_t *FunctionStart) {
   uintptr_t Lookup = Regs.PCIsReturnAddress ? Regs.PC - 1 : Regs.PC;
-  return unwindStepWithIndex(unwindIndexFor(Lookup), Regs, Stack);
+  return unwindStepWithIndex(unwindIndexFor(Lookup), Regs, Stack,
+                             FunctionStart);
 }
 
 UnwindStep unwindStepWithIndex(const uint8_t *Index, UnwindRegisters &Regs,
-                               const StackMemory &Stack) {
+                               const StackMemory &Stack,
+                               uintptr_t *FunctionStart) {
   uintptr_t Lookup = Regs.PCIsReturnAddress ? Regs.PC - 1 : Regs.PC;
   if (!Index)
     return UnwindStep::NoInfo;
   FrameDescription F;
   if (!findFDE(Index, Lookup, F))
     return UnwindStep::NoInfo;
+  if (FunctionStart)
+    *FunctionStart = F.Start;
   FrameRules Rules;
   if (!rulesAt(F, Lookup, Rules) || F.CIE.ReturnColumn >= kDwarfRegisters)
     return UnwindStep::Failed;

@@ -67,13 +67,16 @@ enum class UnwindStep {
 };
 
 /// Steps Regs to the caller's frame; Failed and NoInfo leave Regs as they
-/// were.
-UnwindStep unwindStep(UnwindRegisters &Regs, const StackMemory &Stack);
+/// were. FunctionStart, if given, receives the start of the function the
+/// frame stepped from is in, where an FDE describes it (all but NoInfo).
+UnwindStep unwindStep(UnwindRegisters &Regs, const StackMemory &Stack,
+                      uintptr_t *FunctionStart = nullptr);
 
 /// The same with the index of the object holding the PC, for tests and for
 /// code that found the index another way.
 UnwindStep unwindStepWithIndex(const uint8_t *Index, UnwindRegisters &Regs,
-                               const StackMemory &Stack);
+                               const StackMemory &Stack,
+                               uintptr_t *FunctionStart = nullptr);
 
 /// The function that holds PC as its FDE bounds it, [Start, End): false if
 /// no loaded object's call frame information covers PC. What a return
