@@ -55,6 +55,7 @@ PROGRAM = r"""
 #include <dlfcn.h>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <thread>
 #include <vector>
@@ -64,7 +65,8 @@ static long cpu_ms() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
-int main() {
+int main(int argc, char **argv) {
+  long ms = argc > 1 ? std::atol(argv[1]) : 60; // each thread's CPU time
   void *plugin = dlopen("./libplugin.so", RTLD_NOW);
   auto sort = plugin ? (void (*)(int *, int))dlsym(plugin, "plugin_sort")
                      : nullptr;
@@ -72,7 +74,7 @@ int main() {
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; ++t)
     threads.emplace_back([&, t] {
-      long until = cpu_ms() + 60;
+      long until = cpu_ms() + ms;
       std::vector<int> v(2000);
       for (int seed = 1; cpu_ms() < until; ++seed) {
         double x = lib_work(seed + t);
@@ -131,6 +133,7 @@ for _ in range(runs):
             root = line.split(";")[0].split(" ")[0]
             at_start += root in ("clone", "clone3", "_start")
 
+print("program: %s" % os.path.join(tmp, "prog"))
 print("runs: %d, dumps read: %d, rejected: %d" % (runs, read, rejected))
 print("stacks: %d, frames: %d, frames in no module: %d" %
       (stacks, frames, outside))

@@ -38,6 +38,12 @@ subprocess.run(perf + ["record", "-q", "-e", "cpu-clock", "-F", "997",
                + args, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
+def unnamed(path, address):
+    """An address no symbol names, by its object's file (perf names objects
+    by their real path, the loader by the name it was asked for)."""
+    return "%s+0x%x" % (os.path.basename(os.path.realpath(path)), address)
+
+
 def symbolize(queries):
     """{(path, address): function name} for every (path, address) asked,
     named by llvm-symbolizer from the file's symbols (no inlined frames)."""
@@ -48,7 +54,7 @@ def symbolize(queries):
     for path, addresses in by_path.items():
         if not os.path.exists(path):
             for a in addresses:
-                names[(path, a)] = "%s+0x%x" % (os.path.basename(path), a)
+                names[(path, a)] = unnamed(path, a)
             continue
         out = subprocess.run(
             ["llvm-symbolizer", "--obj=" + path, "--no-inlines",
@@ -57,8 +63,7 @@ def symbolize(queries):
             capture_output=True, text=True).stdout.split("\n\n")
         for a, block in zip(addresses, out):
             name = block.strip().split("\n")[0] if block.strip() else "??"
-            names[(path, a)] = name if name != "??" else "%s+0x%x" % (
-                os.path.basename(path), a)
+            names[(path, a)] = name if name != "??" else unnamed(path, a)
     return names
 
 
