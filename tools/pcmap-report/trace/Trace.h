@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -153,6 +154,12 @@ struct TraceModule {
   /// The stand-in for frames in no module (JIT code): offsets are
   /// addresses.
   bool NoModule = false;
+  /// The file's PLT entries, by address: "memcmp@plt" (no symbol covers
+  /// them, and a symbolizer names them by the symbol before: _init).
+  std::map<uint64_t, std::string> Plt;
+  uint64_t PltEntrySize = 16;
+  /// The PLT entry that holds Offset, or null.
+  const std::string *pltEntryAt(uint64_t Offset) const;
 };
 
 /// One process's part of a merged row.

@@ -15,9 +15,13 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/BuildID.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -37,17 +41,80 @@ std::string TraceSourceFrame::location(bool BaseName) const {
   return Out;
 }
 
+const std::string *TraceModule::pltEntryAt(uint64_t Offset) const {
+  auto It = Plt.upper_bound(Offset);
+  if (It == Plt.begin())
+    return nullptr;
+  --It;
+  return Offset - It->first < PltEntrySize ? &It->second : nullptr;
+}
+
 namespace {
 
-/// The GNU build ID of the object at Path, lowercase hex ("" if none).
-Expected<std::string> fileBuildID(StringRef Path) {
+// ELFObjectFileBase::getPltEntries takes the target's subtarget from LLVM
+// 20 on; before, it made its own.
+template <typename Obj>
+auto pltEntriesOf(const Obj &O, const MCSubtargetInfo &STI, int)
+    -> decltype(O.getPltEntries(STI)) {
+  return O.getPltEntries(STI);
+}
+template <typename Obj>
+auto pltEntriesOf(const Obj &O, const MCSubtargetInfo &, long)
+    -> decltype(O.getPltEntries()) {
+  return O.getPltEntries();
+}
+
+/// The PLT entries of an ELF file, named by the symbols their relocations
+/// bind ("memcmp@plt"), as llvm-objdump names them.
+std::map<uint64_t, std::string> pltEntries(const object::ObjectFile &File) {
+  std::map<uint64_t, std::string> Out;
+  const auto *Elf = dyn_cast<object::ELFObjectFileBase>(&File);
+  if (!Elf)
+    return Out;
+  static bool Initialized = [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    return true;
+  }();
+  (void)Initialized;
+  Triple T = File.makeTriple();
+  std::string Error;
+  const Target *TheTarget = TargetRegistry::lookupTarget(T.str(), Error);
+  if (!TheTarget)
+    return Out;
+  std::unique_ptr<MCSubtargetInfo> STI(
+      TheTarget->createMCSubtargetInfo(T.str(), "", ""));
+  if (!STI)
+    return Out;
+  for (const object::ELFPltEntry &E : pltEntriesOf(*Elf, *STI, 0)) {
+    if (!E.Symbol)
+      continue;
+    object::SymbolRef Sym(*E.Symbol, Elf);
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (!Name->empty())
+      Out[E.Address] = (*Name + "@plt").str();
+  }
+  return Out;
+}
+
+/// The GNU build ID of the object at Path, lowercase hex ("" if none), and
+/// its PLT entries.
+Expected<std::string> fileBuildID(StringRef Path,
+                                  std::map<uint64_t, std::string> *Plt) {
   Expected<object::OwningBinary<object::Binary>> B = object::createBinary(Path);
   if (!B)
     return B.takeError();
   auto *Obj = dyn_cast<object::ObjectFile>(B->getBinary());
   if (!Obj)
     return createStringError(inconvertibleErrorCode(), "not an object file");
-  return toHex(object::getBuildID(Obj), /*LowerCase=*/true);
+  std::string ID = toHex(object::getBuildID(Obj), /*LowerCase=*/true);
+  if (Plt)
+    *Plt = pltEntries(*Obj);
+  return ID;
 }
 
 /// Decides where M's names come from; one warning if not from the file.
@@ -61,7 +128,8 @@ void checkModule(TraceModule &M) {
     return;
   }
   for (const std::string &Path : M.Paths) {
-    Expected<std::string> ID = fileBuildID(Path);
+    std::map<uint64_t, std::string> Plt;
+    Expected<std::string> ID = fileBuildID(Path, &Plt);
     if (!ID) {
       if (M.Note.empty())
         M.Note = toString(ID.takeError());
@@ -70,6 +138,7 @@ void checkModule(TraceModule &M) {
       continue;
     }
     if (*ID == M.BuildID) {
+      M.Plt = std::move(Plt);
       M.Symbolized = true;
       M.SymbolizedPath = Path;
       M.Note.clear();
@@ -183,8 +252,15 @@ void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines) {
   }
   for (TraceFrame &F : R.Frames) {
     const TraceModule &M = R.Modules[F.Module];
-    if (M.Symbolized)
-      F.Lines = N.lookUp(M.SymbolizedPath, F.Offset, &F.Start);
+    if (!M.Symbolized)
+      continue;
+    if (const std::string *Stub = M.pltEntryAt(F.Offset)) {
+      TraceSourceFrame S;
+      S.Function = S.LinkageName = *Stub;
+      F.Lines = {S};
+      continue;
+    }
+    F.Lines = N.lookUp(M.SymbolizedPath, F.Offset, &F.Start);
   }
   linkStacks(R);
 }
