@@ -1092,7 +1092,8 @@ void writeFunctionsHeader(ReportWriter &W, RowSink &Sink, const Summary &Sum,
   if (Sum.Format == ReportFormat::Text)
     W << "pcmap: top " << uint64_t(NumFunctions) << " of "
       << Sum.DistinctFunctions
-      << " covered functions by samples, with the share spent on atomics:\n";
+      << " covered functions by samples with their uncovered callees', and "
+         "the share spent on atomics:\n";
   else if (Sum.Format == ReportFormat::JSON)
     key(W << "]", trace::kFunctionsKey) << "[";
   Sink.header(FunctionTable);

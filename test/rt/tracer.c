@@ -15,7 +15,7 @@
 // TEXT-NEXT: pcmap: top [[#]] of [[#]] atomic sites by samples:
 // TEXT-NEXT: samples share atomic site
 // TEXT-NEXT: [[#]] {{[0-9.]+}}% rmw add, 8 bytes, seq_cst 0x{{[0-9a-f]+}} hot_increment+[[#]] {{.*}}tracer_prog.c:[[#]]:[[#]] (prog+0x{{[0-9a-f]+}})
-// TEXT:      pcmap: top [[#]] of [[#]] covered functions by samples, with the share spent on atomics:
+// TEXT:      pcmap: top [[#]] of [[#]] covered functions by samples with their uncovered callees', and the share spent on atomics:
 // TEXT-NEXT: samples share on atomics in uncovered callees function
 // Each thread is sampled in proportion to its own CPU time: on a loaded
 // machine (or under qemu-user) the busy thread may get more of the CPU than

@@ -128,6 +128,18 @@ cl::opt<SortKey> Sort(
                clEnumValN(SortKey::Address, "address", "by address")),
     cl::sub(FunctionsCmd), cl::cat(ReportCategory));
 
+enum class TraceRanking { Self, WithUncoveredCallees };
+cl::opt<TraceRanking> TraceSort(
+    "sort", cl::desc("Order of the covered functions"),
+    cl::init(TraceRanking::Self),
+    cl::values(clEnumValN(TraceRanking::Self, "self",
+                          "most samples of their own first"),
+               clEnumValN(TraceRanking::WithUncoveredCallees, "self+uncovered",
+                          "most samples of their own and of their uncovered "
+                          "callees (the C library's, say) first, as the "
+                          "tracer's report at exit ranks them")),
+    cl::sub(TraceCmd), cl::cat(ReportCategory));
+
 cl::opt<bool> ShowAll("all",
                       cl::desc("Also list functions that did not change"),
                       cl::sub(DiffCmd), cl::cat(ReportCategory));
@@ -238,6 +250,10 @@ ExitCode runTrace() {
   TraceReport R = mergeTraces(std::move(Dumps), std::move(Files));
   symbolizeTrace(R, !NoDemangle, !NoSource);
   TraceOptions Out;
+  if (TraceSort == TraceRanking::WithUncoveredCallees) {
+    rankFunctionsWithUncoveredCallees(R);
+    Out.WithUncoveredCallees = true;
+  }
   Out.Top =
       Top.getNumOccurrences() || TraceFormatOpt != TraceFormat::Text ? Top : 20;
   Out.PerProcess = PerProcess;

@@ -41,6 +41,9 @@ struct TraceOptions : OutputOptions {
   TraceOptions() = default;
   TraceOptions(const OutputOptions &O) : OutputOptions(O) {}
   unsigned Callers = 3;
+  /// The functions are ranked by their samples and those of their
+  /// uncovered callees (rankFunctions), not by their own alone.
+  bool WithUncoveredCallees = false;
 };
 
 /// A source position a PC stands for; a PC in inlined code stands for
@@ -252,6 +255,11 @@ struct TraceReport {
 ExitCode readTraces(llvm::ArrayRef<std::string> Paths,
                     std::vector<TraceDump> &Dumps,
                     std::vector<TraceFile> &Files, uint64_t &Skipped);
+
+/// Ranks the functions by their own samples and those of their uncovered
+/// callees (time in the C library's mutex code, say, charged to the
+/// covered function that called it), most first.
+void rankFunctionsWithUncoveredCallees(TraceReport &R);
 
 /// Merges the dumps into ranked sites, functions and stacks, linked with
 /// the trace's names (linkStacks).

@@ -213,6 +213,14 @@ void rankStacks(std::vector<MergedStack> &Stacks) {
 
 } // namespace
 
+void rankFunctionsWithUncoveredCallees(TraceReport &R) {
+  llvm::stable_sort(R.Functions,
+                    [](const MergedFunction &A, const MergedFunction &B) {
+                      return A.Entry.Samples + A.Entry.UncoveredCalleeSamples >
+                             B.Entry.Samples + B.Entry.UncoveredCalleeSamples;
+                    });
+}
+
 TraceReport mergeTraces(std::vector<TraceDump> Dumps,
                         std::vector<TraceFile> Files) {
   TraceReport R;

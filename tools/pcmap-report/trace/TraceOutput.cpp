@@ -161,7 +161,7 @@ std::string sourceCell(const TraceFunction &F) {
 template <typename T>
 void rowsText(raw_ostream &OS, const TraceReport &R,
               const std::vector<Merged<T>> &Rows, StringRef Title,
-              const TraceOptions &O) {
+              const TraceOptions &O, StringRef Ranking = "samples") {
   size_t Shown = shownRows(Rows.size(), O);
   bool Source = any_of(
       Rows, [](const Merged<T> &M) { return !M.Entry.Location.empty(); });
@@ -194,7 +194,7 @@ void rowsText(raw_ostream &OS, const TraceReport &R,
       Tab.addRow(Sub);
     }
   }
-  OS << Title << " by samples";
+  OS << Title << " by " << Ranking;
   if (Shown < Rows.size())
     OS << ", top " << Shown << " of " << Rows.size();
   OS << ":\n";
@@ -437,7 +437,9 @@ void writeTraceText(raw_ostream &OS, const TraceReport &R,
     processesText(OS, R);
   rowsText(OS, R, R.Sites, "atomic sites", O);
   OS << "\n";
-  rowsText(OS, R, R.Functions, "covered functions", O);
+  rowsText(OS, R, R.Functions, "covered functions", O,
+           O.WithUncoveredCallees ? "samples with their uncovered callees'"
+                                  : "samples");
   if (!O.Callers)
     return;
   callersText(OS, R, R.Sites, "atomic sites", O);
