@@ -853,6 +853,10 @@ int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
   // waitpid(-1) of the program reaps either (only __WCLONE and __WALL
   // waits see the go-between: reapChild's).
   long Pid = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);
+  // qemu-user emulates no exit signal but SIGCHLD for a process: there the
+  // go-between is an ordinary child.
+  if (Pid < 0 && errno == EINVAL)
+    Pid = syscall(SYS_clone, long(SIGCHLD), nullptr, nullptr, nullptr, nullptr);
   if (Pid == 0)
     runGoBetween(Path, Argv, In[0], Out[1]);
   close(In[0]);
@@ -1132,7 +1136,7 @@ void reapChild(int Pid, bool Kill) {
   if (Kill)
     kill(Pid, SIGKILL);
   int Status, Saved = errno;
-  while (waitpid(Pid, &Status, __WCLONE) < 0 && errno == EINTR) {
+  while (waitpid(Pid, &Status, __WALL) < 0 && errno == EINTR) {
   }
   errno = Saved;
 }

@@ -437,8 +437,9 @@ bool forEachThread(void (*Visit)(int Tid, void *Data), void *Data);
 /// process whose locks are in any state; and through a go-between that is
 /// the program's only child of the two, without an exit signal, so that
 /// the program never sees them: no SIGCHLD, and its wait() and
-/// waitpid(-1) reap neither (reapChild does). Returns the go-between's
-/// pid (killing it kills the child), or -1.
+/// waitpid(-1) reap neither (reapChild does; under qemu-user, which
+/// emulates no other exit signal, the go-between is an ordinary child).
+/// Returns the go-between's pid (killing it kills the child), or -1.
 int spawnWithPipes(const char *Path, const char *const *Argv, int &ToChild,
                    int &FromChild);
 /// Writes to a pipe whose reader may have exited: returns false (EPIPE)
