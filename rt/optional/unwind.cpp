@@ -19,7 +19,7 @@ namespace {
 /// libstdc++ and LLVM are a few hundred bytes).
 constexpr size_t kMaxEntryBytes = 1 << 16;
 /// DW_CFA_remember_state nesting followed (compilers nest one deep).
-constexpr unsigned kMaxRememberedStates = 4;
+constexpr unsigned kMaxRememberedStates = 2; // on a fiber's stack: 2 x 160 B
 /// An index claiming more FDEs than this is not read.
 constexpr uint64_t kMaxIndexEntries = uint64_t(1) << 28;
 
