@@ -53,7 +53,8 @@ FunctionSlot Functions[kFunctionSlots];
 
 struct SampleCounts {
   uint64_t Samples, Atomic, Covered, Uncovered, Dropped;
-  uint64_t Signals; // the observations: one per timer signal
+  uint64_t Signals; // the observations: one per signal that charged periods
+  uint64_t EventSignals; // those of them that clock events sent
 };
 SampleCounts Counts;
 /// Each sample's call stack, when trace_stack_depth is not 0.
@@ -155,6 +156,15 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context);
 // behind the interceptor's back): a thread started by a raw clone or the C
 // library's own (a SIGEV_THREAD timer's) is found while some known thread
 // runs.
+//
+// The kernel checks CPU-time timers at its clock tick only. Where it allows
+// (perf_event_paranoid), each thread also has a perf task-clock event
+// (platform's openThreadClockEvent), driven by a high-resolution timer,
+// which signals every period that ends in user mode: the rate asked for,
+// not the tick's. Both send the tracer's signal; periodsToCharge charges
+// each period once. The events' descriptors are the only resource of the
+// program's the tracer takes: placed high, close-on-exec, at most
+// clockEventBudget of them, closed only while still the tracer's.
 
 constexpr unsigned kMaxThreads = 4096;
 constexpr uint64_t kScanEvery = 100;
@@ -163,9 +173,13 @@ constexpr long kMaxScanPeriods = 16 * kScanPeriods;
 struct ThreadSlot {
   int Tid; // 0: free
   int Timer;
+  ClockEvent Event; // Fd -1: none
 };
 ThreadSlot Threads[kMaxThreads];
 uint64_t ThreadsSeen;
+/// The threads sampled by a clock event too, and how many may be
+/// (clockEventBudget, when sampling starts; 0: trace_high_resolution=0).
+unsigned ClockEvents, ClockEventBudget;
 /// Held while the thread table changes: taken by spinning outside signal
 /// handlers (a thread's start and end) and only tried in them (a scan),
 /// so that a handler never waits for the code it interrupted.
@@ -219,18 +233,33 @@ void ensureThreadTimer(int Tid) {
   if (Timer < 0)
     return;
   Free->Timer = Timer;
+  Free->Event = {-1, 0};
+  if (ClockEvents < ClockEventBudget &&
+      openThreadClockEvent(Tid, TraceSignal, Free->Event))
+    ++ClockEvents;
   __atomic_store_n(&Free->Tid, Tid, __ATOMIC_RELEASE);
   add(ThreadsSeen);
-  if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
+  if (__atomic_load_n(&Running, __ATOMIC_RELAXED)) {
     armTimer(Timer, intervalNanos());
+    armClockEvent(Free->Event, intervalNanos());
+  }
+}
+
+/// Ends slot T's sampling and frees it; the table is locked.
+void freeThreadSlot(ThreadSlot &T) {
+  deleteTimer(T.Timer);
+  if (T.Event.Fd >= 0) {
+    closeClockEvent(T.Event);
+    --ClockEvents;
+  }
+  __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
 }
 
 /// Deletes thread Tid's timer, if it has one; the table is locked.
 void deleteThreadTimer(int Tid) {
   for (ThreadSlot &T : Threads)
     if (T.Tid == Tid) {
-      deleteTimer(T.Timer);
-      __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
+      freeThreadSlot(T);
       return;
     }
 }
@@ -243,6 +272,7 @@ struct ThreadSampling {
   uint64_t Periods;    // the periods its samples stood for
   uintptr_t LastPC;    // its last sample's PC
   bool Timed;
+  bool OnEvent;       // a clock event's signal came: charged by the CPU clock
   StackBounds Bounds; // its stack, where its frames are read
   // Where its last sample's stack went: the periods it runs after that
   // sample and no signal reports are charged to the same stack and caller.
@@ -256,7 +286,7 @@ void startSelf() {
   StackBounds B = {0, 0};
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
-  Self = {threadCPUNanos(), 0, 0, true, B, -1, nullptr};
+  Self = {threadCPUNanos(), 0, 0, true, false, B, -1, nullptr};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -402,10 +432,8 @@ __attribute__((noinline)) void discoverThreadsLocked() {
       bool Alive = false;
       for (unsigned J = 0; J < Live.Count && !Alive; ++J)
         Alive = Live.Tid[J] == T.Tid;
-      if (!Alive) {
-        deleteTimer(T.Timer);
-        __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
-      }
+      if (!Alive)
+        freeThreadSlot(T);
     }
   }
 }
@@ -436,20 +464,67 @@ bool wentMultiThreaded() {
   return !__atomic_exchange_n(&SawOtherThreads, true, __ATOMIC_RELAXED);
 }
 
+/// The periods a signal at PC charges. A timer's signal stands for one
+/// period and its overrun (the kernel checks CPU-time timers at its clock
+/// tick: above the tick's rate, one signal stands for several). A thread
+/// that a clock event samples too is charged by its CPU clock instead,
+/// each period once:
+/// - the event's signal comes at the end of each period the thread ran in
+///   user mode, exactly: it charges that period;
+/// - no event signal comes in the kernel. The timer's comes at the tick
+///   that found the thread there, where the kernel returns to: after a
+///   system call, it charges every period not charged yet. The periods
+///   of all system calls since the last such tick go to this one's call,
+///   which a tick finds in proportion to its time: in expectation, each
+///   call gets its own. A tick elsewhere (in user mode, or in a page
+///   fault, whose end is no system call's) charges nothing, unless more
+///   than kMaxPendingNanos of CPU time wait (a thread that makes no system
+///   calls but faults): then all but one period, where the tick found it.
+constexpr uint64_t kMaxPendingNanos = 50000000; // 50 ms
+uint64_t periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
+  if (FromEvent && !Self.OnEvent) {
+    Self.OnEvent = true;
+    uint64_t Now = threadCPUNanos();
+    uint64_t Interval = uint64_t(intervalNanos());
+    // A thread the sampler found (not started through pthread_create)
+    // starts its count here, with this period.
+    if (!Self.Timed && Now >= Interval) {
+      Self.CPUAtStart = Now - Interval;
+      Self.Periods = 0;
+      Self.Timed = true;
+    }
+  }
+  if (Self.OnEvent && Self.Timed) {
+    uint64_t Due =
+        (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
+    Due = Due > Self.Periods ? Due - Self.Periods : 0;
+    if (FromEvent)
+      return Due ? 1 : 0;
+    if (followsSystemCall(PC))
+      return Due;
+    return Due * uint64_t(intervalNanos()) > kMaxPendingNanos ? Due - 1 : 0;
+  }
+  int Overrun = Info->si_overrun;
+  return 1 +
+         uint64_t(!FromEvent && Overrun > 0 && Overrun < 1000000 ? Overrun : 0);
+}
+
 void handleSample(int Signal, siginfo_t *Info, void *Context) {
-  if (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie)
+  bool FromEvent = isClockEventSignal(Info);
+  if (!FromEvent &&
+      (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie))
     return;
   int SavedErrno = errno;
-  // The kernel checks CPU-time timers at its clock tick: at rates above
-  // the tick, one signal stands for several periods (the overrun).
-  int Overrun = Info->si_overrun;
-  uint64_t Periods =
-      1 + uint64_t(Overrun > 0 && Overrun < 1000000 ? Overrun : 0);
-  uintptr_t PC = attributedPC(Context);
-  add(Counts.Signals);
-  record(PC, Periods, Context);
-  Self.Periods += Periods;
-  Self.LastPC = PC;
+  if (uint64_t Periods =
+          periodsToCharge(Info, FromEvent, signalContextPC(Context))) {
+    uintptr_t PC = attributedPC(Context);
+    add(Counts.Signals);
+    if (FromEvent)
+      add(Counts.EventSignals);
+    record(PC, Periods, Context);
+    Self.Periods += Periods;
+    Self.LastPC = PC;
+  }
   if (!__atomic_load_n(&ScanThreadTid, __ATOMIC_RELAXED) &&
       (__atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) %
                kScanEvery ==
@@ -470,8 +545,10 @@ void setRunning(bool On) {
   long Nanos = On ? intervalNanos() : 0;
   lockTable();
   for (const ThreadSlot &T : Threads)
-    if (T.Tid)
+    if (T.Tid) {
       armTimer(T.Timer, Nanos);
+      armClockEvent(T.Event, Nanos);
+    }
   unlockTable();
 }
 
@@ -588,11 +665,13 @@ void writeTextHeader(ReportWriter &W, const Summary &Sum, unsigned NumSites) {
     << " atomic sites by samples:\n";
 }
 
-/// What the shares rest on: the timer signals (observations), the CPU
+/// What the shares rest on: the sampling signals (observations), the CPU
 /// time each stands for, and a share's standard error, which is at most
 /// 50 / sqrt(observations) points. The kernel checks CPU-time timers at its
-/// clock tick: above its rate (250 Hz on many kernels), a signal stands for
-/// several periods, and the samples count periods, not observations.
+/// clock tick: above its rate (250 Hz on many kernels), a timer's signal
+/// stands for several periods, and the samples count periods, not
+/// observations; a task-clock event signals each period that ends in user
+/// mode.
 void writeResolution(ReportWriter &W, const Summary &Sum) {
   uint64_t Signals = Sum.S.Counts.Signals;
   if (!Signals)
@@ -602,10 +681,12 @@ void writeResolution(ReportWriter &W, const Summary &Sum) {
   for (int I = 0; I < 64; ++I)
     Root = (Root + double(Signals) / Root) / 2;
   double Bound = 50.0 / Root;
-  W << "pcmap: resolution: " << Signals << " timer signals for " << Sum.Total
+  W << "pcmap: resolution: " << Signals << " sampling signals for " << Sum.Total
     << " samples, one per ";
   W.fixed(MsPerSignal, 1) << " ms of CPU time";
-  if (double(Sum.Total) > 1.25 * double(Signals))
+  if (2 * Sum.S.Counts.EventSignals > Signals)
+    W << " (task-clock events)";
+  else if (double(Sum.Total) > 1.25 * double(Signals))
     W << " (the kernel's clock tick)";
   W << "; a share's standard error is at most ";
   W.fixed(Bound, 1) << " points\n";
@@ -1338,6 +1419,7 @@ bool startSampling(bool MayHaveThreads) {
     return false;
   }
   deleteTimer(Probe);
+  ClockEventBudget = Flags.trace_high_resolution ? clockEventBudget() : 0;
   if (!FallbackScanStack)
     FallbackScanStack =
         static_cast<char *>(reserveStack(kFallbackScanStackBytes));
@@ -1389,6 +1471,12 @@ void restartInChild() {
   clearUsedSlots(Functions, &FunctionSlot::Start);
   memset(&Counts, 0, sizeof(Counts));
   Stacks.clear();
+  // The parent's clock events are its threads'; their descriptors are
+  // closed here, the timers are not the child's (the kernel copies none).
+  for (ThreadSlot &T : Threads)
+    if (T.Tid && T.Event.Fd >= 0)
+      closeClockEvent(T.Event);
+  ClockEvents = 0;
   clearUsedSlots(Threads, &ThreadSlot::Tid);
   ThreadsSeen = 0;
   TableBusy = 0;
@@ -1463,10 +1551,8 @@ void stepAside() {
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
   lockTable();
   for (ThreadSlot &T : Threads)
-    if (T.Tid) {
-      deleteTimer(T.Timer);
-      __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
-    }
+    if (T.Tid)
+      freeThreadSlot(T);
   unlockTable();
   Message M;
   M << "warning: the program uses signal " << uint64_t(TraceSignal)
@@ -1497,14 +1583,26 @@ void moveSignal() {
     if (!T.Tid)
       continue;
     deleteTimer(T.Timer);
+    // A clock event is made again too: its signals queued on the old signal
+    // before it closes are the only ones the program's handler could see
+    // (one that came while its thread was in this handler).
+    bool HadEvent = T.Event.Fd >= 0;
+    if (HadEvent) {
+      closeClockEvent(T.Event);
+      --ClockEvents;
+    }
     int Timer = createThreadCPUTimer(T.Tid, New, kSampleCookie);
     if (Timer < 0) {
       __atomic_store_n(&T.Tid, 0, __ATOMIC_RELEASE);
       continue;
     }
     T.Timer = Timer;
-    if (IsRunning)
+    if (HadEvent && openThreadClockEvent(T.Tid, New, T.Event))
+      ++ClockEvents;
+    if (IsRunning) {
       armTimer(Timer, intervalNanos());
+      armClockEvent(T.Event, intervalNanos());
+    }
   }
   unlockTable();
   reserveSignal(New, handleSample, moveSignal);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -1024,6 +1025,105 @@ int createThreadCPUTimer(int Tid, int Signal, int Cookie) {
 
 int createProcessCPUTimer(int Tid, int Signal, int Cookie) {
   return createTimerFor(CLOCK_PROCESS_CPUTIME_ID, Tid, Signal, Cookie);
+}
+
+/// The first descriptor number clock events take, from the descriptor
+/// limit: above FD_SETSIZE where the limit allows (out of select()'s way
+/// and of the loops that close descriptors 3 to 1023), else in the limit's
+/// last quarter. 0 if the limit leaves no room.
+static long clockEventBase(long &Limit) {
+  struct rlimit L;
+  if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, nullptr, &L) != 0)
+    return 0;
+  Limit = L.rlim_cur == RLIM_INFINITY || L.rlim_cur > (1u << 20)
+              ? long(1) << 20
+              : long(L.rlim_cur);
+  if (Limit < 64)
+    return 0;
+  return Limit >= 2048 ? 1024 : Limit * 3 / 4;
+}
+
+unsigned clockEventBudget() {
+  long Limit = 0;
+  long Base = clockEventBase(Limit);
+  if (!Base)
+    return 0;
+  long Budget = (Limit - Base) / 2;
+  return Budget > 4096 ? 4096u : unsigned(Budget);
+}
+
+bool openThreadClockEvent(int Tid, int Signal, ClockEvent &E) {
+  E = {-1, 0};
+  long Limit = 0;
+  long Base = clockEventBase(Limit);
+  if (!Base)
+    return false;
+  struct perf_event_attr A;
+  memset(&A, 0, sizeof(A));
+  A.size = sizeof(A);
+  A.type = PERF_TYPE_SOFTWARE;
+  A.config = PERF_COUNT_SW_TASK_CLOCK;
+  A.sample_period = 1000000; // armClockEvent sets the period
+  A.disabled = 1;
+  // User mode only: what perf_event_paranoid 2 allows without privileges.
+  // It also keeps the signal out of system calls (no EINTR).
+  A.exclude_kernel = 1;
+  A.exclude_hv = 1;
+  int Fd =
+      int(syscall(SYS_perf_event_open, &A, Tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  if (Fd < 0)
+    return false;
+  int High = fcntl(Fd, F_DUPFD_CLOEXEC, int(Base));
+  close(Fd);
+  if (High < 0)
+    return false;
+  struct f_owner_ex Owner = {F_OWNER_TID, Tid};
+  uint64_t Id = 0;
+  if (ioctl(High, PERF_EVENT_IOC_ID, &Id) != 0 ||
+      fcntl(High, F_SETOWN_EX, &Owner) != 0 ||
+      fcntl(High, F_SETSIG, Signal) != 0 ||
+      fcntl(High, F_SETFL, O_ASYNC) != 0) {
+    close(High);
+    return false;
+  }
+  E = {High, Id};
+  return true;
+}
+
+void armClockEvent(const ClockEvent &E, long Nanos) {
+  if (E.Fd < 0)
+    return;
+  if (Nanos <= 0) {
+    ioctl(E.Fd, PERF_EVENT_IOC_DISABLE, 0);
+    return;
+  }
+  uint64_t Period = uint64_t(Nanos);
+  ioctl(E.Fd, PERF_EVENT_IOC_PERIOD, &Period);
+  ioctl(E.Fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+void retargetClockEvent(const ClockEvent &E, int Signal) {
+  if (E.Fd >= 0)
+    fcntl(E.Fd, F_SETSIG, Signal);
+}
+
+void closeClockEvent(ClockEvent &E) {
+  if (E.Fd < 0)
+    return;
+  // Only a perf event answers PERF_EVENT_IOC_ID, and only this one with
+  // this id; any other file the program opened under the number is its.
+  struct stat St;
+  uint64_t Id = 0;
+  // The ioctl is only tried on an anonymous inode (no file type), which a
+  // device's driver, say, never is.
+  if (fstat(E.Fd, &St) == 0 && (St.st_mode & S_IFMT) == 0 &&
+      ioctl(E.Fd, PERF_EVENT_IOC_ID, &Id) == 0 && Id == E.Id)
+    close(E.Fd);
+  E = {-1, 0};
+}
+
+bool isClockEventSignal(const siginfo_t *Info) {
+  return Info->si_code == POLL_IN;
 }
 
 int waitForSignal(int Signal) {

@@ -69,6 +69,12 @@ bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
   return BL || BLR;
 }
 
+bool followsSystemCall(uintptr_t PC) {
+  if ((PC & 3) || (PC & 4095) < 4)
+    return false;
+  return *reinterpret_cast<const uint32_t *>(PC - 4) == 0xD4000001u; // SVC #0
+}
+
 // Reads the interrupted code's stack, not this function's: not
 // instrumented by ASan.
 __attribute__((no_sanitize("address", "hwaddress"))) uintptr_t

@@ -76,6 +76,13 @@ bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor) {
   return false;
 }
 
+bool followsSystemCall(uintptr_t PC) {
+  if ((PC & 4095) < 2)
+    return false;
+  const auto *At = reinterpret_cast<const uint8_t *>(PC - 2);
+  return At[0] == 0x0F && At[1] == 0x05; // SYSCALL
+}
+
 // Reads the interrupted code's stack, not this function's: not
 // instrumented by ASan.
 __attribute__((no_sanitize("address", "hwaddress"))) uintptr_t

@@ -359,6 +359,11 @@ uintptr_t signalContextFP(const void *Context);
 /// be mapped). A check for return addresses found by scanning a stack.
 /// Async-signal-safe.
 bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor);
+/// Whether the instruction just before PC is a system call (x86-64:
+/// SYSCALL; AArch64: SVC #0): where a signal that came while the thread was
+/// in the kernel for a system call finds it. Reads only PC's own page.
+/// Async-signal-safe.
+bool followsSystemCall(uintptr_t PC);
 /// The return address of a function interrupted before it linked its
 /// frame record or after it unlinked it (at its first instruction, before
 /// or between x86-64's PUSH RBP and MOV RBP, RSP, at a RET), where a
@@ -419,6 +424,37 @@ int createThreadCPUTimer(int Tid, int Signal, int Cookie);
 /// A timer on the process's CPU clock (all its threads' CPU time) that
 /// sends Signal with the value Cookie to thread Tid alone. -1 on failure.
 int createProcessCPUTimer(int Tid, int Signal, int Cookie);
+/// A sampler on thread Tid's own CPU time that is not held to the kernel's
+/// clock tick: a perf software event on the thread's task clock (user mode
+/// only, which perf_event_paranoid 2 allows an unprivileged process), driven
+/// by a high-resolution timer, that sends Signal to that thread after every
+/// Nanos nanoseconds of its CPU time that end while it runs in user mode
+/// (time in the kernel ends none: a CPU-time timer reports it). Its file
+/// descriptor is close-on-exec and placed high (clockEventBudget), where a
+/// program's own descriptors rarely go; the program may still close it
+/// (closefrom, dup2): closeClockEvent then leaves the descriptor alone.
+struct ClockEvent {
+  int Fd;      // -1: none
+  uint64_t Id; // the kernel's id of the event, to know it again
+};
+/// Opens the event, disabled. False if the kernel or its settings refuse
+/// (perf_event_paranoid 3, seccomp, an emulator) or no descriptor is left.
+/// Async-signal-safe.
+bool openThreadClockEvent(int Tid, int Signal, ClockEvent &E);
+/// Makes E signal every Nanos nanoseconds; 0 stops it.
+void armClockEvent(const ClockEvent &E, long Nanos);
+/// Makes E send Signal from now on.
+void retargetClockEvent(const ClockEvent &E, int Signal);
+/// Closes E's descriptor if it is still E (the program may have closed it
+/// and opened another file under its number).
+void closeClockEvent(ClockEvent &E);
+/// How many clock events the process may hold: a share of the descriptors
+/// its limit leaves above the first one the events take, so that a program
+/// near its limit keeps its descriptors (its threads beyond the budget
+/// are sampled at the tick).
+unsigned clockEventBudget();
+/// True if Info is a clock event's signal (not a timer's).
+bool isClockEventSignal(const siginfo_t *Info);
 /// Waits until Signal, which the calling thread blocks, is pending, and
 /// takes it: its value (the timer's cookie); -1 on an error.
 int waitForSignal(int Signal);

@@ -3,8 +3,11 @@ the process's CPU time: the samples are the CPU time times the rate within
 10%, and at least MIN_SHARE of them are in FUNCTION. On a loaded machine a
 run can miss (another process's burst, the kernel's tick): the rule is the
 best of at most three runs, each one's figures printed on stderr.
+With --min-rate=R, the sampling signals (observations) must also be at
+least R per second of CPU time.
 Prints the program's output and the checks' results, for FileCheck.
-Usage: check_accuracy.py DIR FUNCTION MIN_SHARE PROGRAM [ARGS...]"""
+Usage: check_accuracy.py [--min-rate=R] DIR FUNCTION MIN_SHARE PROGRAM
+       [ARGS...]"""
 
 import glob
 import json
@@ -12,8 +15,12 @@ import os
 import subprocess
 import sys
 
-out_dir, function, min_share = sys.argv[1], sys.argv[2], float(sys.argv[3])
-command = sys.argv[4:]
+args = sys.argv[1:]
+min_rate = None
+if args and args[0].startswith("--min-rate="):
+    min_rate = float(args.pop(0).split("=", 1)[1])
+out_dir, function, min_share = args[0], args[1], float(args[2])
+command = args[3:]
 
 
 def attempt(n):
@@ -34,16 +41,21 @@ def attempt(n):
     in_function = sum(f["samples"] for f in r["functions"]
                       if f["function"] == function)
     share = in_function / r["samples"] if r["samples"] else 0
+    rate = r.get("observations", 0) * 1e9 / r["cpu_ns"] if r["cpu_ns"] else 0
     print("run %d: samples %d, expected %.0f from the CPU time, ratio %.3f; "
-          "%.1f%% in %s" % (n, r["samples"], expected, ratio, 100 * share,
-                            function), file=sys.stderr)
-    return output, abs(ratio - 1) <= 0.10, share >= min_share
+          "%.1f%% in %s; %.0f signals per CPU second" %
+          (n, r["samples"], expected, ratio, 100 * share, function, rate),
+          file=sys.stderr)
+    return (output, abs(ratio - 1) <= 0.10, share >= min_share,
+            min_rate is None or rate >= min_rate)
 
 
 for n in range(1, 4):
-    output, accurate, in_function = attempt(n)
-    if accurate and in_function:
+    output, accurate, in_function, fast = attempt(n)
+    if accurate and in_function and fast:
         break
 sys.stdout.write(output)
 print("samples within 10%% of CPU time x rate: %s" % accurate)
 print("at least %.0f%% in %s: %s" % (100 * min_share, function, in_function))
+if min_rate is not None:
+    print("at least %.0f signals per CPU second: %s" % (min_rate, fast))

@@ -97,7 +97,7 @@ struct SampleCounts {
   uint64_t Samples = 0, AtomicSamples = 0, CoveredSamples = 0,
            UncoveredSamples = 0, DroppedSamples = 0;
   uint64_t StackSamplesDropped = 0; // version 3: samples without a stack
-  /// The timer signals the samples came in (0: a dump that does not say).
+  /// The sampling signals the samples came in (0: a dump that does not say).
   uint64_t Observations = 0;
   /// Whether every process counted gave its observations.
   bool ObservationsKnown = true;
@@ -331,7 +331,7 @@ std::string traceSummary(const TraceReport &R);
 /// "1200 on atomics (40.7%), 2900 in covered functions, 50 elsewhere,
 /// 0 dropped"
 std::string sampleBreakdown(const TraceReport &R);
-/// "300 timer signals for 1200 samples, one per 4.0 ms of CPU time (the
+/// "300 sampling signals for 1200 samples, one per 4.0 ms of CPU time (the
 /// kernel's clock tick); a share's standard error is at most 2.9 points",
 /// or "" where a dump did not give its observations.
 std::string resolutionText(const TraceReport &R);

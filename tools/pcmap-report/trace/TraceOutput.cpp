@@ -46,7 +46,7 @@ std::string resolutionText(const TraceReport &R) {
     return "";
   std::string S;
   raw_string_ostream OS(S);
-  OS << C.Observations << " timer signals for " << C.Samples
+  OS << C.Observations << " sampling signals for " << C.Samples
      << " samples, one per "
      << llvm::format("%.1f", double(C.CpuNs) / 1e6 / double(C.Observations))
      << " ms of CPU time";
