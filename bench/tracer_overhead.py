@@ -7,7 +7,10 @@ round to round, so that a change of the machine's load falls on every mode:
 
   off       without the tracer
   flat      1000 Hz, no call stacks (trace_stack_depth=0)
-  stacks    1000 Hz, 32-frame call stacks (the default)
+  stacks    1000 Hz, 32-frame call stacks (the default: task-clock events
+            where the kernel allows them, about 1000 signals per second)
+  tick      the same with CPU-time timers alone (trace_high_resolution=0:
+            one signal per clock tick, 250 per second on many kernels)
   text      the same, with the text report at exit, which starts
             llvm-symbolizer to name the sites and their callers
 
@@ -51,6 +54,8 @@ MODES = (("off", "tracer off", "trace_atomics=0"),
          ("flat", "1000 Hz, no stacks", "trace_atomics=1:trace_stack_depth=0" +
           JSON),
          ("stacks", "1000 Hz, stacks", "trace_atomics=1" + JSON),
+         ("tick", "1000 Hz, stacks, tick only",
+          "trace_atomics=1:trace_high_resolution=0" + JSON),
          ("text", "1000 Hz, stacks, text report", "trace_atomics=1"))
 
 
@@ -65,14 +70,16 @@ def run(options):
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    accuracy = None
+    accuracy = signals = None
     reports = glob.glob(os.path.join(tmp, "trace.*"))
     if reports:
         with open(reports[0]) as f:
             r = json.loads(f.read().splitlines()[-1])
         expected = r["cpu_ns"] * r["hz"] / 1e9
         accuracy = r["samples"] / expected if expected else 0
-    return wall, cpu, accuracy
+        if r.get("observations") and r["cpu_ns"]:
+            signals = r["observations"] * 1e9 / r["cpu_ns"]
+    return wall, cpu, accuracy, signals
 
 
 results = {k: [] for k, _, _ in MODES}
@@ -81,20 +88,24 @@ for i in range(rounds):
     for k, _, options in order:
         results[k].append(run(options))
 
-print("refcache, %d lookups per thread, %d rounds" % (lookups, rounds))
-print("%-30s %8s %8s %10s %10s %9s" % ("mode", "wall s", "cpu s",
-                                        "wall/off", "cpu/off", "accuracy"))
+print("refcache, %d lookups per thread, %d rounds; signals/s: sampling "
+      "signals per second of CPU time" % (lookups, rounds))
+print("%-30s %8s %8s %10s %10s %9s %9s" % ("mode", "wall s", "cpu s",
+                                            "wall/off", "cpu/off", "accuracy",
+                                            "signals/s"))
 for k, label, _ in MODES:
-    wall = statistics.median(w for w, _, _ in results[k])
-    cpu = statistics.median(c for _, c, _ in results[k])
+    wall = statistics.median(r[0] for r in results[k])
+    cpu = statistics.median(r[1] for r in results[k])
     wall_ratio = statistics.median(
         r[0] / o[0] for r, o in zip(results[k], results["off"]))
     cpu_ratio = statistics.median(
         r[1] / o[1] for r, o in zip(results[k], results["off"]))
-    accuracies = [a for _, _, a in results[k] if a is not None]
-    print("%-30s %8.3f %8.3f %+9.1f%% %+9.1f%% %9s" %
+    accuracies = [r[2] for r in results[k] if r[2] is not None]
+    rates = [r[3] for r in results[k] if r[3] is not None]
+    print("%-30s %8.3f %8.3f %+9.1f%% %+9.1f%% %9s %9s" %
           (label, wall, cpu, 100 * (wall_ratio - 1), 100 * (cpu_ratio - 1),
-           "%.3f" % statistics.median(accuracies) if accuracies else "-"))
+           "%.3f" % statistics.median(accuracies) if accuracies else "-",
+           "%.0f" % statistics.median(rates) if rates else "-"))
 fixed = statistics.median(t[0] - s[0]
                           for t, s in zip(results["text"], results["stacks"]))
 fixed_cpu = statistics.median(t[1] - s[1]

@@ -159,10 +159,20 @@ unsigned captureStack(const void *Context, uintptr_t PC,
     uintptr_t SP = Regs.Value[kDwarfSP], PC = Regs.PC, Start = 0;
     bool FromReturnAddress = Regs.PCIsReturnAddress;
     UnwindStep Step = unwindStep(Regs, Stack, &Start);
-    if (Pending && (Step == UnwindStep::NoInfo || !followsCall(PC, Start))) {
+    // A signal handler's return address is the signal trampoline, which
+    // no call precedes: the FDE that describes it is a signal frame's (the
+    // step leaves the PC the signal interrupted).
+    bool SignalTrampoline =
+        Step == UnwindStep::Caller && !Regs.PCIsReturnAddress;
+    if (Pending && (Step == UnwindStep::NoInfo ||
+                    (!SignalTrampoline && !followsCall(PC, Start)))) {
       --N; // not a return address after all
       break;
     }
+    // The trampoline is its own address, not a call's: named as such
+    // (__restore_rt), not as the byte before it.
+    if (Pending && SignalTrampoline)
+      ++Out[N - 1];
     Pending = false;
     if (Step == UnwindStep::Outermost) {
       if (ReachedStart)

@@ -473,13 +473,18 @@ bool wentMultiThreaded() {
 ///   user mode, exactly: it charges that period;
 /// - no event signal comes in the kernel. The timer's comes at the tick
 ///   that found the thread there, where the kernel returns to: after a
-///   system call, it charges every period not charged yet. The periods
-///   of all system calls since the last such tick go to this one's call,
-///   which a tick finds in proportion to its time: in expectation, each
-///   call gets its own. A tick elsewhere (in user mode, or in a page
-///   fault, whose end is no system call's) charges nothing, unless more
-///   than kMaxPendingNanos of CPU time wait (a thread that makes no system
-///   calls but faults): then all but one period, where the tick found it.
+///   system call, it charges the periods not charged yet but the last,
+///   whose event signal may be on its way (the event's periods drift
+///   against the thread's clock by the timer interrupt's latency, so that
+///   its boundaries fall anywhere in a period of the clock's). The
+///   periods of all system calls since the last such tick go to this
+///   one's call, which a tick finds in proportion to its time: in
+///   expectation, each call gets its own. A tick elsewhere (in user mode,
+///   or in a page fault, whose end is no system call's) charges nothing,
+///   unless more than kMaxPendingNanos of CPU time wait (a thread that
+///   makes no system calls but faults): then the same, where the tick
+///   found it. At most one period is left at a thread's end, which
+///   chargeUnsignalledPeriods charges.
 constexpr uint64_t kMaxPendingNanos = 50000000; // 50 ms
 uint64_t periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
   if (FromEvent && !Self.OnEvent) {
@@ -499,10 +504,11 @@ uint64_t periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
         (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
     Due = Due > Self.Periods ? Due - Self.Periods : 0;
     if (FromEvent)
-      return Due ? 1 : 0;
-    if (followsSystemCall(PC))
-      return Due;
-    return Due * uint64_t(intervalNanos()) > kMaxPendingNanos ? Due - 1 : 0;
+      return 1;
+    if (Due > 1 && (followsSystemCall(PC) ||
+                    Due * uint64_t(intervalNanos()) > kMaxPendingNanos))
+      return Due - 1;
+    return 0;
   }
   int Overrun = Info->si_overrun;
   return 1 +

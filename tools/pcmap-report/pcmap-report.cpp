@@ -128,7 +128,7 @@ cl::opt<SortKey> Sort(
                clEnumValN(SortKey::Address, "address", "by address")),
     cl::sub(FunctionsCmd), cl::cat(ReportCategory));
 
-enum class TraceRanking { Self, WithUncoveredCallees };
+enum class TraceRanking { Self, WithUncoveredCallees, Cumulative };
 cl::opt<TraceRanking> TraceSort(
     "sort", cl::desc("Order of the covered functions"),
     cl::init(TraceRanking::Self),
@@ -137,7 +137,11 @@ cl::opt<TraceRanking> TraceSort(
                clEnumValN(TraceRanking::WithUncoveredCallees, "self+uncovered",
                           "most samples of their own and of their uncovered "
                           "callees (the C library's, say) first, as the "
-                          "tracer's report at exit ranks them")),
+                          "tracer's report at exit ranks them"),
+               clEnumValN(TraceRanking::Cumulative, "cumulative",
+                          "as self, then every function of the call "
+                          "stacks, covered or not, by the samples of the "
+                          "stacks it is in (pprof's -top -cum)")),
     cl::sub(TraceCmd), cl::cat(ReportCategory));
 
 cl::opt<bool> ShowAll("all",
@@ -254,6 +258,7 @@ ExitCode runTrace() {
     rankFunctionsWithUncoveredCallees(R);
     Out.WithUncoveredCallees = true;
   }
+  Out.Cumulative = TraceSort == TraceRanking::Cumulative;
   Out.Top =
       Top.getNumOccurrences() || TraceFormatOpt != TraceFormat::Text ? Top : 20;
   Out.PerProcess = PerProcess;

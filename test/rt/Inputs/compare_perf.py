@@ -10,7 +10,9 @@ sample itself) and perf's samples in the kernel are left out of perf's
 side. Inlined frames are left out of both (perf with --no-inline; the
 tracer's from the function that holds the PC, as its symbol table says).
 
-Usage: compare_perf.py PROGRAM [ARGS...]  (llvm-symbolizer on the PATH)
+Usage: compare_perf.py PROGRAM [ARGS...]  (llvm-symbolizer on the PATH;
+COMPARE_OPTIONS: more of the tracer's options, COMPARE_LIMIT: the points
+allowed, COMPARE_TOP: the functions compared)
 prints, for the TOP functions by perf's cumulative share, both shares, and
 the largest difference in points.
 """
@@ -29,7 +31,10 @@ tmp = tempfile.mkdtemp()
 perf_data = os.path.join(tmp, "perf.data")
 env = dict(os.environ,
            PCMAP_OPTIONS="trace_atomics=1:report_format=json:report_path=" +
-           os.path.join(tmp, "trace"))
+           os.path.join(tmp, "trace") +
+           # More of the tracer's options (COMPARE_OPTIONS=a=1:b=2).
+           (":" + os.environ["COMPARE_OPTIONS"]
+            if os.environ.get("COMPARE_OPTIONS") else ""))
 # perf keeps the vDSO's image, which it needs to unwind through it, in its
 # build-id cache: one of this run's own (lit gives no HOME).
 perf = ["perf", "--buildid-dir", os.path.join(tmp, "buildid")]

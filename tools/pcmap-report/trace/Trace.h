@@ -44,6 +44,9 @@ struct TraceOptions : OutputOptions {
   /// The functions are ranked by their samples and those of their
   /// uncovered callees (rankFunctions), not by their own alone.
   bool WithUncoveredCallees = false;
+  /// Also a table of every function in the call stacks ranked by the
+  /// samples of the stacks that hold it (cumulativeFunctions).
+  bool Cumulative = false;
 };
 
 /// A source position a PC stands for; a PC in inlined code stands for
@@ -299,6 +302,20 @@ std::vector<std::string> foldedFrames(const TraceReport &R,
 /// " [atomic rmw add seq_cst 8 bytes]": what the innermost frame of a
 /// stack's atomic samples gets.
 std::string atomicSuffix(const TraceReport &R, const MergedStack &S);
+
+/// A function of the call stacks, covered or not, with the samples of the
+/// stacks it is in (once per stack, recursion or inlining notwithstanding)
+/// and of those whose innermost frame it is: pprof's "cum" and "flat".
+struct CumulativeFunction {
+  std::string Name; // as shown, or "module+0x..." where unnamed
+  uint32_t Module = 0;
+  uint64_t Cumulative = 0, Self = 0;
+};
+/// Every function of R's stacks, most cumulative samples first (ties: most
+/// self samples, then by name). Empty without stacks.
+std::vector<CumulativeFunction> cumulativeFunctions(const TraceReport &R);
+/// The samples with a stack: what cumulative shares are of.
+uint64_t stackSamples(const TraceReport &R);
 
 /// The writers. O.Top cuts the rows; O.PerProcess adds each process's
 /// counts to text and CSV; O.Callers, each top row's callers.

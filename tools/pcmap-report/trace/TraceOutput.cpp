@@ -201,6 +201,49 @@ void rowsText(raw_ostream &OS, const TraceReport &R,
   Tab.writeText(OS);
 }
 
+/// The module name of a cumulative row ("?" when the trace has no path).
+std::string moduleName(const TraceReport &R, uint32_t Module) {
+  const TraceModule &M = R.Modules[Module];
+  if (M.NoModule)
+    return "(no module)";
+  return M.Paths.empty() ? "?" : sys::path::filename(M.Paths[0]).str();
+}
+
+/// Every function of the stacks by cumulative samples (--sort=cumulative),
+/// as pprof's -top -cum ranks them: shares of the samples with a stack.
+void cumulativeText(raw_ostream &OS, const TraceReport &R,
+                    const TraceOptions &O) {
+  std::vector<CumulativeFunction> Rows = cumulativeFunctions(R);
+  uint64_t Total = stackSamples(R);
+  size_t Shown = shownRows(Rows.size(), O);
+  Table Tab({{"CUMULATIVE", true},
+             {"SHARE", true},
+             {"SELF", true},
+             {"SHARE", true},
+             {"FUNCTION", false},
+             {"MODULE", false}});
+  auto Share = [&](uint64_t N) {
+    return percentText(Total ? double(N) / double(Total) : 0);
+  };
+  for (size_t I = 0; I < Shown; ++I) {
+    const CumulativeFunction &F = Rows[I];
+    Tab.addRow({num(F.Cumulative), Share(F.Cumulative), num(F.Self),
+                Share(F.Self), tableName(F.Name, O), moduleName(R, F.Module)});
+  }
+  OS << "\nfunctions of the call stacks by cumulative samples (theirs and "
+        "their callees', of the "
+     << Total << " samples with a stack)";
+  if (Shown < Rows.size())
+    OS << ", top " << Shown << " of " << Rows.size();
+  OS << ":\n";
+  if (Rows.empty()) {
+    OS << "  (no call stacks: the dumps were written with "
+          "trace_stack_depth=0)\n";
+    return;
+  }
+  Tab.writeText(OS);
+}
+
 //===----------------------------------------------------------------------===//
 // Callers
 //===----------------------------------------------------------------------===//
@@ -440,6 +483,8 @@ void writeTraceText(raw_ostream &OS, const TraceReport &R,
   rowsText(OS, R, R.Functions, "covered functions", O,
            O.WithUncoveredCallees ? "samples with their uncovered callees'"
                                   : "samples");
+  if (O.Cumulative)
+    cumulativeText(OS, R, O);
   if (!O.Callers)
     return;
   callersText(OS, R, R.Sites, "atomic sites", O);

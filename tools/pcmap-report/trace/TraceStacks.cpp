@@ -13,6 +13,8 @@
 #include "Trace.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -183,6 +185,58 @@ std::string atomicSuffix(const TraceReport &R, const MergedStack &S) {
   if (S.Site >= 0)
     return " [atomic " + atomicText(R.Sites[S.Site].Entry) + "]";
   return " [atomic]";
+}
+
+std::vector<CumulativeFunction> cumulativeFunctions(const TraceReport &R) {
+  std::vector<CumulativeFunction> Out;
+  StringMap<size_t> Index; // "module index/name" -> Out's index
+  auto IndexOf = [&](uint32_t Module, const std::string &Name) {
+    auto [It, New] =
+        Index.try_emplace((Twine(Module) + "/" + Name).str(), Out.size());
+    if (New)
+      Out.push_back({Name, Module, 0, 0});
+    return It->second;
+  };
+  for (const MergedStack &S : R.Stacks) {
+    SmallVector<size_t, 64> Seen;
+    bool Innermost = true;
+    for (uint32_t I : S.Frames) {
+      const TraceFrame &F = R.Frames[I];
+      auto Note = [&](size_t Row) {
+        if (Innermost)
+          Out[Row].Self += S.Samples;
+        Innermost = false;
+        if (!is_contained(Seen, Row)) {
+          Seen.push_back(Row);
+          Out[Row].Cumulative += S.Samples;
+        }
+      };
+      if (F.Lines.empty()) {
+        Note(IndexOf(F.Module, moduleText(R, F.Module, F.Offset)));
+        continue;
+      }
+      for (const TraceSourceFrame &L : F.Lines)
+        Note(IndexOf(F.Module, L.Function.empty()
+                                   ? moduleText(R, F.Module, F.Offset)
+                                   : L.Function));
+    }
+  }
+  stable_sort(Out,
+              [](const CumulativeFunction &A, const CumulativeFunction &B) {
+                if (A.Cumulative != B.Cumulative)
+                  return A.Cumulative > B.Cumulative;
+                if (A.Self != B.Self)
+                  return A.Self > B.Self;
+                return A.Name < B.Name;
+              });
+  return Out;
+}
+
+uint64_t stackSamples(const TraceReport &R) {
+  uint64_t N = 0;
+  for (const MergedStack &S : R.Stacks)
+    N += S.Samples;
+  return N;
 }
 
 } // namespace report
