@@ -12,7 +12,8 @@ per request, the overheads (median against median, and the median of each
 round's traced run against the untraced one beside it), and how the traced
 runs' samples compare with the workers' CPU time.
 
-usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]"""
+usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]
+TRACER_OPTIONS: more tracer options for the traced runs."""
 
 import glob
 import json
@@ -45,7 +46,11 @@ def run(traced, index, stacks=True):
     if traced:
         env["PCMAP_OPTIONS"] = ("trace_atomics=1:report_format=json:"
                                 "report_path=" + prefix +
-                                ("" if stacks else ":trace_stack_depth=0"))
+                                ("" if stacks else ":trace_stack_depth=0") +
+                                # More options for every traced run, e.g.
+                                # trace_high_resolution=0.
+                                (":" + os.environ["TRACER_OPTIONS"]
+                                 if os.environ.get("TRACER_OPTIONS") else ""))
     out = subprocess.run([exe, connections, seconds], env=env, check=True,
                          stdout=subprocess.PIPE, text=True).stdout
     m = SUMMARY.search(out)

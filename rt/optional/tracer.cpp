@@ -158,13 +158,22 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context);
 // runs.
 //
 // The kernel checks CPU-time timers at its clock tick only. Where it allows
-// (perf_event_paranoid), each thread also has a perf task-clock event
-// (platform's openThreadClockEvent), driven by a high-resolution timer,
-// which signals every period that ends in user mode: the rate asked for,
-// not the tick's. Both send the tracer's signal; periodsToCharge charges
-// each period once. The events' descriptors are the only resource of the
-// program's the tracer takes: placed high, close-on-exec, at most
-// clockEventBudget of them, closed only while still the tracer's.
+// (perf_event_paranoid), a thread that runs also has a perf task-clock
+// event (platform's openThreadClockEvent), driven by a high-resolution
+// timer, which signals every period that ends in user mode: the rate asked
+// for, not the tick's. Both send the tracer's signal; periodsToCharge
+// charges each period once. An enabled per-thread event costs the kernel
+// some microseconds at every context switch of its thread (a forking
+// server's worker, which switches at every request, lost a third of its
+// throughput), so each thread decides for itself, at its timer's signals
+// (reviewClockEvent): its event is opened and enabled while it runs long
+// stretches (at most kQuietSwitchesPerMs context switches per millisecond
+// of its CPU time), and disabled while it switches often (kBusy...), where
+// the tick samples it. A thread that runs less than kReviewNanos never has
+// one (a forked child that serves one request pays no perf_event_open).
+// The events' descriptors are the only resource of the program's the
+// tracer takes: placed high, close-on-exec, at most clockEventBudget of
+// them, closed only while still the tracer's.
 
 constexpr unsigned kMaxThreads = 4096;
 constexpr uint64_t kScanEvery = 100;
@@ -174,6 +183,7 @@ struct ThreadSlot {
   int Tid; // 0: free
   int Timer;
   ClockEvent Event; // Fd -1: none
+  bool EventOn;     // enabled while sampling runs (the thread's choice)
 };
 ThreadSlot Threads[kMaxThreads];
 uint64_t ThreadsSeen;
@@ -234,15 +244,11 @@ void ensureThreadTimer(int Tid) {
     return;
   Free->Timer = Timer;
   Free->Event = {-1, 0};
-  if (ClockEvents < ClockEventBudget &&
-      openThreadClockEvent(Tid, TraceSignal, Free->Event))
-    ++ClockEvents;
+  Free->EventOn = false;
   __atomic_store_n(&Free->Tid, Tid, __ATOMIC_RELEASE);
   add(ThreadsSeen);
-  if (__atomic_load_n(&Running, __ATOMIC_RELAXED)) {
+  if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
     armTimer(Timer, intervalNanos());
-    armClockEvent(Free->Event, intervalNanos());
-  }
 }
 
 /// Ends slot T's sampling and frees it; the table is locked.
@@ -272,7 +278,9 @@ struct ThreadSampling {
   uint64_t Periods;    // the periods its samples stood for
   uintptr_t LastPC;    // its last sample's PC
   bool Timed;
-  bool OnEvent;       // a clock event's signal came: charged by the CPU clock
+  bool EventOn; // its clock event is enabled (its slot's EventOn)
+  uint64_t ReviewCPU, ReviewSwitches; // at its last reviewClockEvent
+  ThreadSlot *Slot;                   // its slot, once looked up
   StackBounds Bounds; // its stack, where its frames are read
   // Where its last sample's stack went: the periods it runs after that
   // sample and no signal reports are charged to the same stack and caller.
@@ -286,7 +294,7 @@ void startSelf() {
   StackBounds B = {0, 0};
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
-  Self = {threadCPUNanos(), 0, 0, true, false, B, -1, nullptr};
+  Self = {threadCPUNanos(), 0, 0, true, false, 0, 0, nullptr, B, -1, nullptr};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -464,11 +472,65 @@ bool wentMultiThreaded() {
   return !__atomic_exchange_n(&SawOtherThreads, true, __ATOMIC_RELAXED);
 }
 
-/// The periods a signal at PC charges. A timer's signal stands for one
-/// period and its overrun (the kernel checks CPU-time timers at its clock
-/// tick: above the tick's rate, one signal stands for several). A thread
-/// that a clock event samples too is charged by its CPU clock instead,
-/// each period once:
+/// The calling thread's slot; the table is locked.
+ThreadSlot *ownSlot() {
+  int Tid = currentThreadId();
+  if (Self.Slot && Self.Slot->Tid == Tid)
+    return Self.Slot;
+  Self.Slot = nullptr;
+  for (ThreadSlot &T : Threads)
+    if (T.Tid == Tid)
+      return Self.Slot = &T;
+  return nullptr;
+}
+
+/// Turns the calling thread's clock event on (opening it the first time)
+/// or off, if the table is free (else at a later review). Async-signal-safe.
+void switchOwnClockEvent(bool On) {
+  if (!tryLockTable())
+    return;
+  ThreadSlot *T = ownSlot();
+  if (T && On && T->Event.Fd < 0 && ClockEvents < ClockEventBudget &&
+      openThreadClockEvent(T->Tid, TraceSignal, T->Event))
+    ++ClockEvents;
+  if (T && T->Event.Fd >= 0) {
+    T->EventOn = Self.EventOn = On;
+    bool IsRunning = __atomic_load_n(&Running, __ATOMIC_RELAXED);
+    armClockEvent(T->Event, On && IsRunning ? intervalNanos() : 0);
+  }
+  unlockTable();
+}
+
+/// Every kReviewNanos of its CPU time, a thread with a CPU clock count
+/// (Self.Timed) chooses whether its clock event runs, by its context
+/// switches per millisecond of CPU time since the last review: on at most
+/// kQuietSwitchesPerMs, off at kBusySwitchesPerMs or more (between them,
+/// as it was). Each enabled event's switch costs some microseconds.
+constexpr uint64_t kReviewNanos = 10000000; // 10 ms
+constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
+void reviewClockEvent(uint64_t Now) {
+  if (!ClockEventBudget || Now - Self.ReviewCPU < kReviewNanos)
+    return;
+  uint64_t Switches = threadContextSwitches();
+  uint64_t Ms = (Now - Self.ReviewCPU) / 1000000;
+  uint64_t N = Switches - Self.ReviewSwitches;
+  bool First = !Self.ReviewCPU;
+  Self.ReviewCPU = Now;
+  Self.ReviewSwitches = Switches;
+  if (First)
+    return;
+  if (!Self.EventOn && N <= kQuietSwitchesPerMs * Ms)
+    switchOwnClockEvent(true);
+  else if (Self.EventOn && N >= kBusySwitchesPerMs * Ms)
+    switchOwnClockEvent(false);
+}
+
+/// The periods a signal at PC charges. A thread is charged by its CPU
+/// clock, each period once (Self.Periods of them so far, since
+/// Self.CPUAtStart). Without a clock event, a timer's signal charges the
+/// periods not charged yet, where the tick found the thread (the kernel
+/// checks CPU-time timers at its clock tick: above the tick's rate, one
+/// signal stands for several periods). With one:
 /// - the event's signal comes at the end of each period the thread ran in
 ///   user mode, exactly: it charges that period;
 /// - no event signal comes in the kernel. The timer's comes at the tick
@@ -487,32 +549,34 @@ bool wentMultiThreaded() {
 ///   chargeUnsignalledPeriods charges.
 constexpr uint64_t kMaxPendingNanos = 50000000; // 50 ms
 uint64_t periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
-  if (FromEvent && !Self.OnEvent) {
-    Self.OnEvent = true;
-    uint64_t Now = threadCPUNanos();
-    uint64_t Interval = uint64_t(intervalNanos());
+  uint64_t Now = threadCPUNanos();
+  uint64_t Interval = uint64_t(intervalNanos());
+  if (!Self.Timed) {
     // A thread the sampler found (not started through pthread_create)
-    // starts its count here, with this period.
-    if (!Self.Timed && Now >= Interval) {
-      Self.CPUAtStart = Now - Interval;
-      Self.Periods = 0;
-      Self.Timed = true;
-    }
+    // starts its count here, with this signal's periods.
+    int Overrun = Info->si_overrun;
+    uint64_t Periods =
+        1 +
+        uint64_t(!FromEvent && Overrun > 0 && Overrun < 1000000 ? Overrun : 0);
+    if (Now < Periods * Interval)
+      return Periods;
+    Self.CPUAtStart = Now - Periods * Interval;
+    Self.Periods = 0;
+    Self.Timed = true;
   }
-  if (Self.OnEvent && Self.Timed) {
-    uint64_t Due =
-        (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
-    Due = Due > Self.Periods ? Due - Self.Periods : 0;
-    if (FromEvent)
-      return 1;
-    if (Due > 1 && (followsSystemCall(PC) ||
-                    Due * uint64_t(intervalNanos()) > kMaxPendingNanos))
-      return Due - 1;
-    return 0;
+  uint64_t Due = (Now - Self.CPUAtStart) / Interval;
+  Due = Due > Self.Periods ? Due - Self.Periods : 0;
+  if (FromEvent) {
+    // One that was on its way when the thread turned its event off is
+    // charged by the timer.
+    return Self.EventOn ? 1 : 0;
   }
-  int Overrun = Info->si_overrun;
-  return 1 +
-         uint64_t(!FromEvent && Overrun > 0 && Overrun < 1000000 ? Overrun : 0);
+  reviewClockEvent(Now);
+  if (!Self.EventOn)
+    return Due;
+  if (Due > 1 && (followsSystemCall(PC) || Due * Interval > kMaxPendingNanos))
+    return Due - 1;
+  return 0;
 }
 
 void handleSample(int Signal, siginfo_t *Info, void *Context) {
@@ -553,7 +617,8 @@ void setRunning(bool On) {
   for (const ThreadSlot &T : Threads)
     if (T.Tid) {
       armTimer(T.Timer, Nanos);
-      armClockEvent(T.Event, Nanos);
+      if (T.EventOn)
+        armClockEvent(T.Event, Nanos);
     }
   unlockTable();
 }
@@ -1607,7 +1672,8 @@ void moveSignal() {
       ++ClockEvents;
     if (IsRunning) {
       armTimer(Timer, intervalNanos());
-      armClockEvent(T.Event, intervalNanos());
+      if (T.EventOn)
+        armClockEvent(T.Event, intervalNanos());
     }
   }
   unlockTable();

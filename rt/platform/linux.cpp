@@ -263,6 +263,13 @@ uint64_t threadCPUNanos() {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
+uint64_t threadContextSwitches() {
+  struct rusage Usage;
+  if (syscall(SYS_getrusage, RUSAGE_THREAD, &Usage) != 0)
+    return 0;
+  return uint64_t(Usage.ru_nvcsw) + uint64_t(Usage.ru_nivcsw);
+}
+
 bool makeWakeupPipe(int (&Fds)[2]) {
   return pipe2(Fds, O_CLOEXEC | O_NONBLOCK) == 0;
 }
