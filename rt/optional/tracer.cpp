@@ -486,7 +486,7 @@ ThreadSlot *ownSlot() {
 
 /// Turns the calling thread's clock event on (opening it the first time)
 /// or off, if the table is free (else at a later review). Async-signal-safe.
-void switchOwnClockEvent(bool On) {
+__attribute__((noinline)) void switchOwnClockEvent(bool On) {
   if (!tryLockTable())
     return;
   ThreadSlot *T = ownSlot();
@@ -508,7 +508,7 @@ void switchOwnClockEvent(bool On) {
 /// as it was). Each enabled event's switch costs some microseconds.
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
-void reviewClockEvent(uint64_t Now) {
+__attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   if (!ClockEventBudget || Now - Self.ReviewCPU < kReviewNanos)
     return;
   uint64_t Switches = threadContextSwitches();
@@ -548,7 +548,8 @@ void reviewClockEvent(uint64_t Now) {
 ///   found it. At most one period is left at a thread's end, which
 ///   chargeUnsignalledPeriods charges.
 constexpr uint64_t kMaxPendingNanos = 50000000; // 50 ms
-uint64_t periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
+__attribute__((noinline)) uint64_t
+periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
   uint64_t Now = threadCPUNanos();
   uint64_t Interval = uint64_t(intervalNanos());
   if (!Self.Timed) {
@@ -876,13 +877,17 @@ int callersStart(const StackTable::Entry &E, uintptr_t Key, bool IsSite) {
   return -1;
 }
 
-/// The stacks through Key grouped by their frames above it, most samples
-/// first: their number (at most kMaxChains; the rest are left out).
-unsigned collectChains(uintptr_t Key, bool IsSite, Chain *Out) {
+/// The stacks through any of the NumKeys Keys grouped by their frames
+/// above it, most samples first: their number (at most kMaxChains; the
+/// rest are left out).
+unsigned collectChains(const uintptr_t *Keys, unsigned NumKeys, bool IsSite,
+                       Chain *Out) {
   unsigned Count = 0;
   for (unsigned K = 0; K < SnapStacks.size(); ++K) {
     StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
-    int From = E.Depth ? callersStart(E, Key, IsSite) : -1;
+    int From = -1;
+    for (unsigned I = 0; I < NumKeys && From < 0 && E.Depth; ++I)
+      From = callersStart(E, Keys[I], IsSite);
     if (From < 0)
       continue;
     Chain C = {E.Frames + From, E.Depth - unsigned(From), E.Samples};
@@ -985,12 +990,12 @@ void writeFrame(ReportWriter &W, Symbolizer &Sym, uintptr_t PC) {
 
 /// Under a site's or a function's row: its trace_callers heaviest caller
 /// stacks, each to the thread's entry (or as deep as trace_stack_depth).
-void writeCallers(ReportWriter &W, Symbolizer &Sym, uintptr_t Key, bool IsSite,
-                  uint64_t Total) {
+void writeCallers(ReportWriter &W, Symbolizer &Sym, const uintptr_t *Keys,
+                  unsigned NumKeys, bool IsSite, uint64_t Total) {
   if (Flags.trace_callers <= 0 || !SnapStacks.ready())
     return;
   static Chain Chains[kMaxChains];
-  unsigned Count = collectChains(Key, IsSite, Chains);
+  unsigned Count = collectChains(Keys, NumKeys, IsSite, Chains);
   unsigned Shown = Count < unsigned(Flags.trace_callers)
                        ? Count
                        : unsigned(Flags.trace_callers);
@@ -1198,10 +1203,26 @@ void siteText(Writer &T, const Place &At, uintptr_t PC, uint64_t FnOffset) {
   T.hex(PC - At.Bias) << ")";
 }
 
+/// A row of the atomic sites: one site, or in text the sites of one
+/// function, one kind of atomic and one source line (an unrolled loop's
+/// copies of one statement): Sites[0..N), heaviest first.
+constexpr unsigned kMaxMergedSites = 32;
+struct SiteRow {
+  const SiteSlot *const *Sites;
+  unsigned N;
+  uint64_t Samples;
+};
+
 /// One row of the atomic sites, and in text its callers under it.
 void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
-               Symbolizer &Sym, const SiteSlot &S) {
-  uint64_t N = S.Exact + S.Skid;
+               Symbolizer &Sym, const SiteRow &R) {
+  const SiteSlot &S = *R.Sites[0];
+  uint64_t N = 0, Exact = 0, Skid = 0;
+  for (unsigned I = 0; I < R.N; ++I) {
+    Exact += R.Sites[I]->Exact;
+    Skid += R.Sites[I]->Skid;
+  }
+  N = Exact + Skid;
   pcmap_atomic A;
   memset(&A, 0, sizeof(A));
   bool Known = pcmap_lookup_atomic(S.PC, &A);
@@ -1219,10 +1240,13 @@ void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
   Out.number(SiteSize, A.size).set(SiteOrder, orderName(A.order));
   Out.set(SiteFailureOrder,
           A.kind == PCMAP_KIND_CMPXCHG ? orderName(A.failure_order) : "");
-  Out.number(SiteSamples, N).number(SiteExactSamples, S.Exact);
-  Out.number(SiteSkidSamples, S.Skid).share(SiteShare, share(N, Sum.Total));
+  Out.number(SiteSamples, N).number(SiteExactSamples, Exact);
+  Out.number(SiteSkidSamples, Skid).share(SiteShare, share(N, Sum.Total));
   // The text's own columns; a site's inlined frames make its place long.
   static char PlaceText[8192];
+  uintptr_t Keys[kMaxMergedSites];
+  for (unsigned I = 0; I < R.N; ++I)
+    Keys[I] = R.Sites[I]->PC;
   if (Sum.Format == ReportFormat::Text) {
     Text D(Desc, sizeof(Desc));
     if (Known)
@@ -1231,11 +1255,110 @@ void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
       D << "(module unloaded)";
     Text T(PlaceText, sizeof(PlaceText));
     siteText(T, At, S.PC, FnOffset);
+    if (R.N > 1) {
+      T << "; " << uint64_t(R.N - 1) << " more PC" << (R.N > 2 ? "s" : "")
+        << " on the line:";
+      for (unsigned I = 1; I < R.N; ++I) {
+        T << " +";
+        T.hex(FnStart ? Keys[I] - FnStart : Keys[I]);
+      }
+    }
     Out.set(SiteAtomic, Desc).set(SitePlace, PlaceText);
   }
   Sink.row(Out);
   if (Sum.Format == ReportFormat::Text)
-    writeCallers(W, Sym, S.PC, true, N);
+    writeCallers(W, Sym, Keys, R.N, true, N);
+}
+
+/// What a site's text row is merged by: its function, its atomic and its
+/// source line (the location without its column), hashed; 0 (merged with
+/// nothing) where the site has no function or no line.
+uint64_t siteLineKey(Symbolizer &Sym, uintptr_t PC) {
+  pcmap_atomic A;
+  memset(&A, 0, sizeof(A));
+  if (!pcmap_lookup_atomic(PC, &A) || !A.has_function)
+    return 0;
+  Place At(Sym, PC);
+  const char *Location = At.Sy.Location;
+  if (!Location[0])
+    return 0;
+  // "file:line:col" up to the line: the last colon ends it when there are
+  // two after the file's name.
+  size_t End = strlen(Location), Colons = 0, LastColon = End;
+  for (size_t I = 0; I < End; ++I)
+    if (Location[I] == ':') {
+      ++Colons;
+      LastColon = I;
+    }
+  if (Colons >= 2)
+    End = LastColon;
+  // FNV-1a over the function, the atomic's fields and "file:line".
+  uint64_t H = 0xcbf29ce484222325ull;
+  auto Byte = [&H](uint8_t B) {
+    H ^= B;
+    H *= 0x100000001b3ull;
+  };
+  uint64_t Fields[2] = {A.function.start,
+                        uint64_t(A.kind) | uint64_t(A.rmw_op) << 8 |
+                            uint64_t(A.size) << 16 | uint64_t(A.order) << 32 |
+                            uint64_t(A.failure_order) << 40};
+  for (uint64_t F : Fields)
+    for (int I = 0; I < 8; ++I, F >>= 8)
+      Byte(uint8_t(F));
+  for (size_t I = 0; I < End; ++I)
+    Byte(uint8_t(Location[I]));
+  return H | 1;
+}
+
+/// The text report's site rows: the NumTop heaviest sites (Top, heaviest
+/// first) grouped by siteLineKey, the Want heaviest groups, heaviest first.
+/// Its arrays are reserved at the first text report (a process that never
+/// writes one keeps its static data small).
+unsigned mergeSiteRows(Symbolizer &Sym, const unsigned *Top, unsigned NumTop,
+                       SiteRow *Rows, unsigned Want) {
+  struct Group {
+    uint64_t Key, Samples;
+    unsigned N;
+    const SiteSlot *Sites[kMaxMergedSites];
+  };
+  static Group *Groups;
+  if (!Groups)
+    Groups =
+        static_cast<Group *>(reserveAddressSpace(kMaxTop * 4 * sizeof(Group)));
+  if (!Groups)
+    return 0;
+  unsigned NumGroups = 0;
+  for (unsigned I = 0; I < NumTop && I < kMaxTop * 4; ++I) {
+    const SiteSlot &S = Snap.Sites[Top[I]];
+    uint64_t Key = siteLineKey(Sym, S.PC);
+    unsigned G = 0;
+    while (G < NumGroups && !(Key && Groups[G].Key == Key))
+      ++G;
+    if (G == NumGroups) {
+      Groups[NumGroups].Key = Key;
+      Groups[NumGroups].Samples = 0;
+      Groups[NumGroups++].N = 0;
+    }
+    if (Groups[G].N < kMaxMergedSites) {
+      Groups[G].Sites[Groups[G].N++] = &S;
+      Groups[G].Samples += siteSamples(S);
+    }
+  }
+  // Heaviest first: at most Want passes of a selection.
+  unsigned N = 0;
+  for (; N < Want && N < NumGroups; ++N) {
+    unsigned Best = N;
+    for (unsigned G = N + 1; G < NumGroups; ++G)
+      if (Groups[G].Samples > Groups[Best].Samples)
+        Best = G;
+    if (Best != N) {
+      Group T = Groups[N];
+      Groups[N] = Groups[Best];
+      Groups[Best] = T;
+    }
+    Rows[N] = {Groups[N].Sites, Groups[N].N, Groups[N].Samples};
+  }
+  return N;
 }
 
 /// Between the sites and the functions.
@@ -1273,7 +1396,7 @@ void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
   Out.set(FnPlace, PlaceText);
   Sink.row(Out);
   if (Sum.Format == ReportFormat::Text)
-    writeCallers(W, Sym, S.Start, false, S.Samples + S.UncoveredCallees);
+    writeCallers(W, Sym, &S.Start, 1, false, S.Samples + S.UncoveredCallees);
 }
 
 /// Copies the tables and counts into Snap, with the timers stopped; they
@@ -1336,10 +1459,27 @@ void writeReport(DumpReason Reason) {
   ReportWriter W;
   Symbolizer Sym;
   RowSink Sink(W, Fmt);
-  writeHeader(W, Sum, NumSites);
-  Sink.header(SiteTable);
-  for (unsigned R = 0; R < NumSites; ++R)
-    writeSite(W, Sink, Sum, Sym, Snap.Sites[TopSites[R]]);
+  // In text, the sites of one source line are one row: the rows come from
+  // four times as many of the heaviest sites.
+  if (Fmt == ReportFormat::Text) {
+    static unsigned Candidates[kMaxTop * 4];
+    static SiteRow Rows[kMaxTop];
+    unsigned NumCandidates =
+        topSlots(Snap.Sites, siteSamples, Want * 4, Candidates);
+    unsigned NumRows =
+        mergeSiteRows(Sym, Candidates, NumCandidates, Rows, Want);
+    writeHeader(W, Sum, NumRows);
+    Sink.header(SiteTable);
+    for (unsigned R = 0; R < NumRows; ++R)
+      writeSite(W, Sink, Sum, Sym, Rows[R]);
+  } else {
+    writeHeader(W, Sum, NumSites);
+    Sink.header(SiteTable);
+    for (unsigned R = 0; R < NumSites; ++R) {
+      const SiteSlot *Site = &Snap.Sites[TopSites[R]];
+      writeSite(W, Sink, Sum, Sym, {&Site, 1, siteSamples(*Site)});
+    }
+  }
   writeFunctionsHeader(W, Sink, Sum, NumFunctions);
   for (unsigned R = 0; R < NumFunctions; ++R)
     writeFunction(W, Sink, Sum, Sym, Snap.Functions[TopFunctions[R]]);
