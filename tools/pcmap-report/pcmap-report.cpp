@@ -144,6 +144,13 @@ cl::opt<TraceRanking> TraceSort(
                           "stacks it is in (pprof's -top -cum)")),
     cl::sub(TraceCmd), cl::cat(ReportCategory));
 
+cl::opt<bool> PerPC("per-pc",
+                    cl::desc("In the text report, a row per atomic PC (by "
+                             "default the PCs of one function, atomic and "
+                             "source line, an unrolled loop's copies, are "
+                             "one row)"),
+                    cl::sub(TraceCmd), cl::cat(ReportCategory));
+
 cl::opt<bool> ShowAll("all",
                       cl::desc("Also list functions that did not change"),
                       cl::sub(DiffCmd), cl::cat(ReportCategory));
@@ -253,6 +260,8 @@ ExitCode runTrace() {
     usageError("--format=pprof writes a binary file: give it with -o FILE");
   TraceReport R = mergeTraces(std::move(Dumps), std::move(Files));
   symbolizeTrace(R, !NoDemangle, !NoSource);
+  if (TraceFormatOpt == TraceFormat::Text && !PerPC)
+    mergeSiteLines(R);
   TraceOptions Out;
   if (TraceSort == TraceRanking::WithUncoveredCallees) {
     rankFunctionsWithUncoveredCallees(R);

@@ -83,6 +83,9 @@ struct TraceSite : TraceEntry {
   /// From the module file: the source positions of the PC, innermost
   /// first (Location is the first's); empty when not symbolized.
   std::vector<TraceSourceFrame> Inline;
+  /// The function offsets of the other PCs of its function, atomic and
+  /// source line that mergeSiteLines made part of this row.
+  std::vector<uint64_t> LineOffsets;
 };
 
 /// One covered function of a dump.
@@ -263,6 +266,12 @@ ExitCode readTraces(llvm::ArrayRef<std::string> Paths,
 /// callees (time in the C library's mutex code, say, charged to the
 /// covered function that called it), most first.
 void rankFunctionsWithUncoveredCallees(TraceReport &R);
+
+/// Makes the sites of one function, one kind of atomic and one source line
+/// (an unrolled loop's copies of one statement; line known, column aside)
+/// one row, their counts summed, ranked again; the stacks are linked to the
+/// merged rows. For the text report, after symbolizeTrace.
+void mergeSiteLines(TraceReport &R);
 
 /// Merges the dumps into ranked sites, functions and stacks, linked with
 /// the trace's names (linkStacks).

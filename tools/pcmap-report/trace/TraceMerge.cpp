@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <map>
+#include <tuple>
 
 using namespace llvm;
 
@@ -219,6 +220,75 @@ void rankFunctionsWithUncoveredCallees(TraceReport &R) {
                       return A.Entry.Samples + A.Entry.UncoveredCalleeSamples >
                              B.Entry.Samples + B.Entry.UncoveredCalleeSamples;
                     });
+}
+
+void mergeSiteLines(TraceReport &R) {
+  std::map<std::tuple<uint32_t, std::string, std::string, uint32_t, std::string,
+                      std::string, uint64_t, std::string, std::string>,
+           size_t>
+      Index;
+  std::vector<MergedSite> Rows;
+  std::vector<int64_t> NewIndex(R.Sites.size());
+  for (size_t I = 0; I < R.Sites.size(); ++I) {
+    MergedSite &M = R.Sites[I];
+    const TraceSite &E = M.Entry;
+    bool Known = !E.Function.empty() && !E.Inline.empty() &&
+                 !E.Inline.front().File.empty() && E.Inline.front().Line;
+    auto Key = std::make_tuple(M.Module, E.Function,
+                               Known ? E.Inline.front().File : "",
+                               Known ? E.Inline.front().Line : 0, E.Kind, E.Op,
+                               E.Size, E.Order, E.FailureOrder);
+    auto [It, New] = Known ? Index.try_emplace(Key, Rows.size())
+                           : std::make_pair(Index.end(), true);
+    if (New) {
+      NewIndex[I] = int64_t(Rows.size());
+      Rows.push_back(std::move(M));
+      continue;
+    }
+    // R.Sites is most samples first: the row keeps its heaviest PC.
+    MergedSite &Into = Rows[It->second];
+    NewIndex[I] = int64_t(It->second);
+    Into.Entry.Samples += E.Samples;
+    Into.Entry.ExactSamples += E.ExactSamples;
+    Into.Entry.SkidSamples += E.SkidSamples;
+    Into.Entry.LineOffsets.push_back(E.FunctionOffset);
+    for (const ProcessCount &C : M.Processes) {
+      auto P = find_if(Into.Processes, [&](const ProcessCount &Q) {
+        return Q.Process == C.Process;
+      });
+      if (P == Into.Processes.end()) {
+        Into.Processes.push_back(C);
+      } else {
+        P->Samples += C.Samples;
+        P->Exact += C.Exact;
+        P->Skid += C.Skid;
+      }
+    }
+  }
+  // Ranked again, stably: the order of equal rows stays the merge's.
+  std::vector<size_t> Order(Rows.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  stable_sort(Order, [&](size_t A, size_t B) {
+    return Rows[A].Entry.Samples > Rows[B].Entry.Samples;
+  });
+  std::vector<int64_t> Rank(Rows.size());
+  std::vector<MergedSite> Ranked;
+  for (size_t I = 0; I < Order.size(); ++I) {
+    Rank[Order[I]] = int64_t(I);
+    Ranked.push_back(std::move(Rows[Order[I]]));
+  }
+  for (MergedSite &M : Ranked)
+    stable_sort(M.Processes, [](const ProcessCount &A, const ProcessCount &B) {
+      return A.Samples > B.Samples;
+    });
+  R.Sites = std::move(Ranked);
+  for (TraceFrame &F : R.Frames)
+    if (F.Site >= 0)
+      F.Site = Rank[NewIndex[F.Site]];
+  for (MergedStack &S : R.Stacks)
+    if (S.Site >= 0)
+      S.Site = Rank[NewIndex[S.Site]];
 }
 
 TraceReport mergeTraces(std::vector<TraceDump> Dumps,

@@ -149,7 +149,11 @@ std::vector<std::string> kindCells(const TraceFunction &F,
 
 /// The SOURCE cell: a site's positions, inlined ones too; a function's.
 std::string sourceCell(const TraceSite &S) {
-  return inlineText(S, /*BaseName=*/true);
+  std::string Text = inlineText(S, /*BaseName=*/true);
+  if (!S.LineOffsets.empty())
+    Text += " (+" + std::to_string(S.LineOffsets.size()) + " PC" +
+            (S.LineOffsets.size() > 1 ? "s" : "") + " of the line)";
+  return Text;
 }
 std::string sourceCell(const TraceFunction &F) {
   return sys::path::filename(F.Location).str();
@@ -254,6 +258,11 @@ std::string callersHeading(const TraceSite &S, const TraceOptions &O) {
   std::string Where = inlineText(S, /*BaseName=*/true);
   if (!Where.empty())
     Out += " at " + Where;
+  if (!S.LineOffsets.empty()) {
+    Out += " and +";
+    for (size_t I = 0; I < S.LineOffsets.size(); ++I)
+      Out += (I ? ", +" : "") + hexAddress(S.LineOffsets[I]);
+  }
   return Out + "; " + num(S.Samples) + " samples";
 }
 std::string callersHeading(const TraceFunction &F, const TraceOptions &O) {

@@ -59,9 +59,13 @@ void nameFromTrace(const TraceReport &R, TraceFrame &F) {
 }
 
 /// The way to a row from its frame From outward, grouped, heaviest first.
+/// With AboveFirst, the ways are grouped by the frames above the first (a
+/// site row's PCs of one line are one way from the same callers), each
+/// shown with its heaviest stack's first frame.
 std::vector<CallerPath>
 callersOf(const TraceReport &R, size_t N, uint64_t &Total,
-          function_ref<int64_t(const MergedStack &)> From) {
+          function_ref<int64_t(const MergedStack &)> From,
+          bool AboveFirst = false) {
   std::vector<CallerPath> Paths;
   std::map<std::vector<uint32_t>, size_t> Index;
   Total = 0;
@@ -70,11 +74,14 @@ callersOf(const TraceReport &R, size_t N, uint64_t &Total,
     if (First < 0)
       continue;
     Total += S.Samples;
-    std::vector<uint32_t> Key(S.Frames.begin() + First, S.Frames.end());
+    std::vector<uint32_t> Key(
+        S.Frames.begin() + First +
+            (AboveFirst && size_t(First) < S.Frames.size() ? 1 : 0),
+        S.Frames.end());
     auto [It, New] = Index.try_emplace(Key, Paths.size());
     if (New) {
       Paths.emplace_back();
-      Paths.back().Frames = std::move(Key);
+      Paths.back().Frames.assign(S.Frames.begin() + First, S.Frames.end());
     }
     Paths[It->second].Samples += S.Samples;
     Paths[It->second].Truncated |= S.Truncated;
@@ -115,16 +122,24 @@ void linkStacks(TraceReport &R) {
 
 std::vector<CallerPath> siteCallers(const TraceReport &R, size_t I, size_t N,
                                     uint64_t &Total) {
-  return callersOf(R, N, Total, [&](const MergedStack &S) -> int64_t {
-    return S.Site == int64_t(I) ? 0 : -1;
-  });
+  return callersOf(
+      R, N, Total,
+      [&](const MergedStack &S) -> int64_t {
+        return S.Site == int64_t(I) ? 0 : -1;
+      },
+      /*AboveFirst=*/!R.Sites[I].Entry.LineOffsets.empty());
 }
 
 std::vector<CallerPath> functionCallers(const TraceReport &R, size_t I,
                                         size_t N, uint64_t &Total) {
-  return callersOf(R, N, Total, [&](const MergedStack &S) -> int64_t {
-    return S.Function == int64_t(I) ? int64_t(S.ChargedFrame) : -1;
-  });
+  // The function's own frame is at any of its PCs: its callers are the
+  // frames above it.
+  return callersOf(
+      R, N, Total,
+      [&](const MergedStack &S) -> int64_t {
+        return S.Function == int64_t(I) ? int64_t(S.ChargedFrame) : -1;
+      },
+      /*AboveFirst=*/true);
 }
 
 std::string atomicText(const TraceSite &S) {
