@@ -988,30 +988,105 @@ void writeFrame(ReportWriter &W, Symbolizer &Sym, uintptr_t PC) {
   W.hex(PC - At.Bias);
 }
 
-/// Under a site's or a function's row: its trace_callers heaviest caller
-/// stacks, each to the thread's entry (or as deep as trace_stack_depth).
+/// The samples of Chains[0..Count) whose frames From.. start with those of
+/// Chains[I] From..From+Len, and whether the first such chain is I.
+uint64_t branchSamples(const Chain *Chains, unsigned Count, unsigned I,
+                       unsigned From, unsigned Len, bool &First) {
+  uint64_t N = 0;
+  First = true;
+  for (unsigned J = 0; J < Count; ++J) {
+    const Chain &A = Chains[I], &B = Chains[J];
+    if (B.Depth < From + Len ||
+        memcmp(A.Frames + From, B.Frames + From, Len * sizeof(uintptr_t)))
+      continue;
+    if (J < I)
+      First = false;
+    N += B.Samples;
+  }
+  return N;
+}
+
+/// " < f < g ...": chain C's frames from From on.
+void writeFramesFrom(ReportWriter &W, Symbolizer &Sym, const Chain &C,
+                     unsigned From) {
+  for (unsigned F = From; F < C.Depth; ++F) {
+    W << " < ";
+    writeFrame(W, Sym, C.Frames[F]);
+  }
+}
+
+/// Under a site's or a function's row: its callers as a short tree, to the
+/// thread's entry (or as deep as trace_stack_depth). The trace_callers
+/// heaviest direct callers (call sites), each with its share and the
+/// frames all its stacks share on one line; where they part, the two
+/// heaviest ways on, the same way:
+///   from 600 (60.0%): reader_loop prog.c:30 < start_thread ... < clone3
+///   from 400 (40.0%): helper prog.c:41 < middle prog.c:9
+///      < 300 (30.0%): writer prog.c:70 < start_thread ... < clone3
+///      < 100 (10.0%): writer prog.c:72 < start_thread ... < clone3
 void writeCallers(ReportWriter &W, Symbolizer &Sym, const uintptr_t *Keys,
                   unsigned NumKeys, bool IsSite, uint64_t Total) {
   if (Flags.trace_callers <= 0 || !SnapStacks.ready())
     return;
   static Chain Chains[kMaxChains];
   unsigned Count = collectChains(Keys, NumKeys, IsSite, Chains);
-  unsigned Shown = Count < unsigned(Flags.trace_callers)
-                       ? Count
-                       : unsigned(Flags.trace_callers);
-  for (unsigned I = 0; I < Shown; ++I) {
+  unsigned Shown = 0;
+  for (unsigned I = 0; I < Count && Shown < unsigned(Flags.trace_callers);
+       ++I) {
     const Chain &C = Chains[I];
+    bool First;
+    // A direct caller once, at its heaviest chain (chains come heaviest
+    // first).
+    uint64_t Caller =
+        C.Depth ? branchSamples(Chains, Count, I, 0, 1, First) : C.Samples;
+    if (C.Depth && !First)
+      continue;
+    ++Shown;
     W << "                    from ";
-    W.padNumber(C.Samples, 1) << " (";
-    W.fixed(100 * share(C.Samples, Total), 1) << "%): ";
-    if (!C.Depth)
-      W << "(no frames above)";
-    for (unsigned F = 0; F < C.Depth; ++F) {
-      if (F)
-        W << " < ";
+    W.padNumber(Caller, 1) << " (";
+    W.fixed(100 * share(Caller, Total), 1) << "%): ";
+    if (!C.Depth) {
+      W << "(no frames above)\n";
+      continue;
+    }
+    // The frames the caller's chains share with its heaviest: up to the
+    // first where one of them parts (or ends).
+    unsigned Common = C.Depth;
+    for (unsigned J = I + 1; J < Count; ++J) {
+      const Chain &D = Chains[J];
+      if (!D.Depth || D.Frames[0] != C.Frames[0])
+        continue;
+      unsigned K = 1;
+      while (K < Common && K < D.Depth && D.Frames[K] == C.Frames[K])
+        ++K;
+      Common = K;
+    }
+    writeFrame(W, Sym, C.Frames[0]);
+    for (unsigned F = 1; F < Common; ++F) {
+      W << " < ";
       writeFrame(W, Sym, C.Frames[F]);
     }
     W << "\n";
+    if (Common == C.Depth && Caller == C.Samples)
+      continue;
+    // The two heaviest ways on from there.
+    unsigned Sub = 0;
+    for (unsigned J = I; J < Count && Sub < 2; ++J) {
+      const Chain &D = Chains[J];
+      if (D.Depth <= Common ||
+          memcmp(D.Frames, C.Frames, Common * sizeof(uintptr_t)))
+        continue;
+      uint64_t N = branchSamples(Chains, Count, J, 0, Common + 1, First);
+      if (!First)
+        continue;
+      ++Sub;
+      W << "                       < ";
+      W.padNumber(N, 1) << " (";
+      W.fixed(100 * share(N, Total), 1) << "%): ";
+      writeFrame(W, Sym, D.Frames[Common]);
+      writeFramesFrom(W, Sym, D, Common + 1);
+      W << "\n";
+    }
   }
 }
 
