@@ -675,6 +675,22 @@ uint64_t siteSamples(const SiteSlot &S) { return S.PC ? S.Exact + S.Skid : 0; }
 /// A function's rank: its own samples and those of the uncovered code it
 /// called (a function whose time all went to the C library's mutex code is
 /// listed too).
+/// How the text and CSV reports rank the covered functions (trace_sort).
+enum class FunctionRanking { Self, WithUncoveredCallees, Cumulative };
+FunctionRanking functionRanking() {
+  const char *S = Flags.trace_sort;
+  if (S && !strcmp(S, "self"))
+    return FunctionRanking::Self;
+  if (S && !strcmp(S, "cumulative"))
+    return FunctionRanking::Cumulative;
+  return FunctionRanking::WithUncoveredCallees;
+}
+
+uint64_t functionSamples(const FunctionSlot &S);
+/// Its own samples alone (trace_sort=self).
+uint64_t functionSelfSamples(const FunctionSlot &S) {
+  return S.Start ? S.Samples : 0;
+}
 uint64_t functionSamples(const FunctionSlot &S) {
   return S.Start ? S.Samples + S.UncoveredCallees : 0;
 }
@@ -863,16 +879,26 @@ struct Chain {
 };
 constexpr unsigned kMaxChains = 256;
 
+/// Whose callers a report shows: a site's, a function's own samples' (its
+/// stacks whose first covered frame it is), or every stack it is in
+/// (trace_sort=cumulative).
+enum class CallersOf { Site, Function, FunctionAnywhere };
+
 /// Where a stack's frames above Key begin: after frame 0 if it is the site
 /// Key; after its first covered frame if that frame is in the function
-/// whose entry is Key. -1 if the stack does not go through Key.
-int callersStart(const StackTable::Entry &E, uintptr_t Key, bool IsSite) {
-  if (IsSite)
+/// whose entry is Key (anywhere: after its innermost frame in it). -1 if
+/// the stack does not go through Key.
+int callersStart(const StackTable::Entry &E, uintptr_t Key, CallersOf Of) {
+  if (Of == CallersOf::Site)
     return E.Frames[0] == Key ? 1 : -1;
   for (unsigned I = 0; I < E.Depth; ++I) {
     pcmap_function F;
-    if (pcmap_lookup_function(E.Frames[I], &F))
-      return F.entry == Key ? int(I) + 1 : -1;
+    if (!pcmap_lookup_function(E.Frames[I], &F))
+      continue;
+    if (F.entry == Key)
+      return int(I) + 1;
+    if (Of == CallersOf::Function)
+      return -1;
   }
   return -1;
 }
@@ -880,14 +906,14 @@ int callersStart(const StackTable::Entry &E, uintptr_t Key, bool IsSite) {
 /// The stacks through any of the NumKeys Keys grouped by their frames
 /// above it, most samples first: their number (at most kMaxChains; the
 /// rest are left out).
-unsigned collectChains(const uintptr_t *Keys, unsigned NumKeys, bool IsSite,
+unsigned collectChains(const uintptr_t *Keys, unsigned NumKeys, CallersOf Of,
                        Chain *Out) {
   unsigned Count = 0;
   for (unsigned K = 0; K < SnapStacks.size(); ++K) {
     StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
     int From = -1;
     for (unsigned I = 0; I < NumKeys && From < 0 && E.Depth; ++I)
-      From = callersStart(E, Keys[I], IsSite);
+      From = callersStart(E, Keys[I], Of);
     if (From < 0)
       continue;
     Chain C = {E.Frames + From, E.Depth - unsigned(From), E.Samples};
@@ -1025,11 +1051,11 @@ void writeFramesFrom(ReportWriter &W, Symbolizer &Sym, const Chain &C,
 ///      < 300 (30.0%): writer prog.c:70 < start_thread ... < clone3
 ///      < 100 (10.0%): writer prog.c:72 < start_thread ... < clone3
 void writeCallers(ReportWriter &W, Symbolizer &Sym, const uintptr_t *Keys,
-                  unsigned NumKeys, bool IsSite, uint64_t Total) {
+                  unsigned NumKeys, CallersOf Of, uint64_t Total) {
   if (Flags.trace_callers <= 0 || !SnapStacks.ready())
     return;
   static Chain Chains[kMaxChains];
-  unsigned Count = collectChains(Keys, NumKeys, IsSite, Chains);
+  unsigned Count = collectChains(Keys, NumKeys, Of, Chains);
   unsigned Shown = 0;
   for (unsigned I = 0; I < Count && Shown < unsigned(Flags.trace_callers);
        ++I) {
@@ -1227,6 +1253,7 @@ enum : unsigned {
   FnAtomicShare,
   FnUncoveredCallees,
   FnPlace,
+  FnCumulative, // text, with trace_sort=cumulative
   NumFunctionColumns
 };
 const Column FunctionColumns[NumFunctionColumns] = {
@@ -1248,8 +1275,20 @@ const Column FunctionColumns[NumFunctionColumns] = {
     {trace::kUncoveredCalleeSamplesKey, ColumnKind::Number, InAll, 2, 20, true,
      "in uncovered callees"},
     {"place", ColumnKind::String, InText, 2, 0, false, "function"},
+    {"cumulative", ColumnKind::Number, InText, 0, 10, true, nullptr},
 };
-const Table FunctionTable = {FunctionColumns, NumFunctionColumns, nullptr, 0};
+/// The text's columns: without the cumulative samples, and with them
+/// (trace_sort=cumulative).
+const uint8_t FunctionTextOrder[] = {FnSamples, FnShare, FnAtomicShare,
+                                     FnUncoveredCallees, FnPlace};
+const uint8_t CumulativeTextOrder[] = {FnCumulative,       FnShare,
+                                       FnSamples,          FnAtomicShare,
+                                       FnUncoveredCallees, FnPlace};
+const Table FunctionTable = {FunctionColumns, NumFunctionColumns,
+                             FunctionTextOrder, sizeof(FunctionTextOrder)};
+const Table CumulativeFunctionTable = {FunctionColumns, NumFunctionColumns,
+                                       CumulativeTextOrder,
+                                       sizeof(CumulativeTextOrder)};
 static_assert(NumFunctionColumns <= Row::kMaxColumns,
               "a row has no room for them");
 
@@ -1342,7 +1381,7 @@ void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
   }
   Sink.row(Out);
   if (Sum.Format == ReportFormat::Text)
-    writeCallers(W, Sym, Keys, R.N, true, N);
+    writeCallers(W, Sym, Keys, R.N, CallersOf::Site, N);
 }
 
 /// What a site's text row is merged by: its function, its atomic and its
@@ -1438,22 +1477,27 @@ unsigned mergeSiteRows(Symbolizer &Sym, const unsigned *Top, unsigned NumTop,
 
 /// Between the sites and the functions.
 void writeFunctionsHeader(ReportWriter &W, RowSink &Sink, const Summary &Sum,
-                          unsigned NumFunctions) {
+                          unsigned NumFunctions, uint64_t Distinct,
+                          const Table &T = FunctionTable) {
   if (Sum.Format == ReportFormat::Text)
-    W << "pcmap: top " << uint64_t(NumFunctions) << " of "
-      << Sum.DistinctFunctions
-      << " covered functions by samples with their uncovered callees', and "
-         "the share spent on atomics:\n";
+    W << "pcmap: top " << uint64_t(NumFunctions) << " of " << Distinct
+      << " covered functions by "
+      << (functionRanking() == FunctionRanking::Self ? "samples"
+          : functionRanking() == FunctionRanking::Cumulative
+              ? "cumulative samples (the stacks they are in)"
+              : "samples with their uncovered callees'")
+      << ", and the share spent on atomics:\n";
   else if (Sum.Format == ReportFormat::JSON)
     key(W << "]", trace::kFunctionsKey) << "[";
-  Sink.header(FunctionTable);
+  Sink.header(T);
 }
 
 /// One row of the covered functions, and in text its callers under it.
 void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
-                   Symbolizer &Sym, const FunctionSlot &S) {
+                   Symbolizer &Sym, const FunctionSlot &S,
+                   const uint64_t *Cumulative = nullptr) {
   Place At(Sym, S.Start, namedInProcess(Sum.Format, S.Start));
-  Row Out(FunctionTable);
+  Row Out(Cumulative ? CumulativeFunctionTable : FunctionTable);
   char BuildId[65];
   fillPlace(Out, At, S.Start, Sum.Format == ReportFormat::JSON, BuildId,
             {FnModule, FnModuleOffset, FnBuildId, FnFunction});
@@ -1469,9 +1513,90 @@ void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
   T.hex(S.Start) << " " << (At.Sy.Function[0] ? At.Sy.Function : "?") << " ("
                  << baseName(At.Module) << ")";
   Out.set(FnPlace, PlaceText);
+  if (Cumulative)
+    Out.number(FnCumulative, *Cumulative)
+        .share(FnShare, share(*Cumulative, Sum.Total));
   Sink.row(Out);
   if (Sum.Format == ReportFormat::Text)
-    writeCallers(W, Sym, &S.Start, 1, false, S.Samples + S.UncoveredCallees);
+    writeCallers(W, Sym, &S.Start, 1,
+                 Cumulative ? CallersOf::FunctionAnywhere : CallersOf::Function,
+                 Cumulative ? *Cumulative : S.Samples + S.UncoveredCallees);
+}
+
+/// A covered function's samples in the call stacks: those of every stack
+/// it is in, once per stack.
+struct CumulativeSlot {
+  uintptr_t Start; // 0: free
+  uint64_t Samples;
+};
+
+/// Snap's slot of the function that starts at Start, or null.
+const FunctionSlot *snapFunction(uintptr_t Start) {
+  unsigned I = hashKey(Start, kFunctionSlots - 1);
+  for (unsigned Probe = 0; Probe < kMaxProbes;
+       ++Probe, I = (I + 1) & (kFunctionSlots - 1)) {
+    if (Snap.Functions[I].Start == Start)
+      return &Snap.Functions[I];
+    if (!Snap.Functions[I].Start)
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Every covered function of Snap's stacks with its cumulative samples,
+/// in a table reserved at the first such report; the heaviest Want in
+/// Out (most first): their number.
+unsigned topCumulative(unsigned Want, CumulativeSlot *Out, unsigned &Distinct) {
+  static CumulativeSlot *Table;
+  if (!Table)
+    Table = static_cast<CumulativeSlot *>(
+        reserveAddressSpace(kFunctionSlots * sizeof(CumulativeSlot)));
+  if (!Table)
+    return 0;
+  memset(static_cast<void *>(Table), 0,
+         kFunctionSlots * sizeof(CumulativeSlot));
+  for (unsigned K = 0; K < SnapStacks.size(); ++K) {
+    StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
+    uintptr_t Seen[trace::kMaxStackDepth];
+    unsigned NumSeen = 0;
+    for (unsigned F = 0; F < E.Depth; ++F) {
+      pcmap_function Fn;
+      if (!pcmap_lookup_function(E.Frames[F], &Fn))
+        continue;
+      bool Again = false;
+      for (unsigned J = 0; J < NumSeen && !Again; ++J)
+        Again = Seen[J] == Fn.entry;
+      if (Again)
+        continue;
+      Seen[NumSeen++] = Fn.entry;
+      unsigned I = hashKey(Fn.entry, kFunctionSlots - 1);
+      for (unsigned Probe = 0; Probe < kMaxProbes;
+           ++Probe, I = (I + 1) & (kFunctionSlots - 1))
+        if (Table[I].Start == Fn.entry || !Table[I].Start) {
+          Table[I].Start = Fn.entry;
+          Table[I].Samples += E.Samples;
+          break;
+        }
+    }
+  }
+  unsigned Count = 0;
+  Distinct = 0;
+  for (unsigned I = 0; I < kFunctionSlots; ++I) {
+    if (!Table[I].Start)
+      continue;
+    ++Distinct;
+    unsigned Pos = Count < Want ? Count++ : Want;
+    if (Pos == Want && Table[I].Samples <= Out[Want - 1].Samples)
+      continue;
+    if (Pos == Want)
+      Pos = Want - 1;
+    while (Pos > 0 && Out[Pos - 1].Samples < Table[I].Samples) {
+      Out[Pos] = Out[Pos - 1];
+      --Pos;
+    }
+    Out[Pos] = Table[I];
+  }
+  return Count;
 }
 
 /// Copies the tables and counts into Snap, with the timers stopped; they
@@ -1523,8 +1648,12 @@ void writeReport(DumpReason Reason) {
                       : unsigned(Flags.trace_top);
   static unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
   unsigned NumSites = topSlots(Snap.Sites, siteSamples, Want, TopSites);
-  unsigned NumFunctions =
-      topSlots(Snap.Functions, functionSamples, Want, TopFunctions);
+  unsigned NumFunctions = topSlots(
+      Snap.Functions,
+      Fmt != ReportFormat::JSON && functionRanking() == FunctionRanking::Self
+          ? functionSelfSamples
+          : functionSamples,
+      Want, TopFunctions);
   Summary Sum = {Fmt, Reason, Snap, Snap.Counts.Samples, 0, 0};
   for (const SiteSlot &S : Snap.Sites)
     Sum.DistinctSites += siteSamples(S) != 0;
@@ -1555,9 +1684,22 @@ void writeReport(DumpReason Reason) {
       writeSite(W, Sink, Sum, Sym, {&Site, 1, siteSamples(*Site)});
     }
   }
-  writeFunctionsHeader(W, Sink, Sum, NumFunctions);
-  for (unsigned R = 0; R < NumFunctions; ++R)
-    writeFunction(W, Sink, Sum, Sym, Snap.Functions[TopFunctions[R]]);
+  if (Fmt == ReportFormat::Text &&
+      functionRanking() == FunctionRanking::Cumulative && SnapStacks.ready()) {
+    static CumulativeSlot Top[kMaxTop];
+    unsigned Distinct = 0;
+    unsigned N = topCumulative(Want, Top, Distinct);
+    writeFunctionsHeader(W, Sink, Sum, N, Distinct, CumulativeFunctionTable);
+    for (unsigned R = 0; R < N; ++R) {
+      const FunctionSlot *S = snapFunction(Top[R].Start);
+      FunctionSlot None = {Top[R].Start, 0, 0, 0};
+      writeFunction(W, Sink, Sum, Sym, S ? *S : None, &Top[R].Samples);
+    }
+  } else {
+    writeFunctionsHeader(W, Sink, Sum, NumFunctions, Sum.DistinctFunctions);
+    for (unsigned R = 0; R < NumFunctions; ++R)
+      writeFunction(W, Sink, Sum, Sym, Snap.Functions[TopFunctions[R]]);
+  }
   if (Sum.Format == ReportFormat::JSON) {
     W << "]";
     writeJSONStacks(W);
