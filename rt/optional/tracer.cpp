@@ -185,7 +185,14 @@ struct ThreadSlot {
   ClockEvent Event; // Fd -1: none
   bool EventOn;     // enabled while sampling runs (the thread's choice)
 };
-ThreadSlot Threads[kMaxThreads];
+/// The thread table, mapped when sampling first starts: a process that
+/// never traces keeps no static data for it (a range: empty until then).
+struct ThreadTable {
+  ThreadSlot *Slots;
+  ThreadSlot *begin() const { return Slots; }
+  ThreadSlot *end() const { return Slots ? Slots + kMaxThreads : Slots; }
+};
+ThreadTable Threads;
 uint64_t ThreadsSeen;
 /// The threads sampled by a clock event too, and how many may be
 /// (clockEventBudget, when sampling starts; 0: trace_high_resolution=0).
@@ -490,9 +497,13 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
   if (!tryLockTable())
     return;
   ThreadSlot *T = ownSlot();
-  if (T && On && T->Event.Fd < 0 && ClockEvents < ClockEventBudget &&
-      openThreadClockEvent(T->Tid, TraceSignal, T->Event))
-    ++ClockEvents;
+  if (T && On && T->Event.Fd < 0 && ClockEvents < ClockEventBudget) {
+    if (openThreadClockEvent(T->Tid, TraceSignal, T->Event))
+      ++ClockEvents;
+    else
+      // Refused (an emulator, seccomp): no thread tries again.
+      __atomic_store_n(&ClockEventBudget, 0u, __ATOMIC_RELAXED);
+  }
   if (T && T->Event.Fd >= 0) {
     T->EventOn = Self.EventOn = On;
     bool IsRunning = __atomic_load_n(&Running, __ATOMIC_RELAXED);
@@ -509,7 +520,8 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
 __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
-  if (!ClockEventBudget || Now - Self.ReviewCPU < kReviewNanos)
+  if (!__atomic_load_n(&ClockEventBudget, __ATOMIC_RELAXED) ||
+      Now - Self.ReviewCPU < kReviewNanos)
     return;
   uint64_t Switches = threadContextSwitches();
   uint64_t Ms = (Now - Self.ReviewCPU) / 1000000;
@@ -1646,7 +1658,24 @@ void writeReport(DumpReason Reason) {
                   : unsigned(Flags.trace_top) > kMaxTop
                       ? kMaxTop
                       : unsigned(Flags.trace_top);
-  static unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
+  // The rankings' arrays, mapped at the first report (a process that never
+  // reports keeps no static data for them).
+  struct Scratch {
+    unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
+    unsigned Candidates[kMaxTop * 4];
+    SiteRow Rows[kMaxTop];
+    CumulativeSlot Top[kMaxTop];
+  };
+  static Scratch *X;
+  if (!X)
+    X = static_cast<Scratch *>(reserveAddressSpace(sizeof(Scratch)));
+  if (!X) {
+    Message M;
+    M << "warning: no memory for the tracer's report";
+    M.emit();
+    return;
+  }
+  unsigned *TopSites = X->TopSites, *TopFunctions = X->TopFunctions;
   unsigned NumSites = topSlots(Snap.Sites, siteSamples, Want, TopSites);
   unsigned NumFunctions = topSlots(
       Snap.Functions,
@@ -1666,8 +1695,8 @@ void writeReport(DumpReason Reason) {
   // In text, the sites of one source line are one row: the rows come from
   // four times as many of the heaviest sites.
   if (Fmt == ReportFormat::Text) {
-    static unsigned Candidates[kMaxTop * 4];
-    static SiteRow Rows[kMaxTop];
+    unsigned *Candidates = X->Candidates;
+    SiteRow *Rows = X->Rows;
     unsigned NumCandidates =
         topSlots(Snap.Sites, siteSamples, Want * 4, Candidates);
     unsigned NumRows =
@@ -1686,7 +1715,7 @@ void writeReport(DumpReason Reason) {
   }
   if (Fmt == ReportFormat::Text &&
       functionRanking() == FunctionRanking::Cumulative && SnapStacks.ready()) {
-    static CumulativeSlot Top[kMaxTop];
+    CumulativeSlot *Top = X->Top;
     unsigned Distinct = 0;
     unsigned N = topCumulative(Want, Top, Distinct);
     writeFunctionsHeader(W, Sink, Sum, N, Distinct, CumulativeFunctionTable);
@@ -1847,6 +1876,17 @@ bool startSampling(bool MayHaveThreads) {
     return false;
   }
   deleteTimer(Probe);
+  if (!Threads.Slots)
+    Threads.Slots = static_cast<ThreadSlot *>(
+        reserveAddressSpace(kMaxThreads * sizeof(ThreadSlot)));
+  if (!Threads.Slots) {
+    Message M;
+    M << "warning: no memory for the tracer's thread table; the atomic "
+         "tracer is off";
+    M.emit();
+    Flags.trace_atomics = false;
+    return false;
+  }
   ClockEventBudget = Flags.trace_high_resolution ? clockEventBudget() : 0;
   if (!FallbackScanStack)
     FallbackScanStack =
@@ -1905,7 +1945,9 @@ void restartInChild() {
     if (T.Tid && T.Event.Fd >= 0)
       closeClockEvent(T.Event);
   ClockEvents = 0;
-  clearUsedSlots(Threads, &ThreadSlot::Tid);
+  for (ThreadSlot &T : Threads)
+    if (T.Tid)
+      memset(static_cast<void *>(&T), 0, sizeof(T));
   ThreadsSeen = 0;
   TableBusy = 0;
   SamplesSinceScan = 0;
