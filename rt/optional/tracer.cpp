@@ -1648,6 +1648,74 @@ void takeSnapshot(bool Final) {
 /// The report: a summary, the top atomic sites and the top covered
 /// functions by samples (in JSON, every one), in the format of
 /// report_format.
+/// The rankings' arrays, mapped at the first report (a process that never
+/// reports keeps no static data for them); null if there is no memory.
+struct ReportScratch {
+  unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
+  unsigned Candidates[kMaxTop * 4];
+  SiteRow Rows[kMaxTop];
+  CumulativeSlot Top[kMaxTop];
+};
+ReportScratch *reportScratch() {
+  static ReportScratch *X;
+  if (!X)
+    X = static_cast<ReportScratch *>(
+        reserveAddressSpace(sizeof(ReportScratch)));
+  return X;
+}
+
+/// The atomic sites' table: the Want heaviest (in text, of one source line
+/// each: the rows come from four times as many of the heaviest sites).
+void writeSiteTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
+                    Symbolizer &Sym, ReportScratch &X, unsigned Want) {
+  if (Sum.Format == ReportFormat::Text) {
+    unsigned NumCandidates =
+        topSlots(Snap.Sites, siteSamples, Want * 4, X.Candidates);
+    unsigned NumRows =
+        mergeSiteRows(Sym, X.Candidates, NumCandidates, X.Rows, Want);
+    writeHeader(W, Sum, NumRows);
+    Sink.header(SiteTable);
+    for (unsigned R = 0; R < NumRows; ++R)
+      writeSite(W, Sink, Sum, Sym, X.Rows[R]);
+    return;
+  }
+  unsigned NumSites = topSlots(Snap.Sites, siteSamples, Want, X.TopSites);
+  writeHeader(W, Sum, NumSites);
+  Sink.header(SiteTable);
+  for (unsigned R = 0; R < NumSites; ++R) {
+    const SiteSlot *Site = &Snap.Sites[X.TopSites[R]];
+    writeSite(W, Sink, Sum, Sym, {&Site, 1, siteSamples(*Site)});
+  }
+}
+
+/// The covered functions' table: the Want heaviest by trace_sort (JSON:
+/// all, by their own samples and their uncovered callees').
+void writeFunctionTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
+                        Symbolizer &Sym, ReportScratch &X, unsigned Want) {
+  FunctionRanking Ranking = Sum.Format == ReportFormat::JSON
+                                ? FunctionRanking::WithUncoveredCallees
+                                : functionRanking();
+  if (Sum.Format == ReportFormat::Text &&
+      Ranking == FunctionRanking::Cumulative && SnapStacks.ready()) {
+    unsigned Distinct = 0;
+    unsigned N = topCumulative(Want, X.Top, Distinct);
+    writeFunctionsHeader(W, Sink, Sum, N, Distinct, CumulativeFunctionTable);
+    for (unsigned R = 0; R < N; ++R) {
+      const FunctionSlot *S = snapFunction(X.Top[R].Start);
+      FunctionSlot None = {X.Top[R].Start, 0, 0, 0};
+      writeFunction(W, Sink, Sum, Sym, S ? *S : None, &X.Top[R].Samples);
+    }
+    return;
+  }
+  unsigned N = topSlots(Snap.Functions,
+                        Ranking == FunctionRanking::Self ? functionSelfSamples
+                                                         : functionSamples,
+                        Want, X.TopFunctions);
+  writeFunctionsHeader(W, Sink, Sum, N, Sum.DistinctFunctions);
+  for (unsigned R = 0; R < N; ++R)
+    writeFunction(W, Sink, Sum, Sym, Snap.Functions[X.TopFunctions[R]]);
+}
+
 void writeReport(DumpReason Reason) {
   ++Dumps;
   Finished = isFinal(Reason);
@@ -1658,31 +1726,13 @@ void writeReport(DumpReason Reason) {
                   : unsigned(Flags.trace_top) > kMaxTop
                       ? kMaxTop
                       : unsigned(Flags.trace_top);
-  // The rankings' arrays, mapped at the first report (a process that never
-  // reports keeps no static data for them).
-  struct Scratch {
-    unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
-    unsigned Candidates[kMaxTop * 4];
-    SiteRow Rows[kMaxTop];
-    CumulativeSlot Top[kMaxTop];
-  };
-  static Scratch *X;
-  if (!X)
-    X = static_cast<Scratch *>(reserveAddressSpace(sizeof(Scratch)));
+  ReportScratch *X = reportScratch();
   if (!X) {
     Message M;
     M << "warning: no memory for the tracer's report";
     M.emit();
     return;
   }
-  unsigned *TopSites = X->TopSites, *TopFunctions = X->TopFunctions;
-  unsigned NumSites = topSlots(Snap.Sites, siteSamples, Want, TopSites);
-  unsigned NumFunctions = topSlots(
-      Snap.Functions,
-      Fmt != ReportFormat::JSON && functionRanking() == FunctionRanking::Self
-          ? functionSelfSamples
-          : functionSamples,
-      Want, TopFunctions);
   Summary Sum = {Fmt, Reason, Snap, Snap.Counts.Samples, 0, 0};
   for (const SiteSlot &S : Snap.Sites)
     Sum.DistinctSites += siteSamples(S) != 0;
@@ -1692,43 +1742,8 @@ void writeReport(DumpReason Reason) {
   ReportWriter W;
   Symbolizer Sym;
   RowSink Sink(W, Fmt);
-  // In text, the sites of one source line are one row: the rows come from
-  // four times as many of the heaviest sites.
-  if (Fmt == ReportFormat::Text) {
-    unsigned *Candidates = X->Candidates;
-    SiteRow *Rows = X->Rows;
-    unsigned NumCandidates =
-        topSlots(Snap.Sites, siteSamples, Want * 4, Candidates);
-    unsigned NumRows =
-        mergeSiteRows(Sym, Candidates, NumCandidates, Rows, Want);
-    writeHeader(W, Sum, NumRows);
-    Sink.header(SiteTable);
-    for (unsigned R = 0; R < NumRows; ++R)
-      writeSite(W, Sink, Sum, Sym, Rows[R]);
-  } else {
-    writeHeader(W, Sum, NumSites);
-    Sink.header(SiteTable);
-    for (unsigned R = 0; R < NumSites; ++R) {
-      const SiteSlot *Site = &Snap.Sites[TopSites[R]];
-      writeSite(W, Sink, Sum, Sym, {&Site, 1, siteSamples(*Site)});
-    }
-  }
-  if (Fmt == ReportFormat::Text &&
-      functionRanking() == FunctionRanking::Cumulative && SnapStacks.ready()) {
-    CumulativeSlot *Top = X->Top;
-    unsigned Distinct = 0;
-    unsigned N = topCumulative(Want, Top, Distinct);
-    writeFunctionsHeader(W, Sink, Sum, N, Distinct, CumulativeFunctionTable);
-    for (unsigned R = 0; R < N; ++R) {
-      const FunctionSlot *S = snapFunction(Top[R].Start);
-      FunctionSlot None = {Top[R].Start, 0, 0, 0};
-      writeFunction(W, Sink, Sum, Sym, S ? *S : None, &Top[R].Samples);
-    }
-  } else {
-    writeFunctionsHeader(W, Sink, Sum, NumFunctions, Sum.DistinctFunctions);
-    for (unsigned R = 0; R < NumFunctions; ++R)
-      writeFunction(W, Sink, Sum, Sym, Snap.Functions[TopFunctions[R]]);
-  }
+  writeSiteTable(W, Sink, Sum, Sym, *X, Want);
+  writeFunctionTable(W, Sink, Sum, Sym, *X, Want);
   if (Sum.Format == ReportFormat::JSON) {
     W << "]";
     writeJSONStacks(W);
