@@ -516,7 +516,10 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
 /// (Self.Timed) chooses whether its clock event runs, by its context
 /// switches per millisecond of CPU time since the last review: on at most
 /// kQuietSwitchesPerMs, off at kBusySwitchesPerMs or more (between them,
-/// as it was). Each enabled event's switch costs some microseconds.
+/// as it was). Each enabled event's switch costs some microseconds, a
+/// preemption's as much as a block's: both count (on a machine so busy
+/// that a thread is preempted more than once per millisecond of its CPU
+/// time, it is sampled at the tick).
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
 __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
