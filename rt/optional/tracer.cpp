@@ -167,8 +167,8 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context);
 // server's worker, which switches at every request, lost a third of its
 // throughput), so each thread decides for itself, at its timer's signals
 // (reviewClockEvent): its event is opened and enabled while it runs long
-// stretches (at most kQuietSwitchesPerMs context switches per millisecond
-// of its CPU time), and disabled while it switches often (kBusy...), where
+// stretches (it blocks at most kQuietSwitchesPerMs times per millisecond
+// of its CPU time), and disabled while it blocks often (kBusy...), where
 // the tick samples it. A thread that runs less than kReviewNanos never has
 // one (a forked child that serves one request pays no perf_event_open).
 // The events' descriptors are the only resource of the program's the
@@ -513,20 +513,21 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
 }
 
 /// Every kReviewNanos of its CPU time, a thread with a CPU clock count
-/// (Self.Timed) chooses whether its clock event runs, by its context
-/// switches per millisecond of CPU time since the last review: on at most
-/// kQuietSwitchesPerMs, off at kBusySwitchesPerMs or more (between them,
-/// as it was). Each enabled event's switch costs some microseconds, a
-/// preemption's as much as a block's: both count (on a machine so busy
-/// that a thread is preempted more than once per millisecond of its CPU
-/// time, it is sampled at the tick).
+/// (Self.Timed) chooses whether its clock event runs, by how often it
+/// blocked (voluntary context switches) per millisecond of CPU time since
+/// the last review: on at most kQuietSwitchesPerMs, off at
+/// kBusySwitchesPerMs or more (between them, as it was). Each enabled
+/// event's switch costs some microseconds. Preemptions are left out: they
+/// come at most once a time slice (a cost under 1 %), and counting them
+/// made the resolution depend on the machine's load (a busy thread of a
+/// test run beside others never got its event).
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
 __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   if (!__atomic_load_n(&ClockEventBudget, __ATOMIC_RELAXED) ||
       Now - Self.ReviewCPU < kReviewNanos)
     return;
-  uint64_t Switches = threadContextSwitches();
+  uint64_t Switches = threadVoluntarySwitches();
   uint64_t Ms = (Now - Self.ReviewCPU) / 1000000;
   uint64_t N = Switches - Self.ReviewSwitches;
   bool First = !Self.ReviewCPU;

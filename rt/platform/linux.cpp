@@ -263,11 +263,11 @@ uint64_t threadCPUNanos() {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
-uint64_t threadContextSwitches() {
+uint64_t threadVoluntarySwitches() {
   struct rusage Usage;
   if (syscall(SYS_getrusage, RUSAGE_THREAD, &Usage) != 0)
     return 0;
-  return uint64_t(Usage.ru_nvcsw) + uint64_t(Usage.ru_nivcsw);
+  return uint64_t(Usage.ru_nvcsw);
 }
 
 bool makeWakeupPipe(int (&Fds)[2]) {

@@ -139,9 +139,10 @@ uint64_t processCPUNanos();
 /// The CPU time the calling thread has used, in nanoseconds.
 /// Async-signal-safe.
 uint64_t threadCPUNanos();
-/// The context switches (voluntary and not) of the calling thread.
-/// Async-signal-safe.
-uint64_t threadContextSwitches();
+/// The voluntary context switches of the calling thread: how often it
+/// blocked (the scheduler's preemptions, at most one a time slice, left
+/// out). Async-signal-safe.
+uint64_t threadVoluntarySwitches();
 /// Starts a detached thread running Fn(Arg) with every signal blocked (it
 /// never runs a handler of the program's or the runtime's). False if it
 /// cannot be started. The C library then takes the process for a
