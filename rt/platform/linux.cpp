@@ -1109,11 +1109,6 @@ void armClockEvent(const ClockEvent &E, long Nanos) {
   ioctl(E.Fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
-void retargetClockEvent(const ClockEvent &E, int Signal) {
-  if (E.Fd >= 0)
-    fcntl(E.Fd, F_SETSIG, Signal);
-}
-
 void closeClockEvent(ClockEvent &E) {
   if (E.Fd < 0)
     return;

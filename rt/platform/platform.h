@@ -447,8 +447,6 @@ struct ClockEvent {
 bool openThreadClockEvent(int Tid, int Signal, ClockEvent &E);
 /// Makes E signal every Nanos nanoseconds; 0 stops it.
 void armClockEvent(const ClockEvent &E, long Nanos);
-/// Makes E send Signal from now on.
-void retargetClockEvent(const ClockEvent &E, int Signal);
 /// Closes E's descriptor if it is still E (the program may have closed it
 /// and opened another file under its number).
 void closeClockEvent(ClockEvent &E);
