@@ -1,6 +1,7 @@
 //===- arena.cpp - Memory the runtime's tables live in --------------------===//
 
 #include "core/arena.h"
+#include "core/mapped.h"
 
 #include "platform/platform.h"
 
@@ -198,6 +199,20 @@ uint64_t arenaBytesInUse() { return InUse; }
 uint64_t arenaPeakBytesInUse() { return PeakInUse; }
 uint64_t arenaBytesRetained() { return Retained; }
 uint64_t arenaBytesReleased() { return Released; }
+
+void *mapOnce(void **Slot, size_t Size) {
+  if (void *P = __atomic_load_n(Slot, __ATOMIC_ACQUIRE))
+    return P;
+  void *Mine = reserveAddressSpace(Size);
+  if (!Mine)
+    return nullptr;
+  void *Expected = nullptr;
+  if (__atomic_compare_exchange_n(Slot, &Expected, Mine, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return Mine;
+  releaseAddressSpace(Mine, Size); // another thread's mapping won
+  return Expected;
+}
 
 } // namespace rt
 } // namespace pcmap

@@ -41,6 +41,8 @@ void *reserveAddressSpace(size_t Size) {
   return P == MAP_FAILED ? nullptr : P;
 }
 
+void releaseAddressSpace(void *Begin, size_t Size) { munmap(Begin, Size); }
+
 void *reserveReadOnly(size_t Size) {
   void *P = mmap(nullptr, Size, PROT_READ,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

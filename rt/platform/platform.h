@@ -40,6 +40,8 @@ namespace rt {
 /// Reserves Size bytes of zero-filled, readable and writable address space
 /// that is only backed by memory once written. Returns null on failure.
 void *reserveAddressSpace(size_t Size);
+/// Returns a region of reserveAddressSpace to the system. Async-signal-safe.
+void releaseAddressSpace(void *Begin, size_t Size);
 /// Reserves Size bytes of zero-filled address space that is readable but
 /// not writable: it takes no memory and, even under strict overcommit
 /// (vm.overcommit_memory=2), no commit charge. commitPages makes parts of it
