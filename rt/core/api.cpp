@@ -371,9 +371,10 @@ int pcmap_module_at(size_t Index, struct pcmap_module *Out) {
     return 0;
   return readConsistently([Index, Out](const IndexCopy &Copy) {
     uint64_t N = loadRelaxed(&Copy.Count);
-    if (Index >= N || Index >= kMaxModules)
+    const uint64_t *TextLo = Copy.TextLo;
+    if (Index >= N || Index >= kMaxModules || !TextLo)
       return 0;
-    TableView V{&Copy.View[Index], loadRelaxed(&Copy.TextLo[Index])};
+    TableView V{&Copy.views()[Index], loadRelaxed(&TextLo[Index])};
     Out->path = V.path();
     Out->bias = uintptr_t(V.bias());
     Out->text_start = uintptr_t(V.TextLo);

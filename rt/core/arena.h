@@ -58,7 +58,7 @@ inline bool lastAtOrBefore(const uint64_t *Count, const uint64_t *Lo,
   uint64_t N = loadRelaxed(Count);
   if (N > Capacity)
     N = Capacity;
-  if (__builtin_expect(!N, 0))
+  if (__builtin_expect(!N || !Lo, 0)) // Lo: null until mapped
     return false;
   if (N <= 2) { // one module, or two: no loop
     Base = N == 2 && loadRelaxed(&Lo[1]) <= PC;

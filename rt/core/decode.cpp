@@ -104,7 +104,7 @@ void sortByHighWord(uint64_t *A, uint64_t *Tmp, size_t N,
   // LSD radix sort on the 32-bit key in three passes (11, 11, 10 bits);
   // a pass whose digit is the same for all keys is skipped.
   static const unsigned Shifts[3] = {32, 43, 54};
-  static uint32_t Count[2048];
+  uint32_t *Count = reinterpret_cast<uint32_t *>(Tmp + N);
   uint64_t *From = A, *To = Tmp;
   for (unsigned Shift : Shifts) {
     unsigned Bits = Shift == 54 ? 10 : 11;
@@ -597,7 +597,7 @@ DecodeError decodeAtomics(MetadataKind Kind, uint32_t Version,
   if (D.Disordered && insertAtomics(Keys, N, Records, Out))
     return C.Error;
   if (D.Disordered) {
-    uint64_t *Tmp = SortScratch.get(N + 1);
+    uint64_t *Tmp = SortScratch.get(N + kSortScratchExtra);
     if (!Tmp) {
       C.fail("out of memory", N);
       return C.Error;
@@ -783,7 +783,7 @@ bool decodeRecordsOfWidth(Cursor &C, bool Upstream, bool SanmdV1,
 bool storeSortedFunctions(const FunctionRecord *R, size_t N,
                           DecodedFunctions &Out) {
   uint64_t *Keys = Items.get(N);
-  uint64_t *Tmp = SortScratch.get(N + 1);
+  uint64_t *Tmp = SortScratch.get(N + kSortScratchExtra);
   ArenaBlock Sorted;
   if (!Keys || !Tmp || !Sorted.allocate(N * sizeof(FunctionRecord)))
     return false;

@@ -123,7 +123,9 @@ void freeDecoded(DecodedFunctions &F);
 /// buffer itself, which costs no system call (most libraries'; a program's
 /// start-up then maps nothing for its scratch); larger ones are mapped.
 struct ScratchBuffer {
-  static constexpr size_t kInlineItems = 128;
+  /// Enough for a small module's sections without a mapping, small enough
+  /// for static data (mapped.h).
+  static constexpr size_t kInlineItems = 24;
   uint64_t *Data = nullptr;
   size_t Capacity = 0; // items
   uint64_t Inline[kInlineItems];
@@ -132,10 +134,14 @@ struct ScratchBuffer {
   uint64_t *get(size_t Items);
 };
 
+/// The room sortByHighWord needs in its scratch beyond the items: its radix
+/// sort's counts (kept there, not in static data).
+constexpr size_t kSortScratchExtra = 1024;
+
 /// Sorts N 64-bit items by their high 32 bits (stable); Scratch has room for
-/// N items. Fast when the input is already sorted, or nearly (unless the
-/// caller knows it is not: MaybeNearlySorted false goes straight to the
-/// radix sort).
+/// N + kSortScratchExtra items. Fast when the input is already sorted, or
+/// nearly (unless the caller knows it is not: MaybeNearlySorted false goes
+/// straight to the radix sort).
 void sortByHighWord(uint64_t *Items, uint64_t *Scratch, size_t N,
                     bool MaybeNearlySorted = true);
 

@@ -147,7 +147,7 @@ ScratchBuffer Items, SortScratch;
 
 /// Items[0, N) sorted by their high words; null when out of memory.
 uint64_t *sortItems(uint64_t *ItemsData, size_t N) {
-  uint64_t *Tmp = SortScratch.get(N);
+  uint64_t *Tmp = SortScratch.get(N + kSortScratchExtra);
   if (!Tmp)
     return nullptr;
   sortByHighWord(ItemsData, Tmp, N);

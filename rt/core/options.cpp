@@ -4,6 +4,7 @@
 #include "core/options.h"
 
 #include "core/log.h"
+#include "core/mapped.h"
 #include "platform/platform.h"
 
 #include <string.h>
@@ -20,14 +21,16 @@ PCMAP_STARTUP_STATE bool SecureMode;
 
 namespace {
 
-/// Storage for string values: parsed once, never freed, no malloc.
-char StringPool[4096];
+/// Storage for string values: parsed once, never freed, no malloc; mapped
+/// by the first (mapped.h).
+constexpr size_t kStringPoolBytes = 4096;
+MappedArray<char, kStringPoolBytes> StringPool;
 size_t StringPoolUsed;
 
 PCMAP_STARTUP_CODE const char *keepString(const char *Begin, size_t Len) {
-  if (StringPoolUsed + Len + 1 > sizeof(StringPool))
+  if (StringPoolUsed + Len + 1 > kStringPoolBytes || !StringPool.get())
     return nullptr;
-  char *S = StringPool + StringPoolUsed;
+  char *S = StringPool.get() + StringPoolUsed;
   memcpy(S, Begin, Len);
   S[Len] = '\0';
   StringPoolUsed += Len + 1;

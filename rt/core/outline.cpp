@@ -20,9 +20,15 @@ constexpr unsigned kMaxHelpers = 2048;
 /// The published helpers, sorted by start; disjoint.
 struct HelperIndexCopy {
   uint64_t Count;
-  uint64_t Start[kMaxHelpers];
-  uint64_t End[kMaxHelpers];
-  uint64_t Number[kMaxHelpers];
+  /// kMaxHelpers starts, then as many ends and numbers: mapped by the first
+  /// writer (publication.h), null until then; end() and number() only
+  /// once Start is not.
+  uint64_t *Start;
+  uint64_t *end() const { return Start + kMaxHelpers; }
+  uint64_t *number() const { return Start + 2 * kMaxHelpers; }
+  bool mapEntries() {
+    return mapIndexEntries(&Start, 3 * kMaxHelpers * sizeof(uint64_t));
+  }
 };
 
 Published<HelperIndexCopy> HelperIndex;
@@ -32,18 +38,20 @@ Published<HelperIndexCopy> HelperIndex;
 void copyEntry(HelperIndexCopy &Copy, uint64_t To,
                const HelperIndexCopy &Source, uint64_t From) {
   storeRelaxed(&Copy.Start[To], loadRelaxed(&Source.Start[From]));
-  storeRelaxed(&Copy.End[To], loadRelaxed(&Source.End[From]));
-  storeRelaxed(&Copy.Number[To], loadRelaxed(&Source.Number[From]));
+  storeRelaxed(&Copy.end()[To], loadRelaxed(&Source.end()[From]));
+  storeRelaxed(&Copy.number()[To], loadRelaxed(&Source.number()[From]));
 }
 
 /// Writers: copies the published index to the next copy.
-HelperIndexCopy &beginUpdate() {
-  const HelperIndexCopy &Current =
-      HelperIndex.Copies[HelperIndex.Generation & 1];
-  HelperIndexCopy &Next = HelperIndex.next();
-  storeRelaxed(&Next.Count, Current.Count);
+/// Null if the index has no memory (it stays as it is).
+HelperIndexCopy *beginUpdate() {
+  const HelperIndexCopy &Current = HelperIndex.current();
+  HelperIndexCopy *Next = HelperIndex.next();
+  if (!Next)
+    return nullptr;
+  storeRelaxed(&Next->Count, Current.Count);
   for (uint64_t I = 0; I < Current.Count; ++I)
-    copyEntry(Next, I, Current, I);
+    copyEntry(*Next, I, Current, I);
   return Next;
 }
 
@@ -63,8 +71,8 @@ void addHelper(HelperIndexCopy &Copy, uint64_t Start, uint64_t End,
     copyEntry(Copy, K, Copy, K - 1);
   });
   storeRelaxed(&Copy.Start[J], Start);
-  storeRelaxed(&Copy.End[J], End);
-  storeRelaxed(&Copy.Number[J], uint64_t(Number));
+  storeRelaxed(&Copy.end()[J], End);
+  storeRelaxed(&Copy.number()[J], uint64_t(Number));
   storeRelaxed(&Copy.Count, Copy.Count + 1);
 }
 
@@ -85,8 +93,8 @@ bool findOutlineHelper(uintptr_t PC, OutlineHelper &Out) {
     if (!lastAtOrBefore(&Copy.Count, Copy.Start, kMaxHelpers, PC, Base))
       return false;
     Out.Start = loadRelaxed(&Copy.Start[Base]);
-    Out.End = loadRelaxed(&Copy.End[Base]);
-    Out.Number = uint32_t(loadRelaxed(&Copy.Number[Base]));
+    Out.End = loadRelaxed(&Copy.end()[Base]);
+    Out.Number = uint32_t(loadRelaxed(&Copy.number()[Base]));
     return PC >= Out.Start && PC < Out.End &&
            Out.Number < format::kNumOutlineHelpers;
   });
@@ -182,13 +190,15 @@ void __pcmap_outline_atomics_add(const void *const *Helpers, uint32_t Count) {
   if (!Helpers)
     return;
   WriterLock Lock;
-  HelperIndexCopy &Next = beginUpdate();
+  HelperIndexCopy *Next = beginUpdate();
+  if (!Next)
+    return;
   for (uint32_t I = 0; I < Count && I < pcmap::format::kNumOutlineHelpers;
        ++I) {
     uintptr_t Start = uintptr_t(Helpers[I]);
     size_t Size = Start ? outlineHelperSize(Start) : 0;
     if (Size && pcmap::format::outlineHelperExists(I))
-      addHelper(Next, Start, Start + Size, I);
+      addHelper(*Next, Start, Start + Size, I);
   }
   HelperIndex.publish();
 }
@@ -197,10 +207,12 @@ void __pcmap_outline_atomics_del(const void *const *Helpers, uint32_t Count) {
   if (!Helpers)
     return;
   WriterLock Lock;
-  HelperIndexCopy &Next = beginUpdate();
+  HelperIndexCopy *Next = beginUpdate();
+  if (!Next)
+    return;
   for (uint32_t I = 0; I < Count && I < pcmap::format::kNumOutlineHelpers; ++I)
     if (Helpers[I])
-      removeHelper(Next, uintptr_t(Helpers[I]));
+      removeHelper(*Next, uintptr_t(Helpers[I]));
   HelperIndex.publish();
 }
 

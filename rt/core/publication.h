@@ -11,6 +11,12 @@
 // meanwhile (the copy or a table it points to may have been reused) and it
 // reads again. Readers never wait, never write, never see a half-built index.
 //
+// A copy's entries live in memory its first writer maps (Index::mapEntries,
+// mapped.h), not in .bss: a process that never builds the index keeps
+// none. Until then a copy's arrays are null and its count is 0; readers
+// reach an entry only below a count they read, through an array they
+// checked (lastAtOrBefore).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_RT_PUBLICATION_H
@@ -38,8 +44,14 @@ template <class Index> struct Published {
   uint64_t Generation;
   Index Copies[2];
 
-  /// Writers: the copy to fill; readers are not directed to it.
-  Index &next() { return Copies[(Generation + 1) & 1]; }
+  /// Writers: the copy to fill; readers are not directed to it. Null if
+  /// its entries have no memory (the index stays as it is).
+  Index *next() {
+    Index &Next = Copies[(Generation + 1) & 1];
+    return Next.mapEntries() ? &Next : nullptr;
+  }
+  /// Writers: the copy readers are directed to.
+  const Index &current() const { return Copies[Generation & 1]; }
   /// Writers: directs readers to next().
   void publish() {
     __atomic_store_n(&Generation, Generation + 1, __ATOMIC_RELEASE);
@@ -94,6 +106,19 @@ private:
     return readRetrying(Read);
   }
 };
+
+/// Writers: maps Bytes of zero-filled memory for the entries of an index
+/// copy whose first array is *First, unless they are mapped already; false
+/// if the system has none.
+inline bool mapIndexEntries(uint64_t **First, size_t Bytes) {
+  if (*First)
+    return true;
+  void *P = reserveAddressSpace(Bytes);
+  if (!P)
+    return false;
+  __atomic_store_n(First, static_cast<uint64_t *>(P), __ATOMIC_RELEASE);
+  return true;
+}
 
 /// Writers: makes room for Key in Keys[0, Count), kept sorted, and returns
 /// its position. Shift(J) moves entry J - 1 of every parallel array to J.

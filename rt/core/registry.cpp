@@ -223,6 +223,19 @@ bool ensureArena() {
   return true;
 }
 
+/// The module index's entries could not be mapped: it stays as it was
+/// (with none, every query answers UNKNOWN). Said once.
+void noteNoMemoryForIndex() {
+  static bool Said;
+  if (Said || Verbosity < 1)
+    return;
+  Said = true;
+  Message M;
+  M << "warning: no memory for the module index; queries of the modules "
+       "loaded since answer UNKNOWN";
+  M.emit();
+}
+
 bool describeObject(const void *Address, LoadedObject &Out) {
   if (ObjectLocator && ObjectLocator(Address, Out))
     return true;
@@ -280,14 +293,19 @@ ModuleView viewOf(ArenaOffset Table) {
 /// sorted by TextLo, and which hold their views: one pass over the
 /// records, however the modules were loaded, that reads no table.
 void publish() {
-  IndexCopy &Next = ModuleIndex.next();
+  IndexCopy *NextCopy = ModuleIndex.next();
+  if (!NextCopy) {
+    noteNoMemoryForIndex();
+    return;
+  }
+  IndexCopy &Next = *NextCopy;
   uint64_t Count = 0;
   for (unsigned I = 0; I < NumModules; ++I) {
     const ModuleRecord *M = Modules[I];
     if (!M->Table)
       continue;
     storeRelaxed(&Next.TextLo[Count], uint64_t(M->Code.TextLo));
-    copyView(Next.View[Count], M->View);
+    copyView(Next.views()[Count], M->View);
     ++Count;
   }
   storeRelaxed(&Next.Count, Count);

@@ -29,8 +29,17 @@ constexpr unsigned kMaxModules = 4096;
 /// eight modules to a cache line, then the one view.
 struct IndexCopy {
   uint64_t Count;
-  uint64_t TextLo[kMaxModules];
-  ModuleView View[kMaxModules]; // table.h
+  /// kMaxModules starts, then as many views (table.h): mapped by the first
+  /// writer (publication.h), null until then.
+  uint64_t *TextLo;
+  ModuleView *views() const {
+    return TextLo ? reinterpret_cast<ModuleView *>(TextLo + kMaxModules)
+                  : nullptr;
+  }
+  bool mapEntries() {
+    return mapIndexEntries(
+        &TextLo, kMaxModules * (sizeof(uint64_t) + sizeof(ModuleView)));
+  }
 };
 
 extern Published<IndexCopy> ModuleIndex;
@@ -87,7 +96,7 @@ lastModuleAtOrBefore(const IndexCopy &Copy, uintptr_t PC, TableView &V,
   uint64_t Base;
   if (!lastAtOrBefore(&Copy.Count, Copy.TextLo, kMaxModules, PC, Base))
     return false;
-  V.M = &Copy.View[Base];
+  V.M = &Copy.views()[Base];
   V.TextLo = loadRelaxed(&Copy.TextLo[Base]);
   // Below TextLo, the difference wraps around to a large offset.
   Offset = PC - V.TextLo;

@@ -29,9 +29,17 @@ static_assert(int(PCMAP_STACKMAP_CALL_NONE) == sm::CK_None &&
 
 struct SMIndexCopy {
   uint64_t Count;
-  uint64_t Lo[kMaxStackMapModules];
-  uint64_t Hi[kMaxStackMapModules];
-  ArenaOffset Table[kMaxStackMapModules];
+  /// kMaxStackMapModules starts, then as many ends and tables: mapped by
+  /// the first writer (publication.h), null until then.
+  uint64_t *Lo;
+  static uint64_t *hi(uint64_t *Lo) { return Lo + kMaxStackMapModules; }
+  static ArenaOffset *table(uint64_t *Lo) {
+    return reinterpret_cast<ArenaOffset *>(Lo + 2 * kMaxStackMapModules);
+  }
+  bool mapEntries() {
+    return mapIndexEntries(&Lo, kMaxStackMapModules * (2 * sizeof(uint64_t) +
+                                                       sizeof(ArenaOffset)));
+  }
 };
 /// Published as the module index is (publication.h).
 Published<SMIndexCopy> StackMapIndex;
@@ -421,7 +429,12 @@ void freeStackMapTable(ArenaOffset Table) {
 }
 
 void publishStackMapTables(const ArenaOffset *Tables, size_t Count) {
-  SMIndexCopy &Next = StackMapIndex.next();
+  SMIndexCopy *NextCopy = StackMapIndex.next();
+  if (!NextCopy)
+    return; // no memory: the index stays as it was
+  SMIndexCopy &Next = *NextCopy;
+  uint64_t *Hi = SMIndexCopy::hi(Next.Lo);
+  ArenaOffset *Table = SMIndexCopy::table(Next.Lo);
   uint64_t N = 0, Functions = 0, Records = 0, Bytes = 0;
   for (size_t I = 0; I < Count && N < kMaxStackMapModules; ++I) {
     if (!Tables[I])
@@ -430,14 +443,14 @@ void publishStackMapTables(const ArenaOffset *Tables, size_t Count) {
     Functions += T->NumFunctions;
     Records += T->NumRecords;
     Bytes += T->Bytes;
-    uint64_t J = openSortedSlot(Next.Lo, N, T->Lo, [&Next](uint64_t To) {
+    uint64_t J = openSortedSlot(Next.Lo, N, T->Lo, [&](uint64_t To) {
       storeRelaxed(&Next.Lo[To], loadRelaxed(&Next.Lo[To - 1]));
-      storeRelaxed(&Next.Hi[To], loadRelaxed(&Next.Hi[To - 1]));
-      storeRelaxed(&Next.Table[To], loadRelaxed(&Next.Table[To - 1]));
+      storeRelaxed(&Hi[To], loadRelaxed(&Hi[To - 1]));
+      storeRelaxed(&Table[To], loadRelaxed(&Table[To - 1]));
     });
     storeRelaxed(&Next.Lo[J], T->Lo);
-    storeRelaxed(&Next.Hi[J], T->Hi);
-    storeRelaxed(&Next.Table[J], Tables[I]);
+    storeRelaxed(&Hi[J], T->Hi);
+    storeRelaxed(&Table[J], Tables[I]);
     ++N;
   }
   storeRelaxed(&Next.Count, N);
@@ -474,8 +487,11 @@ template <class T> T loadStruct(ArenaOffset Off) {
 
 /// The table whose range holds PC, or 0.
 ArenaOffset findTable(const SMIndexCopy &Copy, uintptr_t PC) {
-  return findInRanges(&Copy.Count, Copy.Lo, Copy.Hi, Copy.Table,
-                      kMaxStackMapModules, PC);
+  uint64_t *Lo = __atomic_load_n(&Copy.Lo, __ATOMIC_ACQUIRE);
+  if (!Lo) // not mapped yet: no stack maps
+    return 0;
+  return findInRanges(&Copy.Count, Lo, SMIndexCopy::hi(Lo),
+                      SMIndexCopy::table(Lo), kMaxStackMapModules, PC);
 }
 
 struct Found {

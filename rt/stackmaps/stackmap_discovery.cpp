@@ -20,6 +20,7 @@
 #include "core/arena.h"
 #include "core/elf_file.h"
 #include "core/log.h"
+#include "core/mapped.h"
 #include "core/options.h"
 #include "core/publication.h"
 #include "platform/hooks.h"
@@ -41,7 +42,15 @@ struct KnownObject {
   ArenaOffset Table; // 0: no (usable) stack maps
   bool Seen;
 };
-KnownObject Objects[kMaxStackMapModules];
+/// What discovery keeps, mapped at the first rescan (mapped.h): a process
+/// that never asks for stack maps keeps none of it.
+struct DiscoveryState {
+  KnownObject Objects[kMaxStackMapModules];
+  // A rescan's tables, and those of the objects no longer loaded.
+  ArenaOffset Tables[kMaxStackMapModules], Removed[kMaxStackMapModules];
+};
+Mapped<DiscoveryState> State;
+KnownObject *Objects; // State's, once Initialized
 unsigned NumObjects;
 bool Initialized;
 bool TooManyReported;
@@ -211,8 +220,9 @@ namespace {
 void rescanLocked() {
   if (!Initialized) {
     initOptions();
-    if (!arenaInit())
+    if (!arenaInit() || !State.get())
       return;
+    Objects = State.get()->Objects;
     Initialized = true;
   }
   for (unsigned I = 0; I < NumObjects; ++I)
@@ -220,8 +230,7 @@ void rescanLocked() {
   forEachLoadedObject(visit, nullptr);
   // Objects no longer loaded: publish the index without them, then free
   // their tables (a reader may still be looking at them until then).
-  static ArenaOffset Removed[kMaxStackMapModules];
-  static ArenaOffset Tables[kMaxStackMapModules];
+  ArenaOffset *Removed = State.get()->Removed, *Tables = State.get()->Tables;
   unsigned NumRemoved = 0, N = 0, J = 0;
   for (unsigned I = 0; I < NumObjects; ++I) {
     if (!Objects[I].Seen) {
