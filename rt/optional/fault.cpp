@@ -3,6 +3,7 @@
 #include "optional/fault.h"
 
 #include "core/log.h"
+#include "core/mapped.h"
 #include "core/options.h"
 #include "core/outline.h"
 #include "optional/describe.h"
@@ -48,16 +49,21 @@ const HandledSignal Handled[] = {{SIGSEGV, &Options::handle_segv},
 constexpr unsigned kNumHandled = sizeof(Handled) / sizeof(Handled[0]);
 
 /// The action each signal of Handled had before pcmap's, in Handled's
-/// order (a few hundred bytes of start-up state, not one per signal).
-struct sigaction PreviousActions[kNumHandled] PCMAP_STARTUP_STATE;
+/// order. Mapped only if one of them was not the default action (zero,
+/// as previousAction gives it for all of them until then): a process whose
+/// handlers, if any, come after pcmap's keeps no data for them (a
+/// conservative garbage collector scans .data as roots).
+MappedArray<struct sigaction, kNumHandled> PreviousActions PCMAP_STARTUP_STATE;
 
 /// The action Signal, one of Handled's, had before pcmap's; for any other
-/// (never installed), the default one. Async-signal-safe.
+/// (never installed), or one whose action was not saved (the default), the
+/// default one. Async-signal-safe.
 struct sigaction &previousAction(int Signal) {
   static struct sigaction Default; // zero: SIG_DFL, no flags
+  struct sigaction *Saved = PreviousActions.peek();
   for (unsigned I = 0; I < kNumHandled; ++I)
-    if (Handled[I].Signal == Signal)
-      return PreviousActions[I];
+    if (Handled[I].Signal == Signal && Saved)
+      return Saved[I];
   return Default;
 }
 
@@ -510,7 +516,7 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
 
 /// Where a fault inside the report returns to (one thread reports at a
 /// time), and whether one is being written.
-sigjmp_buf ReportJump;
+sigjmp_buf *ReportJump; // runReport's, in its frame: no static buffer
 bool ReportInProgress;
 
 /// The stack reports are written on: the unwinder, the symbolizer's
@@ -588,7 +594,9 @@ void runReport(void *P) {
   for (const HandledSignal &H : Handled)
     FaultSignals[N++] = H.Signal;
   unblockSignals(FaultSignals, N);
-  if (sigsetjmp(ReportJump, /*savemask=*/0) == 0) {
+  sigjmp_buf Jump;
+  ReportJump = &Jump;
+  if (sigsetjmp(Jump, /*savemask=*/0) == 0) {
     __atomic_store_n(&ReportInProgress, true, __ATOMIC_RELAXED);
     writeReport(R.Signal, R.Info, R.Context);
   } else {
@@ -624,7 +632,7 @@ bool beginReport() {
     // A fault in the reporter itself: end the report (runReport), or, past
     // it, take the default action.
     if (__atomic_load_n(&ReportInProgress, __ATOMIC_RELAXED))
-      siglongjmp(ReportJump, 1);
+      siglongjmp(*ReportJump, 1);
     return false;
   }
   // Another thread is reporting: wait (at most about ten seconds) so that
@@ -689,6 +697,38 @@ void threadStarted() {
   noteThreadStack();
 }
 
+/// Whether Action is the default one, which the reporter treats as the zero
+/// action previousAction gives for a signal whose action was not saved: its
+/// mask and other flags matter only to a handler of the program's (and the
+/// C library leaves junk in the part of the mask the kernel does not fill).
+PCMAP_STARTUP_CODE bool isDefault(const struct sigaction &Action) {
+  return !(Action.sa_flags & SA_SIGINFO) && Action.sa_handler == SIG_DFL;
+}
+
+/// Installs pcmap's handler of Handled[I], and saves the action it replaces
+/// unless that is the default one (PreviousActions). A fault of another
+/// thread meanwhile finds the default action, as one inside the sigaction
+/// call would.
+PCMAP_STARTUP_CODE void installFaultHandler(unsigned I) {
+  struct sigaction Old;
+  memset(&Old, 0, sizeof(Old));
+  // SA_NODEFER: the program's handler that pcmap calls may take a nested
+  // fault (chain() blocks what the kernel would have blocked for it);
+  // a fault in pcmap's own report is told apart by ReportingThread.
+  installSignalHandler(Handled[I].Signal, handleSignal,
+                       SA_ONSTACK | SA_RESTART | SA_NODEFER, &Old);
+  if (isDefault(Old))
+    return;
+  if (struct sigaction *Saved = PreviousActions.get()) {
+    Saved[I] = Old;
+    return;
+  }
+  Message M;
+  M << "warning: no memory to keep the program's handler of "
+    << signalName(Handled[I].Signal) << "; pcmap takes the default action";
+  M.emit();
+}
+
 PCMAP_STARTUP_CODE void initFaultReporter() {
   bool Any = false;
   for (const HandledSignal &H : Handled)
@@ -706,17 +746,9 @@ PCMAP_STARTUP_CODE void initFaultReporter() {
   // pointer.
   // The report stack is reserved by the first report (reportStack()): a
   // process that never faults does not pay for its mapping.
-  for (const HandledSignal &H : Handled) {
-    if (!(Flags.*H.Enabled))
-      continue;
-
-    // SA_NODEFER: the program's handler that pcmap calls may take a nested
-    // fault (chain() blocks what the kernel would have blocked for it);
-    // a fault in pcmap's own report is told apart by ReportingThread.
-    installSignalHandler(H.Signal, handleSignal,
-                         SA_ONSTACK | SA_RESTART | SA_NODEFER,
-                         &previousAction(H.Signal));
-  }
+  for (unsigned I = 0; I < kNumHandled; ++I)
+    if (Flags.*Handled[I].Enabled)
+      installFaultHandler(I);
 }
 
 PCMAP_SUBSCRIBE(FaultHooks, 30,

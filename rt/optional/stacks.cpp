@@ -4,6 +4,8 @@
 
 #include "optional/unwind.h"
 
+#include "core/mapped.h"
+
 #include "platform/platform.h"
 
 #include "pcmap/TraceDump.h"
@@ -212,11 +214,19 @@ unsigned captureStack(const void *Context, uintptr_t PC,
 namespace {
 constexpr unsigned kFrameBuffers = 64;
 constexpr unsigned kMaxFrames = trace::kMaxStackDepth;
-uintptr_t FrameBuffers[kFrameBuffers][kMaxFrames];
+/// Mapped when sampling starts (mapFrameBuffers), not static: a process
+/// that never traces keeps no data for them (a conservative garbage
+/// collector scans .bss as roots).
+MappedArray<uintptr_t[kMaxFrames], kFrameBuffers> FrameBuffers;
 uint64_t FrameBuffersInUse; // bit I: buffer I is claimed
 } // namespace
 
+bool mapFrameBuffers() { return FrameBuffers.get() != nullptr; }
+
 uintptr_t *claimFrameBuffer(unsigned &Index) {
+  uintptr_t(*Buffers)[kMaxFrames] = FrameBuffers.peek();
+  if (!Buffers)
+    return nullptr;
   uint64_t Used = __atomic_load_n(&FrameBuffersInUse, __ATOMIC_RELAXED);
   while (~Used) {
     unsigned I = unsigned(__builtin_ctzll(~Used));
@@ -224,7 +234,7 @@ uintptr_t *claimFrameBuffer(unsigned &Index) {
                                     Used | (uint64_t(1) << I), true,
                                     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
       Index = I;
-      return FrameBuffers[I];
+      return Buffers[I];
     }
   }
   return nullptr;

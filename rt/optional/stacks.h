@@ -41,9 +41,13 @@ unsigned captureStack(const void *Context, uintptr_t PC,
 /// Buffers a signal handler walks a stack into, off the stack it runs on
 /// (a fiber's may be small): a fixed pool claimed by a compare-exchange,
 /// so that any number of threads sample at once without a lock; null when
-/// all are in use (as many handlers as the pool runs at once).
+/// all are in use (as many handlers as the pool runs at once) or the pool
+/// is not mapped.
 uintptr_t *claimFrameBuffer(unsigned &Index);
 void releaseFrameBuffer(unsigned Index);
+/// Maps the pool, before a handler claims from it; false if there is no
+/// memory.
+bool mapFrameBuffers();
 
 /// Distinct stacks and their samples: an open-addressing table in memory
 /// reserved once. A slot is claimed by a compare-exchange of its hash

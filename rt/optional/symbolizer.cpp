@@ -3,6 +3,7 @@
 #include "optional/symbolizer.h"
 
 #include "core/log.h"
+#include "core/mapped.h"
 #include "core/options.h"
 #include "optional/describe.h"
 #include "platform/hooks.h"
@@ -22,7 +23,11 @@ namespace rt {
 
 namespace {
 
-char SymbolizerPath[512];
+/// The path of the llvm-symbolizer that reports start (chooseSymbolizer),
+/// mapped when one is chosen, not static: a process that never symbolizes
+/// keeps no data for it (a conservative garbage collector scans .bss as
+/// roots). Null or "": none.
+MappedArray<char, 512> SymbolizerPath;
 /// Whether SymbolizerPath has been chosen (at the first symbolize call).
 bool Chosen;
 /// The environment the choice reads, as it was at start-up (the program may
@@ -32,7 +37,10 @@ PCMAP_STARTUP_STATE const char *StartUpSymbolizerPath, *StartUpPath;
 bool choose(const char *Candidate) {
   if (!isExecutable(Candidate))
     return false;
-  Text T(SymbolizerPath, sizeof(SymbolizerPath));
+  char *Path = SymbolizerPath.get();
+  if (!Path)
+    return false;
+  Text T(Path, SymbolizerPath.size());
   T << Candidate;
   return true;
 }
@@ -138,8 +146,8 @@ bool finishFrames(SymbolizedPC &Out) {
   return Out.Function[0] || Out.Location[0];
 }
 
-/// Chooses SymbolizerPath (see initSymbolizer): only stat()s files, so that
-/// a fault handler may call it.
+/// Chooses SymbolizerPath (see initSymbolizer): only stat()s files (and
+/// maps the path's memory), so that a fault handler may call it.
 void chooseSymbolizer() {
   if (SecureMode) {
     // Only the llvm-symbolizer of the LLVM pcmap was built with, and only if
@@ -199,14 +207,15 @@ bool Symbolizer::start() {
   if (Failed)
     return false;
   Failed = true;
-  if (!SymbolizerPath[0]) {
+  const char *Path = SymbolizerPath.peek();
+  if (!Path || !Path[0]) {
     Problem = SecureMode ? "secure mode: no root-owned llvm-symbolizer"
                          : "no llvm-symbolizer found (set "
                            "PCMAP_SYMBOLIZER_PATH)";
     return false;
   }
-  const char *Argv[] = {SymbolizerPath, "--inlines", "--demangle", nullptr};
-  Pid = spawnWithPipes(SymbolizerPath, Argv, ToChild, FromChild);
+  const char *Argv[] = {Path, "--inlines", "--demangle", nullptr};
+  Pid = spawnWithPipes(Path, Argv, ToChild, FromChild);
   if (Pid < 0) {
     Problem = "cannot start llvm-symbolizer";
     return false;

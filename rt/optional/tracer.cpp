@@ -3,6 +3,7 @@
 #include "optional/tracer.h"
 
 #include "core/log.h"
+#include "core/mapped.h"
 #include "core/options.h"
 #include "core/outline.h"
 #include "core/registry.h"
@@ -48,8 +49,15 @@ struct FunctionSlot {
   uint64_t UncoveredCallees;
 };
 
-SiteSlot Sites[kSiteSlots];
-FunctionSlot Functions[kFunctionSlots];
+/// The tables samples are recorded in, mapped when sampling first starts
+/// (startSampling), before any timer is armed: a process that never traces
+/// keeps no static data for them (a conservative garbage collector scans
+/// .bss as roots).
+struct SampleTables {
+  SiteSlot Sites[kSiteSlots];
+  FunctionSlot Functions[kFunctionSlots];
+};
+Mapped<SampleTables> Tables;
 
 struct SampleCounts {
   uint64_t Samples, Atomic, Covered, Uncovered, Dropped;
@@ -93,13 +101,13 @@ Slot *slotFor(Slot (&Table)[N], uintptr_t Slot::*KeyField, uintptr_t Key) {
 /// inlined: its lookup's structure stays off the stack while the signal
 /// handler walks the stack (test/rt/stack-bounds.c holds that to 2 KiB).
 __attribute__((noinline)) FunctionSlot *
-chargeNearestCoveredCaller(const uintptr_t *Frames, unsigned Depth,
-                           uint64_t Weight) {
+chargeNearestCoveredCaller(SampleTables &T, const uintptr_t *Frames,
+                           unsigned Depth, uint64_t Weight) {
   for (unsigned I = 1; I < Depth; ++I) {
     pcmap_function F;
     if (!pcmap_lookup_function(Frames[I], &F))
       continue;
-    FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, F.entry);
+    FunctionSlot *S = slotFor(T.Functions, &FunctionSlot::Start, F.entry);
     if (S)
       add(S->UncoveredCallees, Weight);
     return S;
@@ -109,9 +117,10 @@ chargeNearestCoveredCaller(const uintptr_t *Frames, unsigned Depth,
 
 /// Entry: the function's first fragment's start (a fragment's samples are
 /// its function's).
-void recordFunction(uintptr_t Entry, uint64_t Weight, bool Hit) {
+void recordFunction(SampleTables &T, uintptr_t Entry, uint64_t Weight,
+                    bool Hit) {
   add(Counts.Covered, Weight);
-  if (FunctionSlot *S = slotFor(Functions, &FunctionSlot::Start, Entry)) {
+  if (FunctionSlot *S = slotFor(T.Functions, &FunctionSlot::Start, Entry)) {
     add(S->Samples, Weight);
     if (Hit)
       add(S->AtomicSamples, Weight);
@@ -332,8 +341,8 @@ __attribute__((noinline)) Attribution attribute(uintptr_t PC) {
 /// site it is charged to) into a buffer off the thread's stack, records
 /// it, and charges a sample in code without tables to its nearest covered
 /// caller.
-__attribute__((noinline)) void recordStack(const void *Context, uintptr_t Top,
-                                           uint64_t Weight,
+__attribute__((noinline)) void recordStack(SampleTables &T, const void *Context,
+                                           uintptr_t Top, uint64_t Weight,
                                            uint64_t AtomicWeight,
                                            bool Uncovered) {
   Self.LastStack = -1;
@@ -348,7 +357,8 @@ __attribute__((noinline)) void recordStack(const void *Context, uintptr_t Top,
       captureStack(Context, Top, Self.Bounds, Frames, Stacks.depth());
   Self.LastStack = Stacks.record(Frames, Depth, Weight, AtomicWeight);
   if (Uncovered)
-    Self.LastCoveredCaller = chargeNearestCoveredCaller(Frames, Depth, Weight);
+    Self.LastCoveredCaller =
+        chargeNearestCoveredCaller(T, Frames, Depth, Weight);
   releaseFrameBuffer(Buffer);
 }
 
@@ -363,21 +373,27 @@ void recordAtLastStack(uint64_t Weight, uint64_t AtomicWeight, bool Uncovered) {
 
 void record(uintptr_t PC, uint64_t Weight, const void *Context) {
   add(Counts.Samples, Weight);
+  // Mapped before any timer is armed; never null while sampling runs.
+  SampleTables *T = Tables.peek();
+  if (!T) {
+    add(Counts.Dropped, Weight);
+    return;
+  }
   Attribution At = attribute(PC);
   if (At.Hit) {
     add(Counts.Atomic, Weight);
-    if (SiteSlot *S = slotFor(Sites, &SiteSlot::PC, At.Site))
+    if (SiteSlot *S = slotFor(T->Sites, &SiteSlot::PC, At.Site))
       add(At.Exact ? S->Exact : S->Skid, Weight);
     else
       add(Counts.Dropped, Weight);
   }
   if (Context && Stacks.ready())
-    recordStack(Context, At.Hit ? At.Site : PC, Weight, At.Hit ? Weight : 0,
+    recordStack(*T, Context, At.Hit ? At.Site : PC, Weight, At.Hit ? Weight : 0,
                 !At.HasFunction);
   else if (Stacks.ready())
     recordAtLastStack(Weight, At.Hit ? Weight : 0, !At.HasFunction);
   if (At.HasFunction)
-    recordFunction(At.FunctionEntry, Weight, At.Hit);
+    recordFunction(*T, At.FunctionEntry, Weight, At.Hit);
   else
     add(Counts.Uncovered, Weight);
 }
@@ -648,7 +664,8 @@ constexpr unsigned kMaxTop = 1000;
 
 /// What a report shows: the tables and counts, copied with the timers
 /// stopped (the copy takes microseconds; writing the report may take a
-/// while, and sampling goes on meanwhile). Written under the writer lock.
+/// while, and sampling goes on meanwhile). Written under the writer lock,
+/// in ReportMemory.
 struct Snapshot {
   SiteSlot Sites[kSiteSlots];
   FunctionSlot Functions[kFunctionSlots];
@@ -656,7 +673,6 @@ struct Snapshot {
   uint64_t Threads;
   uint64_t CPUNanos;
 };
-Snapshot Snap;
 StackTable SnapStacks;
 
 /// This process's run: a random id (a forked child gets a new one and
@@ -1066,11 +1082,12 @@ void writeFramesFrom(ReportWriter &W, Symbolizer &Sym, const Chain &C,
 ///   from 400 (40.0%): helper prog.c:41 < middle prog.c:9
 ///      < 300 (30.0%): writer prog.c:70 < start_thread ... < clone3
 ///      < 100 (10.0%): writer prog.c:72 < start_thread ... < clone3
-void writeCallers(ReportWriter &W, Symbolizer &Sym, const uintptr_t *Keys,
-                  unsigned NumKeys, CallersOf Of, uint64_t Total) {
+/// Chains: room for kMaxChains.
+void writeCallers(ReportWriter &W, Symbolizer &Sym, Chain *Chains,
+                  const uintptr_t *Keys, unsigned NumKeys, CallersOf Of,
+                  uint64_t Total) {
   if (Flags.trace_callers <= 0 || !SnapStacks.ready())
     return;
-  static Chain Chains[kMaxChains];
   unsigned Count = collectChains(Keys, NumKeys, Of, Chains);
   unsigned Shown = 0;
   for (unsigned I = 0; I < Count && Shown < unsigned(Flags.trace_callers);
@@ -1343,9 +1360,36 @@ struct SiteRow {
   uint64_t Samples;
 };
 
+/// A covered function's samples in the call stacks: those of every stack
+/// it is in, once per stack.
+struct CumulativeSlot {
+  uintptr_t Start; // 0: free
+  uint64_t Samples;
+};
+
+/// The arrays a report's tables are ranked and written in.
+struct ReportScratch {
+  unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
+  unsigned Candidates[kMaxTop * 4];
+  SiteRow Rows[kMaxTop];
+  CumulativeSlot Top[kMaxTop];
+  Chain Chains[kMaxChains]; // a row's callers (writeCallers)
+  char PlaceText[8192];     // a site's place: inlined frames make it long
+};
+
+/// What a report takes: the snapshot it shows and its scratch arrays.
+/// Mapped at the first report, not static: a process that never reports
+/// keeps no data for them (a conservative garbage collector scans .bss as
+/// roots). Used under the writer lock.
+struct ReportMemory {
+  Snapshot Snap;
+  ReportScratch Scratch;
+};
+Mapped<ReportMemory> Report;
+
 /// One row of the atomic sites, and in text its callers under it.
 void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
-               Symbolizer &Sym, const SiteRow &R) {
+               Symbolizer &Sym, ReportScratch &X, const SiteRow &R) {
   const SiteSlot &S = *R.Sites[0];
   uint64_t N = 0, Exact = 0, Skid = 0;
   for (unsigned I = 0; I < R.N; ++I) {
@@ -1372,8 +1416,7 @@ void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
           A.kind == PCMAP_KIND_CMPXCHG ? orderName(A.failure_order) : "");
   Out.number(SiteSamples, N).number(SiteExactSamples, Exact);
   Out.number(SiteSkidSamples, Skid).share(SiteShare, share(N, Sum.Total));
-  // The text's own columns; a site's inlined frames make its place long.
-  static char PlaceText[8192];
+  // The text's own columns.
   uintptr_t Keys[kMaxMergedSites];
   for (unsigned I = 0; I < R.N; ++I)
     Keys[I] = R.Sites[I]->PC;
@@ -1383,7 +1426,7 @@ void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
       describeAtomic(A, D);
     else
       D << "(module unloaded)";
-    Text T(PlaceText, sizeof(PlaceText));
+    Text T(X.PlaceText, sizeof(X.PlaceText));
     siteText(T, At, S.PC, FnOffset);
     if (R.N > 1) {
       T << "; " << uint64_t(R.N - 1) << " more PC" << (R.N > 2 ? "s" : "")
@@ -1393,11 +1436,11 @@ void writeSite(ReportWriter &W, RowSink &Sink, const Summary &Sum,
         T.hex(FnStart ? Keys[I] - FnStart : Keys[I]);
       }
     }
-    Out.set(SiteAtomic, Desc).set(SitePlace, PlaceText);
+    Out.set(SiteAtomic, Desc).set(SitePlace, X.PlaceText);
   }
   Sink.row(Out);
   if (Sum.Format == ReportFormat::Text)
-    writeCallers(W, Sym, Keys, R.N, CallersOf::Site, N);
+    writeCallers(W, Sym, X.Chains, Keys, R.N, CallersOf::Site, N);
 }
 
 /// What a site's text row is merged by: its function, its atomic and its
@@ -1444,8 +1487,9 @@ uint64_t siteLineKey(Symbolizer &Sym, uintptr_t PC) {
 /// first) grouped by siteLineKey, the Want heaviest groups, heaviest first.
 /// Its arrays are reserved at the first text report (a process that never
 /// writes one keeps its static data small).
-unsigned mergeSiteRows(Symbolizer &Sym, const unsigned *Top, unsigned NumTop,
-                       SiteRow *Rows, unsigned Want) {
+unsigned mergeSiteRows(Symbolizer &Sym, const Snapshot &Snap,
+                       const unsigned *Top, unsigned NumTop, SiteRow *Rows,
+                       unsigned Want) {
   struct Group {
     uint64_t Key, Samples;
     unsigned N;
@@ -1510,7 +1554,7 @@ void writeFunctionsHeader(ReportWriter &W, RowSink &Sink, const Summary &Sum,
 
 /// One row of the covered functions, and in text its callers under it.
 void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
-                   Symbolizer &Sym, const FunctionSlot &S,
+                   Symbolizer &Sym, ReportScratch &X, const FunctionSlot &S,
                    const uint64_t *Cumulative = nullptr) {
   Place At(Sym, S.Start, namedInProcess(Sum.Format, S.Start));
   Row Out(Cumulative ? CumulativeFunctionTable : FunctionTable);
@@ -1534,20 +1578,13 @@ void writeFunction(ReportWriter &W, RowSink &Sink, const Summary &Sum,
         .share(FnShare, share(*Cumulative, Sum.Total));
   Sink.row(Out);
   if (Sum.Format == ReportFormat::Text)
-    writeCallers(W, Sym, &S.Start, 1,
+    writeCallers(W, Sym, X.Chains, &S.Start, 1,
                  Cumulative ? CallersOf::FunctionAnywhere : CallersOf::Function,
                  Cumulative ? *Cumulative : S.Samples + S.UncoveredCallees);
 }
 
-/// A covered function's samples in the call stacks: those of every stack
-/// it is in, once per stack.
-struct CumulativeSlot {
-  uintptr_t Start; // 0: free
-  uint64_t Samples;
-};
-
 /// Snap's slot of the function that starts at Start, or null.
-const FunctionSlot *snapFunction(uintptr_t Start) {
+const FunctionSlot *snapFunction(const Snapshot &Snap, uintptr_t Start) {
   unsigned I = hashKey(Start, kFunctionSlots - 1);
   for (unsigned Probe = 0; Probe < kMaxProbes;
        ++Probe, I = (I + 1) & (kFunctionSlots - 1)) {
@@ -1615,32 +1652,39 @@ unsigned topCumulative(unsigned Want, CumulativeSlot *Out, unsigned &Distinct) {
   return Count;
 }
 
-/// Copies the tables and counts into Snap, with the timers stopped; they
-/// run again afterwards unless Final.
-void takeSnapshot(bool Final) {
-  setRunning(false);
-  // A slot free in both is left alone: the copy writes (and so faults in)
-  // only the pages of slots in use, now or at the last snapshot.
+/// Copies the sites' and functions' tables into Snap. A slot free in both
+/// is left alone: the copy writes (and so faults in) only the pages of
+/// slots in use, now or at the last snapshot.
+void copyTables(const SampleTables &T, Snapshot &Snap) {
   for (unsigned I = 0; I < kSiteSlots; ++I) {
-    uintptr_t PC = __atomic_load_n(&Sites[I].PC, __ATOMIC_RELAXED);
+    const SiteSlot &S = T.Sites[I];
+    uintptr_t PC = __atomic_load_n(&S.PC, __ATOMIC_RELAXED);
     if (!PC && !Snap.Sites[I].PC)
       continue;
     Snap.Sites[I].PC = PC;
-    Snap.Sites[I].Exact = __atomic_load_n(&Sites[I].Exact, __ATOMIC_RELAXED);
-    Snap.Sites[I].Skid = __atomic_load_n(&Sites[I].Skid, __ATOMIC_RELAXED);
+    Snap.Sites[I].Exact = __atomic_load_n(&S.Exact, __ATOMIC_RELAXED);
+    Snap.Sites[I].Skid = __atomic_load_n(&S.Skid, __ATOMIC_RELAXED);
   }
   for (unsigned I = 0; I < kFunctionSlots; ++I) {
+    const FunctionSlot &From = T.Functions[I];
     FunctionSlot &F = Snap.Functions[I];
-    uintptr_t Start = __atomic_load_n(&Functions[I].Start, __ATOMIC_RELAXED);
+    uintptr_t Start = __atomic_load_n(&From.Start, __ATOMIC_RELAXED);
     if (!Start && !F.Start)
       continue;
     F.Start = Start;
-    F.Samples = __atomic_load_n(&Functions[I].Samples, __ATOMIC_RELAXED);
-    F.AtomicSamples =
-        __atomic_load_n(&Functions[I].AtomicSamples, __ATOMIC_RELAXED);
+    F.Samples = __atomic_load_n(&From.Samples, __ATOMIC_RELAXED);
+    F.AtomicSamples = __atomic_load_n(&From.AtomicSamples, __ATOMIC_RELAXED);
     F.UncoveredCallees =
-        __atomic_load_n(&Functions[I].UncoveredCallees, __ATOMIC_RELAXED);
+        __atomic_load_n(&From.UncoveredCallees, __ATOMIC_RELAXED);
   }
+}
+
+/// Copies the tables and counts into Snap, with the timers stopped; they
+/// run again afterwards unless Final.
+void takeSnapshot(Snapshot &Snap, bool Final) {
+  setRunning(false);
+  if (const SampleTables *T = Tables.peek())
+    copyTables(*T, Snap);
   SnapStacks.copyFrom(Stacks);
   Snap.Counts = Counts;
   Snap.Threads = ThreadsSeen;
@@ -1649,46 +1693,27 @@ void takeSnapshot(bool Final) {
     setRunning(true);
 }
 
-/// The report: a summary, the top atomic sites and the top covered
-/// functions by samples (in JSON, every one), in the format of
-/// report_format.
-/// The rankings' arrays, mapped at the first report (a process that never
-/// reports keeps no static data for them); null if there is no memory.
-struct ReportScratch {
-  unsigned TopSites[kSiteSlots], TopFunctions[kFunctionSlots];
-  unsigned Candidates[kMaxTop * 4];
-  SiteRow Rows[kMaxTop];
-  CumulativeSlot Top[kMaxTop];
-};
-ReportScratch *reportScratch() {
-  static ReportScratch *X;
-  if (!X)
-    X = static_cast<ReportScratch *>(
-        reserveAddressSpace(sizeof(ReportScratch)));
-  return X;
-}
-
 /// The atomic sites' table: the Want heaviest (in text, of one source line
 /// each: the rows come from four times as many of the heaviest sites).
 void writeSiteTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
                     Symbolizer &Sym, ReportScratch &X, unsigned Want) {
   if (Sum.Format == ReportFormat::Text) {
     unsigned NumCandidates =
-        topSlots(Snap.Sites, siteSamples, Want * 4, X.Candidates);
+        topSlots(Sum.S.Sites, siteSamples, Want * 4, X.Candidates);
     unsigned NumRows =
-        mergeSiteRows(Sym, X.Candidates, NumCandidates, X.Rows, Want);
+        mergeSiteRows(Sym, Sum.S, X.Candidates, NumCandidates, X.Rows, Want);
     writeHeader(W, Sum, NumRows);
     Sink.header(SiteTable);
     for (unsigned R = 0; R < NumRows; ++R)
-      writeSite(W, Sink, Sum, Sym, X.Rows[R]);
+      writeSite(W, Sink, Sum, Sym, X, X.Rows[R]);
     return;
   }
-  unsigned NumSites = topSlots(Snap.Sites, siteSamples, Want, X.TopSites);
+  unsigned NumSites = topSlots(Sum.S.Sites, siteSamples, Want, X.TopSites);
   writeHeader(W, Sum, NumSites);
   Sink.header(SiteTable);
   for (unsigned R = 0; R < NumSites; ++R) {
-    const SiteSlot *Site = &Snap.Sites[X.TopSites[R]];
-    writeSite(W, Sink, Sum, Sym, {&Site, 1, siteSamples(*Site)});
+    const SiteSlot *Site = &Sum.S.Sites[X.TopSites[R]];
+    writeSite(W, Sink, Sum, Sym, X, {&Site, 1, siteSamples(*Site)});
   }
 }
 
@@ -1705,38 +1730,44 @@ void writeFunctionTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
     unsigned N = topCumulative(Want, X.Top, Distinct);
     writeFunctionsHeader(W, Sink, Sum, N, Distinct, CumulativeFunctionTable);
     for (unsigned R = 0; R < N; ++R) {
-      const FunctionSlot *S = snapFunction(X.Top[R].Start);
+      const FunctionSlot *S = snapFunction(Sum.S, X.Top[R].Start);
       FunctionSlot None = {X.Top[R].Start, 0, 0, 0};
-      writeFunction(W, Sink, Sum, Sym, S ? *S : None, &X.Top[R].Samples);
+      writeFunction(W, Sink, Sum, Sym, X, S ? *S : None, &X.Top[R].Samples);
     }
     return;
   }
-  unsigned N = topSlots(Snap.Functions,
+  unsigned N = topSlots(Sum.S.Functions,
                         Ranking == FunctionRanking::Self ? functionSelfSamples
                                                          : functionSamples,
                         Want, X.TopFunctions);
   writeFunctionsHeader(W, Sink, Sum, N, Sum.DistinctFunctions);
   for (unsigned R = 0; R < N; ++R)
-    writeFunction(W, Sink, Sum, Sym, Snap.Functions[X.TopFunctions[R]]);
+    writeFunction(W, Sink, Sum, Sym, X, Sum.S.Functions[X.TopFunctions[R]]);
 }
 
+/// The report: a summary, the top atomic sites and the top covered
+/// functions by samples (in JSON, every one), in the format of
+/// report_format.
 void writeReport(DumpReason Reason) {
   ++Dumps;
   Finished = isFinal(Reason);
-  takeSnapshot(Finished);
+  ReportMemory *Memory = Report.get();
+  if (!Memory) {
+    if (Finished)
+      setRunning(false); // as the snapshot would have
+    Message M;
+    M << "warning: no memory for the tracer's report";
+    M.emit();
+    return;
+  }
+  takeSnapshot(Memory->Snap, Finished);
+  const Snapshot &Snap = Memory->Snap;
   ReportFormat Fmt = reportFormat();
   unsigned Want = Fmt == ReportFormat::JSON ? kSiteSlots
                   : Flags.trace_top < 1     ? 1
                   : unsigned(Flags.trace_top) > kMaxTop
                       ? kMaxTop
                       : unsigned(Flags.trace_top);
-  ReportScratch *X = reportScratch();
-  if (!X) {
-    Message M;
-    M << "warning: no memory for the tracer's report";
-    M.emit();
-    return;
-  }
   Summary Sum = {Fmt, Reason, Snap, Snap.Counts.Samples, 0, 0};
   for (const SiteSlot &S : Snap.Sites)
     Sum.DistinctSites += siteSamples(S) != 0;
@@ -1746,8 +1777,8 @@ void writeReport(DumpReason Reason) {
   ReportWriter W;
   Symbolizer Sym;
   RowSink Sink(W, Fmt);
-  writeSiteTable(W, Sink, Sum, Sym, *X, Want);
-  writeFunctionTable(W, Sink, Sum, Sym, *X, Want);
+  writeSiteTable(W, Sink, Sum, Sym, Memory->Scratch, Want);
+  writeFunctionTable(W, Sink, Sum, Sym, Memory->Scratch, Want);
   if (Sum.Format == ReportFormat::JSON) {
     W << "]";
     writeJSONStacks(W);
@@ -1906,13 +1937,24 @@ bool startSampling(bool MayHaveThreads) {
     Flags.trace_atomics = false;
     return false;
   }
+  // The sites' and functions' tables: mapped here, before any timer is
+  // armed, so that a sample's handler always finds them.
+  if (!Tables.get()) {
+    Message M;
+    M << "warning: no memory for the tracer's tables; the atomic tracer is "
+         "off";
+    M.emit();
+    Flags.trace_atomics = false;
+    return false;
+  }
   ClockEventBudget = Flags.trace_high_resolution ? clockEventBudget() : 0;
   if (!FallbackScanStack)
     FallbackScanStack =
         static_cast<char *>(reserveStack(kFallbackScanStackBytes));
   if (Flags.trace_stack_depth > 0 &&
       (!Stacks.init(unsigned(Flags.trace_stack_depth)) ||
-       !SnapStacks.init(unsigned(Flags.trace_stack_depth)))) {
+       !SnapStacks.init(unsigned(Flags.trace_stack_depth)) ||
+       !mapFrameBuffers())) {
     Message M;
     M << "warning: no memory for the tracer's call stacks; samples without "
          "stacks";
@@ -1954,8 +1996,10 @@ void restartInChild() {
   if (!Flags.trace_atomics || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
     return;
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
-  clearUsedSlots(Sites, &SiteSlot::PC);
-  clearUsedSlots(Functions, &FunctionSlot::Start);
+  if (SampleTables *T = Tables.peek()) {
+    clearUsedSlots(T->Sites, &SiteSlot::PC);
+    clearUsedSlots(T->Functions, &FunctionSlot::Start);
+  }
   memset(&Counts, 0, sizeof(Counts));
   Stacks.clear();
   // The parent's clock events are its threads'; their descriptors are
