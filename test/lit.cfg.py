@@ -160,6 +160,11 @@ if shutil.which("google-pprof") and any(
         for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
                   "/usr/lib64", "/usr/lib")):
     config.available_features.add("gperftools")
+# Boehm GC, whose roots are a program's static data (test/rt/gc-roots.c).
+# The target's own library: Debian has no arm64 cross package of it.
+if os.path.exists("/usr/include/gc.h") and os.path.exists(
+        "/usr/lib/%s-linux-gnu/libgc.so" % arch):
+    config.available_features.add("boehm-gc")
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 if shutil.which("ccache"):
