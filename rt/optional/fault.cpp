@@ -3,7 +3,6 @@
 #include "optional/fault.h"
 
 #include "core/log.h"
-#include "core/mapped.h"
 #include "core/options.h"
 #include "core/outline.h"
 #include "optional/describe.h"
@@ -48,23 +47,16 @@ const HandledSignal Handled[] = {{SIGSEGV, &Options::handle_segv},
 
 constexpr unsigned kNumHandled = sizeof(Handled) / sizeof(Handled[0]);
 
-/// The action each signal of Handled had before pcmap's, in Handled's
-/// order. Mapped only if one of them was not the default action (zero,
-/// as previousAction gives it for all of them until then): a process whose
-/// handlers, if any, come after pcmap's keeps no data for them (a
-/// conservative garbage collector scans .data as roots).
-MappedArray<struct sigaction, kNumHandled> PreviousActions PCMAP_STARTUP_STATE;
-
-/// The action Signal, one of Handled's, had before pcmap's; for any other
-/// (never installed), or one whose action was not saved (the default), the
-/// default one. Async-signal-safe.
-struct sigaction &previousAction(int Signal) {
-  static struct sigaction Default; // zero: SIG_DFL, no flags
-  struct sigaction *Saved = PreviousActions.peek();
-  for (unsigned I = 0; I < kNumHandled; ++I)
-    if (Handled[I].Signal == Signal && Saved)
-      return Saved[I];
-  return Default;
+/// The action the program set for Signal, one of Handled's, as the program
+/// sees it (hideSignalAction: the one pcmap's handler replaced, or any the
+/// program set since); the default one for any other. Async-signal-safe.
+struct sigaction programAction(int Signal) {
+  struct sigaction A;
+  if (!programSignalAction(Signal, A)) {
+    memset(&A, 0, sizeof(A));
+    A.sa_handler = SIG_DFL;
+  }
+  return A;
 }
 
 /// The thread writing a report, or 0.
@@ -124,6 +116,8 @@ const char *signalName(int Signal) {
     return "SIGILL";
   case SIGTRAP:
     return "SIGTRAP";
+  case SIGABRT:
+    return "SIGABRT";
   default:
     return "signal";
   }
@@ -432,6 +426,47 @@ void callHandler(const HandlerCall &C) {
 __thread stack_t OffAlternateStack __attribute__((tls_model("initial-exec")));
 __thread uintptr_t OffStackTop __attribute__((tls_model("initial-exec")));
 
+/// The fault that the program's handler of it is handling on this thread,
+/// while that handler runs (chain): a signal the handler raises (a crash
+/// handler that resets the default action and raises the signal again) or
+/// the abort() it calls (Boehm GC's handler of a fault outside its heap) is
+/// reported as that fault, the crash's cause. Info and Context are the
+/// kernel's, in the signal frame below the handler; Top is where the
+/// handler's stack starts. Initial-exec TLS, read in handlers.
+struct PendingFault {
+  int Signal;
+  siginfo_t *Info;
+  void *Context;
+  uintptr_t Top;
+};
+__thread PendingFault Pending __attribute__((tls_model("initial-exec")));
+
+/// The last fault a program's handler returned from on this thread: a
+/// handler that raised its signal again with the fault's signal blocked
+/// (signal(), or sigaction without SA_NODEFER) gets it when it returns, at
+/// the faulting instruction, and that signal is reported as the fault.
+struct ReturnedFault {
+  int Signal;
+  uintptr_t PC;
+  siginfo_t Info;
+};
+__thread ReturnedFault Returned __attribute__((tls_model("initial-exec")));
+
+/// A handler's frames, at most (the bound of a nested signal's distance).
+constexpr uintptr_t kMaxHandlerStackBytes = uintptr_t(8) << 20;
+
+/// The fault pending on this thread, if the calling handler runs inside its
+/// handler's call: below where that call's stack starts, on the same stack.
+/// A handler that left by siglongjmp left Pending behind; a signal taken
+/// after that runs above it, or on another stack.
+const PendingFault *pendingFault() {
+  uintptr_t Here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  if (!Pending.Signal || Here >= Pending.Top ||
+      Pending.Top - Here > kMaxHandlerStackBytes)
+    return nullptr;
+  return &Pending;
+}
+
 /// On the interrupted stack: the handler, as the kernel would have run it.
 /// Meanwhile the alternate stack is off, so that a signal the handler takes
 /// (SA_NODEFER) is delivered below it on this stack, as without pcmap,
@@ -478,22 +513,31 @@ void callOnItsStack(HandlerCall &C) {
   uintptr_t Lo;
   size_t Size;
   bool OnIt;
+  PendingFault Outer = Pending;
+  Pending = {C.Signal, C.Info, C.Context,
+             reinterpret_cast<uintptr_t>(__builtin_frame_address(0))};
   if ((C.Action.sa_flags & SA_ONSTACK) || !currentSignalStack(Lo, Size, OnIt) ||
       !OnIt || signalContextSP(C.Context) - Lo < Size) {
     callHandler(C);
-    return;
+  } else {
+    Pending.Top = signalContextStackTop(C.Context);
+    callOnStack(reinterpret_cast<void *>(Pending.Top),
+                callHandlerOffAlternateStack, &C);
   }
-  callOnStack(reinterpret_cast<void *>(signalContextStackTop(C.Context)),
-              callHandlerOffAlternateStack, &C);
+  Pending = Outer;
+  Returned.Signal = C.Signal;
+  Returned.PC = signalContextPC(C.Context);
+  memcpy(&Returned.Info, C.Info, sizeof(Returned.Info));
 }
 
 void chain(int Signal, siginfo_t *Info, void *Context) {
-  struct sigaction &Saved = previousAction(Signal);
-  struct sigaction P = Saved;
+  struct sigaction P = programAction(Signal);
   if (programHandles(P)) {
     if (P.sa_flags & SA_RESETHAND) {
-      memset(&Saved, 0, sizeof(Saved));
-      Saved.sa_handler = SIG_DFL;
+      struct sigaction Default;
+      memset(&Default, 0, sizeof(Default));
+      Default.sa_handler = SIG_DFL;
+      setProgramSignalAction(Signal, Default);
     }
     maskSignalsForHandler(Context, P, Signal);
     HandlerCall C = {P, Signal, Info, Context};
@@ -568,9 +612,13 @@ __attribute__((noinline)) void writeReport(int Signal, siginfo_t *Info,
 }
 
 struct ReportRequest {
-  int Signal;
+  int Signal; // the fault reported
   siginfo_t *Info;
   void *Context;
+  // The signal whose action follows: the fault's, or one the program's
+  // handler of the fault raised (Pending).
+  int Follows;
+  siginfo_t *FollowsInfo;
   bool OwnStack;          // running on ReportStack
   stack_t OldSignalStack; // the alternate stack to restore, if OwnStack
 };
@@ -603,19 +651,24 @@ void runReport(void *P) {
     emitLine("  (the report itself faulted; it ends here)");
   }
   __atomic_store_n(&ReportInProgress, false, __ATOMIC_RELAXED);
-  const struct sigaction &Prev = previousAction(R.Signal);
+  const struct sigaction Prev = programAction(R.Follows);
   bool Default = !(Prev.sa_flags & SA_SIGINFO) &&
                  (Prev.sa_handler == SIG_DFL || Prev.sa_handler == SIG_IGN);
   // The default action ends the process (an ignored fault too; an ignored
   // sent signal does not): the tracer's last report now, as no exit
   // handler will run.
-  if (Default && (Prev.sa_handler == SIG_DFL || R.Info->si_code > 0))
+  if (Default && (Prev.sa_handler == SIG_DFL || R.FollowsInfo->si_code > 0))
     announce(Event::Fatal);
   char Line[200];
   Text T(Line, sizeof(Line));
-  T << "==" << uint64_t(currentProcessId()) << "== "
-    << (Default ? "the default action of " : "the program's handler of ")
-    << signalName(R.Signal) << " follows";
+  T << "==" << uint64_t(currentProcessId()) << "== ";
+  if (R.FollowsInfo != R.Info)
+    T << "the program's handler of " << signalName(R.Signal)
+      << (R.Follows == SIGABRT && R.FollowsInfo->si_code <= 0
+              ? " called abort(); "
+              : " raised it again; ");
+  T << (Default ? "the default action of " : "the program's handler of ")
+    << signalName(R.Follows) << " follows";
   emitLine(Line);
 }
 
@@ -647,6 +700,39 @@ bool beginReport() {
   return true;
 }
 
+/// Reports the fault Signal, or, for a signal the program's handler of a
+/// fault raised (Pending), that fault, with the action of Signal after it.
+void reportCrash(int Signal, siginfo_t *Info, void *Context) {
+  if (!beginReport())
+    return;
+  ReportRequest R;
+  R.Signal = Signal;
+  R.Info = Info;
+  R.Context = Context;
+  R.Follows = Signal;
+  R.FollowsInfo = Info;
+  const PendingFault *F = pendingFault();
+  if (F && Info->si_code <= 0) {
+    R.Signal = F->Signal;
+    R.Info = F->Info;
+    R.Context = F->Context;
+  } else if (Info->si_code <= 0 && Returned.Signal == Signal &&
+             Returned.PC == signalContextPC(Context)) {
+    R.Info = &Returned.Info;
+    Returned.Signal = 0;
+  }
+  char *Stack = reportStack();
+  R.OwnStack = Stack != nullptr;
+  if (R.OwnStack) {
+    callOnStack(Stack + kReportStackBytes, runReport, &R);
+    if (R.OwnStack)
+      restoreSignalStack(R.OldSignalStack);
+  } else {
+    runReport(&R);
+  }
+  __atomic_store_n(&ReportingThread, 0, __ATOMIC_RELEASE);
+}
+
 /// The handler of every fault signal. Its own frame is small (the report
 /// runs on ReportStack), so it fits on any alternate stack the program
 /// gives its threads, beside the kernel's signal frame.
@@ -658,28 +744,26 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   // siglongjmp): not a crash, and it must cost what it costs without pcmap.
   // If the handler does not repair it, the fault recurs; once the
   // disposition is the default (SA_RESETHAND), pcmap reports it.
-  if (programHandles(previousAction(Signal)) && !Flags.report_handled_faults &&
-      !isSanitizerHandler(previousAction(Signal))) {
+  struct sigaction P = programAction(Signal);
+  if (programHandles(P) && !Flags.report_handled_faults &&
+      !isSanitizerHandler(P)) {
     chain(Signal, Info, Context);
     errno = SavedErrno;
     return;
   }
-  if (beginReport()) {
-    ReportRequest R;
-    R.Signal = Signal;
-    R.Info = Info;
-    R.Context = Context;
-    char *Stack = reportStack();
-    R.OwnStack = Stack != nullptr;
-    if (R.OwnStack) {
-      callOnStack(Stack + kReportStackBytes, runReport, &R);
-      if (R.OwnStack)
-        restoreSignalStack(R.OldSignalStack);
-    } else {
-      runReport(&R);
-    }
-    __atomic_store_n(&ReportingThread, 0, __ATOMIC_RELEASE);
-  }
+  reportCrash(Signal, Info, Context);
+  chain(Signal, Info, Context);
+  errno = SavedErrno;
+}
+
+/// The handler of SIGABRT, which only a fault makes pcmap's business: the
+/// abort() of a program's handler of a fault (Pending) is reported as that
+/// fault. Otherwise the signal takes the program's action, unreported (an
+/// assertion's abort is the program's own report).
+void handleAbort(int Signal, siginfo_t *Info, void *Context) {
+  int SavedErrno = errno;
+  if (pendingFault())
+    reportCrash(Signal, Info, Context);
   chain(Signal, Info, Context);
   errno = SavedErrno;
 }
@@ -697,36 +781,20 @@ void threadStarted() {
   noteThreadStack();
 }
 
-/// Whether Action is the default one, which the reporter treats as the zero
-/// action previousAction gives for a signal whose action was not saved: its
-/// mask and other flags matter only to a handler of the program's (and the
-/// C library leaves junk in the part of the mask the kernel does not fill).
-PCMAP_STARTUP_CODE bool isDefault(const struct sigaction &Action) {
-  return !(Action.sa_flags & SA_SIGINFO) && Action.sa_handler == SIG_DFL;
-}
-
-/// Installs pcmap's handler of Handled[I], and saves the action it replaces
-/// unless that is the default one (PreviousActions). A fault of another
-/// thread meanwhile finds the default action, as one inside the sigaction
-/// call would.
-PCMAP_STARTUP_CODE void installFaultHandler(unsigned I) {
+/// Installs Handler for Signal; the program goes on seeing the action it
+/// replaces, and any it sets later (hideSignalAction), which the handler
+/// takes in its turn. The action is hidden first, so that a fault of
+/// another thread meanwhile finds it.
+PCMAP_STARTUP_CODE void installHiddenHandler(int Signal,
+                                             SignalHandler Handler) {
   struct sigaction Old;
-  memset(&Old, 0, sizeof(Old));
+  currentSignalAction(Signal, Old);
+  hideSignalAction(Signal, Handler, Old);
   // SA_NODEFER: the program's handler that pcmap calls may take a nested
   // fault (chain() blocks what the kernel would have blocked for it);
   // a fault in pcmap's own report is told apart by ReportingThread.
-  installSignalHandler(Handled[I].Signal, handleSignal,
-                       SA_ONSTACK | SA_RESTART | SA_NODEFER, &Old);
-  if (isDefault(Old))
-    return;
-  if (struct sigaction *Saved = PreviousActions.get()) {
-    Saved[I] = Old;
-    return;
-  }
-  Message M;
-  M << "warning: no memory to keep the program's handler of "
-    << signalName(Handled[I].Signal) << "; pcmap takes the default action";
-  M.emit();
+  installSignalHandler(Signal, Handler, SA_ONSTACK | SA_RESTART | SA_NODEFER,
+                       nullptr);
 }
 
 PCMAP_STARTUP_CODE void initFaultReporter() {
@@ -746,9 +814,11 @@ PCMAP_STARTUP_CODE void initFaultReporter() {
   // pointer.
   // The report stack is reserved by the first report (reportStack()): a
   // process that never faults does not pay for its mapping.
-  for (unsigned I = 0; I < kNumHandled; ++I)
-    if (Flags.*Handled[I].Enabled)
-      installFaultHandler(I);
+  for (const HandledSignal &H : Handled)
+    if (Flags.*H.Enabled)
+      installHiddenHandler(H.Signal, handleSignal);
+  // The abort() of a program's handler of a fault (reportCrash).
+  installHiddenHandler(SIGABRT, handleAbort);
 }
 
 PCMAP_SUBSCRIBE(FaultHooks, 30,

@@ -26,6 +26,17 @@
 //   signal: the owner's callback runs once (the tracer moves to another
 //   signal and says so) and the call goes through unchanged.
 //
+// The fault reporter's signals are the program's own, and the program must
+// see their actions as without pcmap (a garbage collector, a crash handler
+// or a language runtime asks "was a handler there before me?" and chains to
+// it): their actions are hidden (hideSignalAction). The kernel keeps the
+// runtime's handler; the program's sigaction and signal calls set and read
+// a shadow action, which the runtime's handler takes in its turn, as the
+// kernel would have: so a handler the program installs at any time runs
+// first, and the runtime's report comes with the default action, when the
+// program's handler returns to a fault it did not repair, or resets the
+// default and raises the signal again.
+//
 // The interceptors are weak aliases, as pthread_create's and dlopen's are,
 // so that a program that links a sanitizer's interceptors too still links;
 // the sanitizer's then win, and this filtering is off (docs/Runtime.md).
@@ -38,6 +49,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -234,6 +246,105 @@ int filteredSigmask(SigmaskFn Fn, int How, const sigset_t *Set, sigset_t *Old) {
   return Fn ? Fn(How, Pass, Old) : rawSigmask(How, Pass, Old);
 }
 
+//===----------------------------------------------------------------------===//
+// Hidden actions
+//===----------------------------------------------------------------------===//
+
+/// A signal whose action the program sees in a shadow: two copies and a
+/// generation, as publication.h's indexes (a handler reads it while a
+/// thread of the program may be setting it; it never waits).
+struct HiddenAction {
+  int Signal; // 0: none
+  SignalHandler Handler;
+  uint32_t Generation;
+  struct sigaction Shadow[2];
+};
+constexpr unsigned kMaxHiddenSignals = 5;
+HiddenAction Hidden[kMaxHiddenSignals];
+/// Serialises the writers of Hidden, each with every signal blocked, so
+/// that no handler on the same thread waits for it.
+int HiddenBusy;
+/// Set while the runtime calls sigaction itself (callSigaction): through a
+/// sanitizer's interceptor, its calls come back to pcmap's.
+__thread bool InRuntimeCall __attribute__((tls_model("initial-exec")));
+
+HiddenAction *hiddenAction(int Signal) {
+  for (HiddenAction &H : Hidden)
+    if (__atomic_load_n(&H.Signal, __ATOMIC_ACQUIRE) == Signal && Signal)
+      return &H;
+  return nullptr;
+}
+
+void readShadow(const HiddenAction &H, struct sigaction &Out) {
+  for (;;) {
+    uint32_t G = __atomic_load_n(&H.Generation, __ATOMIC_ACQUIRE);
+    memcpy(&Out, &H.Shadow[G & 1], sizeof(Out));
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&H.Generation, __ATOMIC_RELAXED) == G)
+      return;
+  }
+}
+
+/// Runs Update(HiddenAction &) as the one writer, with every signal
+/// blocked.
+template <class Fn> void updateHidden(HiddenAction &H, Fn Update) {
+  sigset_t All, Old;
+  sigfillset(&All);
+  rawSigmask(SIG_SETMASK, &All, &Old);
+  while (__atomic_exchange_n(&HiddenBusy, 1, __ATOMIC_ACQUIRE))
+    sched_yield();
+  Update(H);
+  __atomic_store_n(&HiddenBusy, 0, __ATOMIC_RELEASE);
+  rawSigmask(SIG_SETMASK, &Old, nullptr);
+}
+
+void writeShadow(HiddenAction &H, const struct sigaction &Action) {
+  uint32_t G = H.Generation;
+  memcpy(&H.Shadow[(G + 1) & 1], &Action, sizeof(Action));
+  __atomic_store_n(&H.Generation, G + 1, __ATOMIC_RELEASE);
+}
+
+/// Action as the kernel would report it back once set, given Installed, an
+/// action the C library set: the C library's restorer added (x86-64), and
+/// no SIGKILL or SIGSTOP in the mask.
+struct sigaction asKernelKeeps(const struct sigaction &Action,
+                               const struct sigaction &Installed) {
+  // Linux's SA_RESTORER, which the C library sets and does not export.
+  constexpr int kRestorer = 0x04000000;
+  struct sigaction K = Action;
+  if (Installed.sa_flags & kRestorer) {
+    K.sa_flags |= kRestorer;
+    K.sa_restorer = Installed.sa_restorer;
+  }
+  sigdelset(&K.sa_mask, SIGKILL);
+  sigdelset(&K.sa_mask, SIGSTOP);
+  return K;
+}
+
+bool isHandler(const struct sigaction &A, SignalHandler Handler) {
+  return (A.sa_flags & SA_SIGINFO) && A.sa_sigaction == Handler;
+}
+
+/// The program's sigaction on a hidden signal.
+int shadowSigaction(HiddenAction &H, const struct sigaction *Action,
+                    struct sigaction *Old) {
+  struct sigaction New;
+  bool Set = Action && !isHandler(*Action, H.Handler);
+  if (Set) {
+    // Read before anything changes (Old may be Action).
+    struct sigaction Installed;
+    Next.Sigaction(H.Signal, nullptr, &Installed);
+    New = asKernelKeeps(*Action, Installed);
+  }
+  updateHidden(H, [&](HiddenAction &W) {
+    if (Old)
+      readShadow(W, *Old);
+    if (Set)
+      writeShadow(W, New);
+  });
+  return 0;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -243,7 +354,11 @@ int filteredSigmask(SigmaskFn Fn, int How, const sigset_t *Set, sigset_t *Old) {
 int callSigaction(int Signal, const struct sigaction *Action,
                   struct sigaction *Old) {
   resolveAll();
-  return Program.Sigaction(Signal, Action, Old);
+  bool Was = InRuntimeCall;
+  InRuntimeCall = true;
+  int R = Program.Sigaction(Signal, Action, Old);
+  InRuntimeCall = Was;
+  return R;
 }
 
 int callPthreadSigmask(int How, const sigset_t *Set, sigset_t *Old) {
@@ -291,6 +406,36 @@ void reserveSignal(int Signal, SignalHandler Handler, void (*Owner)()) {
 
 int reservedSignal() { return __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE); }
 
+void hideSignalAction(int Signal, SignalHandler Handler,
+                      const struct sigaction &Previous) {
+  resolveAll();
+  if (HiddenAction *H = hiddenAction(Signal)) {
+    H->Handler = Handler;
+    return;
+  }
+  for (HiddenAction &H : Hidden)
+    if (!H.Signal) {
+      H.Handler = Handler;
+      H.Generation = 0;
+      H.Shadow[0] = Previous;
+      __atomic_store_n(&H.Signal, Signal, __ATOMIC_RELEASE);
+      return;
+    }
+}
+
+bool programSignalAction(int Signal, struct sigaction &Out) {
+  HiddenAction *H = hiddenAction(Signal);
+  if (!H)
+    return false;
+  readShadow(*H, Out);
+  return true;
+}
+
+void setProgramSignalAction(int Signal, const struct sigaction &Action) {
+  if (HiddenAction *H = hiddenAction(Signal))
+    updateHidden(*H, [&](HiddenAction &W) { writeShadow(W, Action); });
+}
+
 } // namespace rt
 } // namespace pcmap
 
@@ -303,6 +448,9 @@ using namespace pcmap::rt;
 int __pcmap_sigaction(int Signal, const struct sigaction *Action,
                       struct sigaction *Old) {
   resolveAll();
+  if (HiddenAction *H = hiddenAction(Signal))
+    if (!InRuntimeCall)
+      return shadowSigaction(*H, Action, Old);
   if (Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE)) {
     // The program sees the action it set, SIG_DFL at first; the runtime's
     // handler stays unless the program installs one of its own. Setting
@@ -326,6 +474,21 @@ int __pcmap_sigaction(int Signal, const struct sigaction *Action,
 
 sighandler_t __pcmap_signal(int Signal, sighandler_t Handler) {
   resolveAll();
+  if (HiddenAction *H = hiddenAction(Signal)) {
+    if (Handler == SIG_ERR) {
+      errno = EINVAL;
+      return SIG_ERR;
+    }
+    // BSD semantics, as the C library's signal().
+    struct sigaction Action, Old;
+    memset(&Action, 0, sizeof(Action));
+    Action.sa_handler = Handler;
+    sigemptyset(&Action.sa_mask);
+    sigaddset(&Action.sa_mask, Signal);
+    Action.sa_flags = SA_RESTART;
+    shadowSigaction(*H, &Action, &Old);
+    return Old.sa_handler;
+  }
   if (Signal == __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE)) {
     if (Handler == SIG_DFL || Handler == SIG_IGN) {
       sighandler_t Previous = ShadowAction.sa_handler;

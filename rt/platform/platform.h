@@ -278,7 +278,22 @@ void reserveSignal(int Signal, SignalHandler Handler, void (*Owner)());
 /// The reserved signal, 0 once the program took it (or none was reserved).
 /// Async-signal-safe.
 int reservedSignal();
-/// The action in force for Signal.
+/// Keeps Handler, the runtime's, in force for Signal (a fault the
+/// reporter takes first) while the program sees the action it set: its
+/// sigaction and signal calls set and report a shadow action, as the
+/// kernel would have (Previous, the action Handler replaced, at first),
+/// and the kernel keeps Handler. The runtime's handler then takes the
+/// program's action itself (programSignalAction). At most
+/// kMaxHiddenSignals signals (linux_signals.cpp).
+void hideSignalAction(int Signal, SignalHandler Handler,
+                      const struct sigaction &Previous);
+/// The action the program set for Signal, if its action is hidden (else
+/// false). Async-signal-safe.
+bool programSignalAction(int Signal, struct sigaction &Out);
+/// Sets the action the program sees for a hidden Signal, as the kernel sets
+/// a handler's for SA_RESETHAND. Async-signal-safe.
+void setProgramSignalAction(int Signal, const struct sigaction &Action);
+/// The action in force for Signal (the kernel's, not the program's view).
 void currentSignalAction(int Signal, struct sigaction &Out);
 /// Makes the default action Signal's again. Async-signal-safe.
 void restoreDefaultAction(int Signal);
