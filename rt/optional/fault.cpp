@@ -67,20 +67,11 @@ PCMAP_STARTUP_STATE int ReportingThread;
 enum { AltStacksUnknown, AltStacksOn, AltStacksOff };
 PCMAP_STARTUP_STATE int AltStacks = AltStacksUnknown;
 
-/// The calling thread's stack, [Lo, Hi), where known: noted when a thread
-/// starts (noteThreadStack), found by the first report for the main thread
+/// The calling thread's stack, [Lo, Hi), once its first report found it
 /// (isStackOverflow). Initial-exec TLS, which a signal handler reads
 /// without a call.
 __thread uintptr_t ThreadStackLo __attribute__((tls_model("initial-exec")));
 __thread uintptr_t ThreadStackHi __attribute__((tls_model("initial-exec")));
-
-void noteThreadStack() {
-  uintptr_t Lo, Hi;
-  if (currentThreadStack(Lo, Hi)) {
-    ThreadStackLo = Lo;
-    ThreadStackHi = Hi;
-  }
-}
 
 /// How far from a stack's end, or from the stack pointer, a fault may lie
 /// and still be the stack overflowing: a frame, or a probe of one, that
@@ -95,8 +86,11 @@ bool isStackOverflow(int Signal, const siginfo_t *Info, uintptr_t SP) {
     return false;
   uintptr_t Address = uintptr_t(Info->si_addr);
   uintptr_t Lo = ThreadStackLo, Hi = ThreadStackHi;
-  // The main thread's is found here, in its first report, not at start-up.
-  if (!Hi && isMainThread() && mainThreadStack(Lo, Hi)) {
+  // Found here, in the thread's first report, not when it starts (a
+  // thread's start costs no system call for it): the main thread's from
+  // its layout, another's as the mapping that holds its stack pointer.
+  if (!Hi && ((isMainThread() && mainThreadStack(Lo, Hi)) ||
+              stackMappingAt(SP, Lo, Hi))) {
     ThreadStackLo = Lo;
     ThreadStackHi = Hi;
   }
@@ -516,8 +510,12 @@ void callOnItsStack(HandlerCall &C) {
   PendingFault Outer = Pending;
   Pending = {C.Signal, C.Info, C.Context,
              reinterpret_cast<uintptr_t>(__builtin_frame_address(0))};
-  if ((C.Action.sa_flags & SA_ONSTACK) || !currentSignalStack(Lo, Size, OnIt) ||
-      !OnIt || signalContextSP(C.Context) - Lo < Size) {
+  // With SA_ONSTACK, on the program's alternate stack: the runtime's
+  // hidden one is not (programHasSignalStack).
+  bool OnProgramStack =
+      (C.Action.sa_flags & SA_ONSTACK) && programHasSignalStack();
+  if (OnProgramStack || !currentSignalStack(Lo, Size, OnIt) || !OnIt ||
+      signalContextSP(C.Context) - Lo < Size) {
     callHandler(C);
   } else {
     Pending.Top = signalContextStackTop(C.Context);
@@ -778,7 +776,6 @@ namespace {
 void threadStarted() {
   if (__atomic_load_n(&AltStacks, __ATOMIC_ACQUIRE) != AltStacksOff)
     ensureAlternateSignalStack();
-  noteThreadStack();
 }
 
 /// Installs Handler for Signal; the program goes on seeing the action it

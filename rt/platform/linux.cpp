@@ -723,6 +723,30 @@ bool biasFromHeaders(uintptr_t Base, uintptr_t &Bias) {
 
 } // namespace
 
+bool stackMappingAt(uintptr_t SP, uintptr_t &Begin, uintptr_t &End) {
+  int Fd;
+  do
+    Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0)
+    return false;
+  LineReader Lines(Fd);
+  bool Found = false;
+  while (char *Line = Lines.next()) {
+    MapsLine L;
+    const char *Perms = strchr(Line, ' ');
+    bool Accessible = Perms && !(Perms[1] == '-' && Perms[2] == '-');
+    if (parseMapsLine(Line, L) && Accessible && SP < L.End) {
+      Begin = uintptr_t(L.Begin);
+      End = uintptr_t(L.End);
+      Found = true;
+      break;
+    }
+  }
+  close(Fd);
+  return Found;
+}
+
 bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
                  uintptr_t &Bias) {
   int Fd;

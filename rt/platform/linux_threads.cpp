@@ -40,23 +40,106 @@ namespace {
 /// backed by memory where a handler touches it.
 constexpr size_t kAltStackBytes = 256 * 1024;
 
-/// The alternate signal stack the runtime gave a thread, freed by the key's
-/// destructor when the thread exits.
+/// The kernel's sigaltstack, past this file's interceptor. Async-signal-safe.
+int rawSigaltstack(const stack_t *New, stack_t *Old) {
+  return int(syscall(SYS_sigaltstack, New, Old));
+}
+
+/// The alternate stacks the runtime gives threads come from chunks of
+/// address space reserved kStacksPerChunk at a time, and go back to a free
+/// list when their thread ends: a thread's start and end cost one
+/// sigaltstack call each, no mmap or munmap (a program that starts
+/// thousands of threads would otherwise pay three more system calls for
+/// each). Taken outside signal handlers only.
+constexpr size_t kStacksPerChunk = 64;
+struct FreeStack {
+  FreeStack *Next;
+};
+FreeStack *FreeStacks;
+char *ChunkNext, *ChunkEnd;
+int PoolBusy;
+
+void lockPool() {
+  while (__atomic_exchange_n(&PoolBusy, 1, __ATOMIC_ACQUIRE))
+    sched_yield();
+}
+void unlockPool() { __atomic_store_n(&PoolBusy, 0, __ATOMIC_RELEASE); }
+
+char *takeStack() {
+  lockPool();
+  char *S = nullptr;
+  if (FreeStacks) {
+    S = reinterpret_cast<char *>(FreeStacks);
+    FreeStacks = FreeStacks->Next;
+  } else {
+    if (ChunkNext == ChunkEnd) {
+      ChunkNext = static_cast<char *>(
+          reserveAddressSpace(kStacksPerChunk * kAltStackBytes));
+      ChunkEnd =
+          ChunkNext ? ChunkNext + kStacksPerChunk * kAltStackBytes : nullptr;
+    }
+    if (ChunkNext) {
+      S = ChunkNext;
+      ChunkNext += kAltStackBytes;
+    }
+  }
+  unlockPool();
+  return S;
+}
+
+void giveBackStack(char *S) {
+  lockPool();
+  auto *F = reinterpret_cast<FreeStack *>(S);
+  F->Next = FreeStacks;
+  FreeStacks = F;
+  unlockPool();
+}
+
+/// The calling thread's alternate stacks (initial-exec TLS, read in
+/// handlers). Own: the runtime's, if it gave the thread one. OwnInKernel:
+/// Own is the kernel's, and the program sees no stack (its sigaltstack
+/// calls report SS_DISABLE); otherwise the kernel's stack, if any, is the
+/// program's, and its calls go through. Started: the thread started
+/// through the pthread_create interceptor (not the main thread).
+struct SignalStacks {
+  char *Own;
+  bool OwnInKernel;
+  bool Started;
+};
+__thread SignalStacks Stacks __attribute__((tls_model("initial-exec")));
+
+/// Gives the thread's stack back when it exits.
 pthread_key_t AltStackKey;
 pthread_once_t AltStackKeyOnce = PTHREAD_ONCE_INIT;
 
-void freeAltStack(void *Stack) {
-  stack_t Current;
-  if (sigaltstack(nullptr, &Current) == 0 && Current.ss_sp == Stack) {
+void freeAltStack(void *) {
+  if (!Stacks.Own)
+    return;
+  if (Stacks.OwnInKernel) {
     stack_t Off;
     memset(&Off, 0, sizeof(Off));
     Off.ss_flags = SS_DISABLE;
-    sigaltstack(&Off, nullptr);
+    rawSigaltstack(&Off, nullptr);
   }
-  munmap(Stack, kAltStackBytes);
+  giveBackStack(Stacks.Own);
+  Stacks.Own = nullptr;
+  Stacks.OwnInKernel = false;
 }
 
 void createAltStackKey() { pthread_key_create(&AltStackKey, freeAltStack); }
+
+/// Makes the runtime's stack the kernel's again. False if the kernel
+/// refuses.
+bool installOwnStack() {
+  stack_t S;
+  S.ss_sp = Stacks.Own;
+  S.ss_size = kAltStackBytes;
+  S.ss_flags = 0;
+  if (rawSigaltstack(&S, nullptr) != 0)
+    return false;
+  Stacks.OwnInKernel = true;
+  return true;
+}
 
 /// A key whose destructor announces a thread's end; only a thread that
 /// started through the interceptor sets it.
@@ -80,6 +163,7 @@ void *startThread(void *P) {
   pthread_once(&ExitKeyOnce, createExitKey);
   if (HaveExitKey)
     pthread_setspecific(ExitKey, &ExitKey); // any value but null
+  Stacks.Started = true;
   announce(Event::ThreadStart);
   return Start.Fn(Start.Arg);
 }
@@ -90,30 +174,35 @@ using PthreadCreateFn = int (*)(pthread_t *, const pthread_attr_t *,
 } // namespace
 
 PCMAP_STARTUP_CODE void ensureAlternateSignalStack() {
+  if (Stacks.Own)
+    return;
+  // A new thread has no alternate stack (the kernel gives none to a thread
+  // that shares its creator's memory); another (the main thread) may have
+  // the program's already, which serves.
   stack_t Current;
-  if (sigaltstack(nullptr, &Current) == 0 && !(Current.ss_flags & SS_DISABLE))
+  if (!Stacks.Started && rawSigaltstack(nullptr, &Current) == 0 &&
+      !(Current.ss_flags & SS_DISABLE))
     return;
-  void *Stack = reserveAddressSpace(kAltStackBytes);
-  if (!Stack)
+  Stacks.Own = takeStack();
+  if (!Stacks.Own)
     return;
-  stack_t S;
-  S.ss_sp = Stack;
-  S.ss_size = kAltStackBytes;
-  S.ss_flags = 0;
-  if (sigaltstack(&S, nullptr) != 0) {
-    munmap(Stack, kAltStackBytes);
+  if (!installOwnStack()) {
+    giveBackStack(Stacks.Own);
+    Stacks.Own = nullptr;
     return;
   }
-  // The main thread's lasts as long as the process; another's is freed
+  // The main thread's lasts as long as the process; another's goes back
   // when it exits.
-  if (!isMainThread()) {
+  if (Stacks.Started || !isMainThread()) {
     pthread_once(&AltStackKeyOnce, createAltStackKey);
-    pthread_setspecific(AltStackKey, Stack);
+    pthread_setspecific(AltStackKey, Stacks.Own);
   }
 }
 
+bool programHasSignalStack() { return !Stacks.OwnInKernel; }
+
 bool replaceSignalStack(const stack_t &New, stack_t &Old) {
-  return sigaltstack(&New, &Old) == 0;
+  return rawSigaltstack(&New, &Old) == 0;
 }
 
 bool useStackForSignals(void *Lo, size_t Size, stack_t &Old) {
@@ -126,7 +215,7 @@ bool useStackForSignals(void *Lo, size_t Size, stack_t &Old) {
 
 bool currentSignalStack(uintptr_t &Lo, size_t &Size, bool &OnIt) {
   stack_t S;
-  if (sigaltstack(nullptr, &S) != 0 || (S.ss_flags & SS_DISABLE))
+  if (rawSigaltstack(nullptr, &S) != 0 || (S.ss_flags & SS_DISABLE))
     return false;
   Lo = reinterpret_cast<uintptr_t>(S.ss_sp);
   Size = S.ss_size;
@@ -139,7 +228,7 @@ void restoreSignalStack(const stack_t &Old) {
   // What sigaltstack reported is not what it takes back: SS_ONSTACK is an
   // output only.
   S.ss_flags &= SS_DISABLE;
-  sigaltstack(&S, nullptr);
+  rawSigaltstack(&S, nullptr);
 }
 
 void *reserveStack(size_t Size) {
@@ -229,10 +318,13 @@ extern "C" int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *,
 extern "C" int __pthread_create_2_1(pthread_t *, const pthread_attr_t *,
                                     void *(*)(void *), void *)
     __attribute__((weak));
-// This runtime's interceptor; pthread_create is an alias of it.
+// This runtime's interceptors; pthread_create and sigaltstack are aliases
+// of them.
 extern "C" __attribute__((visibility("hidden"))) int
 __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
                        void *(*Fn)(void *), void *Arg);
+extern "C" __attribute__((visibility("hidden"))) int
+__pcmap_sigaltstack(const stack_t *New, stack_t *Old);
 
 namespace pcmap {
 namespace rt {
@@ -349,10 +441,39 @@ int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
   return Error;
 }
 
+/// The program's sigaltstack: while the runtime's stack is the kernel's, the
+/// program sees none, and a stack it sets becomes the kernel's (it serves
+/// the runtime's handlers too); when it removes its own, the runtime's is
+/// the kernel's again, so that a stack overflow is still reported.
+int __pcmap_sigaltstack(const stack_t *New, stack_t *Old) {
+  using namespace pcmap::rt;
+  if (!Stacks.OwnInKernel) {
+    int R = rawSigaltstack(New, Old);
+    if (R == 0 && New && (New->ss_flags & SS_DISABLE) && Stacks.Own)
+      installOwnStack();
+    return R;
+  }
+  constexpr int kAutoDisarm = int(1u << 31); // Linux's SS_AUTODISARM
+  if (New && (New->ss_flags & ~kAutoDisarm) != SS_DISABLE) {
+    // The kernel checks the program's stack (its size, its flags).
+    if (int R = rawSigaltstack(New, nullptr))
+      return R;
+    Stacks.OwnInKernel = false;
+  }
+  if (Old) {
+    // What the kernel reports for a thread without one.
+    memset(Old, 0, sizeof(*Old));
+    Old->ss_flags = SS_DISABLE;
+  }
+  return 0;
+}
+
 // Weak, as the sanitizers' interceptors are: a program that links one of
 // them too still links, and the first definition wins.
 #pragma GCC visibility push(default)
 extern "C" __attribute__((weak, alias("__pcmap_pthread_create"))) int
 pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
                void *(*Fn)(void *), void *Arg);
+extern "C" __attribute__((weak, alias("__pcmap_sigaltstack"))) int
+sigaltstack(const stack_t *New, stack_t *Old) noexcept;
 #pragma GCC visibility pop

@@ -318,9 +318,15 @@ void sleepMilliseconds(int Ms);
 /// Lets another thread run (sched_yield). Async-signal-safe.
 void yieldThread();
 /// Gives the calling thread an alternate signal stack (256 KiB, reserved)
-/// unless it has one already; a thread's is freed when it exits. Not
-/// async-signal-safe.
+/// unless it has one already; a thread's is given back when it exits. The
+/// program does not see it: its sigaltstack calls report and set its own
+/// (none at first), and a stack it sets replaces the runtime's in the
+/// kernel until it removes it (linux_threads.cpp). Not async-signal-safe.
 void ensureAlternateSignalStack();
+/// Whether the thread's alternate signal stack in the kernel, if any, is
+/// the program's own (not the runtime's hidden one): where the kernel would
+/// have run a handler with SA_ONSTACK. Async-signal-safe.
+bool programHasSignalStack();
 /// Calls Fn(Arg) with the stack pointer at Top (the 16-byte-aligned end of
 /// a stack the caller owns) and comes back to the caller's stack when Fn
 /// returns. Its call frame information lets an unwinder (and a stack
@@ -364,6 +370,11 @@ bool mainThreadStack(uintptr_t &Lo, uintptr_t &Hi);
 /// Whether the calling thread is the process's main thread (its thread id
 /// is the process id). Async-signal-safe.
 bool isMainThread();
+/// The bounds of the first accessible mapping that ends above SP
+/// (/proc/self/maps): a thread's stack, whether SP is in it or in the guard
+/// page below it, where an overflowing frame left it. False if none.
+/// Async-signal-safe.
+bool stackMappingAt(uintptr_t SP, uintptr_t &Begin, uintptr_t &End);
 /// The calling thread's name (/proc/thread-self/comm), NUL-terminated;
 /// its length, 0 if unknown. Async-signal-safe.
 size_t currentThreadName(char *Name, size_t Size);

@@ -57,6 +57,34 @@ static void *thread(void *Arg) {
   return NULL;
 }
 
+// A stack of its own, set and removed again.
+static void ownStack(const char *Thread) {
+  static char Mine[65536];
+  stack_t S = {.ss_sp = Mine, .ss_size = sizeof Mine};
+  char Label[64];
+  printf("%s: sigaltstack(own) = %d\n", Thread, sigaltstack(&S, NULL));
+  snprintf(Label, sizeof Label, "%s, own set", Thread);
+  showStack(Label);
+  S.ss_flags = SS_DISABLE;
+  printf("%s: sigaltstack(SS_DISABLE) = %d\n", Thread, sigaltstack(&S, NULL));
+  snprintf(Label, sizeof Label, "%s, own removed", Thread);
+  showStack(Label);
+}
+
+static volatile int Depth;
+__attribute__((noinline)) static int recurse(int N) {
+  volatile char Frame[512];
+  Frame[0] = (char)N;
+  Depth = N;
+  return recurse(N + 1) + Frame[0];
+}
+
+static void *overflow(void *Arg) {
+  (void)Arg;
+  ownStack("overflowing thread");
+  return (void *)(long)recurse(0);
+}
+
 static void crash(const char *How) {
   if (!strcmp(How, "reraise")) {
     // A crash handler's idiom: note the fault, reset the default action,
@@ -109,6 +137,12 @@ int main(int Argc, char **Argv) {
   sigaction(SIGILL, NULL, &Old);
   show("now", SIGILL, &Old);
 
+  ownStack("main");
+  if (Argc > 1 && !strcmp(Argv[1], "overflow")) {
+    signal(SIGSEGV, SIG_DFL);
+    pthread_create(&T, NULL, overflow, NULL);
+    pthread_join(T, NULL);
+  }
   if (Argc > 1) {
     signal(SIGSEGV, SIG_DFL);
     if (!strcmp(Argv[1], "handler"))
