@@ -734,22 +734,54 @@ void reportCrash(int Signal, siginfo_t *Info, void *Context) {
 /// The handler of every fault signal. Its own frame is small (the report
 /// runs on ReportStack), so it fits on any alternate stack the program
 /// gives its threads, beside the kernel's signal frame.
+/// Set while the calling thread's handler decides whose fault it has: a
+/// fault there is pcmap's own (a first query that builds the tables from a
+/// section the program has since protected), and deciding again would
+/// fault again, down to the end of the alternate stack. Initial-exec TLS.
+__thread bool Deciding __attribute__((tls_model("initial-exec")));
+
+/// A fault in the handler's own decision: said, and the default action
+/// taken at once (the faulting instruction, pcmap's, runs again and ends
+/// the process).
+__attribute__((noinline, cold)) void faultWhileDeciding(int Signal,
+                                                        siginfo_t *Info) {
+  Deciding = false;
+  char Line[160];
+  Text T(Line, sizeof(Line));
+  T << "==" << uint64_t(currentProcessId()) << "== " << signalName(Signal)
+    << " in the fault reporter's handler, before its report; the default "
+       "action follows";
+  emitLine(Line);
+  restoreDefaultAction(Signal);
+  if (Info->si_code <= 0 || Signal == SIGTRAP)
+    raiseInThisThread(Signal);
+}
+
+/// Whether the program's own handler takes the fault, unreported: a fault
+/// the program handles is its business (a garbage collector's write
+/// barrier, a JIT's guard page, a recovery with siglongjmp), not a crash,
+/// and it must cost what it costs without pcmap. If the handler does not
+/// repair it, the fault recurs; once the disposition is the default
+/// (SA_RESETHAND), pcmap reports it.
+bool programTakes(int Signal) {
+  struct sigaction P = programAction(Signal);
+  return programHandles(P) && !Flags.report_handled_faults &&
+         !isSanitizerHandler(P);
+}
+
 void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   int SavedErrno = errno;
-  restoreAbandonedAlternateStack(Context);
-  // A fault the program's own handler takes is the program's business (a
-  // garbage collector's write barrier, a JIT's guard page, a recovery with
-  // siglongjmp): not a crash, and it must cost what it costs without pcmap.
-  // If the handler does not repair it, the fault recurs; once the
-  // disposition is the default (SA_RESETHAND), pcmap reports it.
-  struct sigaction P = programAction(Signal);
-  if (programHandles(P) && !Flags.report_handled_faults &&
-      !isSanitizerHandler(P)) {
-    chain(Signal, Info, Context);
+  if (Deciding) {
+    faultWhileDeciding(Signal, Info);
     errno = SavedErrno;
     return;
   }
-  reportCrash(Signal, Info, Context);
+  Deciding = true;
+  restoreAbandonedAlternateStack(Context);
+  bool Program = programTakes(Signal);
+  Deciding = false;
+  if (!Program)
+    reportCrash(Signal, Info, Context);
   chain(Signal, Info, Context);
   errno = SavedErrno;
 }

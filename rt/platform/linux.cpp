@@ -198,9 +198,30 @@ static pthread_mutex_t WriterMutex = PTHREAD_MUTEX_INITIALIZER;
 /// lockWritersUnlessHeldHere tells a signal handler that interrupted the
 /// holder from one that waits for another thread.
 static uintptr_t WriterOwner;
+/// The process that took WriterMutex where a fork could copy it held by a
+/// thread the child does not have (fork handlers not installed yet, other
+/// threads possible: a signal handler's first query, in a process whose
+/// threads started past the pthread_create interceptor); 0 otherwise.
+static int WriterPid;
+static bool ForkHandlersInstalled;
 
 static void noteWriterOwner() {
   __atomic_store_n(&WriterOwner, uintptr_t(pthread_self()), __ATOMIC_RELAXED);
+}
+
+/// A child of a fork that copied WriterMutex held by another thread (one
+/// it does not have) frees it: the holder never will. Called when the lock
+/// is found taken. The writer's structures may be half-updated in the
+/// child, as the holder left them; readers never see them (they read what
+/// was published), and the child's next writer rebuilds from its records.
+static void breakLockLeftByFork() {
+  int Pid = __atomic_load_n(&WriterPid, __ATOMIC_RELAXED);
+  if (!Pid || Pid == getpid())
+    return;
+  pthread_mutex_t Fresh = PTHREAD_MUTEX_INITIALIZER;
+  memcpy(&WriterMutex, &Fresh, sizeof(Fresh));
+  __atomic_store_n(&WriterPid, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&WriterOwner, uintptr_t(0), __ATOMIC_RELAXED);
 }
 
 // A child forked while another thread registers would inherit the writer
@@ -221,6 +242,7 @@ static void unlockInForkChild() {
 static pthread_once_t ForkHandlersOnce = PTHREAD_ONCE_INIT;
 static void installForkHandlers() {
   pthread_atfork(lockForFork, unlockAfterFork, unlockInForkChild);
+  __atomic_store_n(&ForkHandlersInstalled, true, __ATOMIC_RELEASE);
 }
 void ensureForkHandlers() {
   pthread_once(&ForkHandlersOnce, installForkHandlers);
@@ -279,11 +301,15 @@ bool makeWakeupPipe(int (&Fds)[2]) {
 void lockWriters() {
   if (mayHaveOtherThreads())
     ensureForkHandlers();
-  pthread_mutex_lock(&WriterMutex);
+  if (pthread_mutex_trylock(&WriterMutex) != 0) {
+    breakLockLeftByFork();
+    pthread_mutex_lock(&WriterMutex);
+  }
   noteWriterOwner();
 }
 void unlockWriters() {
   __atomic_store_n(&WriterOwner, uintptr_t(0), __ATOMIC_RELAXED);
+  __atomic_store_n(&WriterPid, 0, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&WriterMutex);
 }
 bool tryLockWriters() {
@@ -301,8 +327,14 @@ bool lockWritersUnlessHeldHere() {
     if (__atomic_load_n(&WriterOwner, __ATOMIC_RELAXED) == Self)
       return false; // a handler on the thread that holds it: it would wait
                     // for itself
+    breakLockLeftByFork();
     sched_yield();
   }
+  // Without fork handlers, a fork by another thread meanwhile copies the
+  // lock held: the child frees it (breakLockLeftByFork).
+  if (!__atomic_load_n(&ForkHandlersInstalled, __ATOMIC_ACQUIRE) &&
+      mayHaveOtherThreads())
+    __atomic_store_n(&WriterPid, int(getpid()), __ATOMIC_RELAXED);
   return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
@@ -198,4 +200,87 @@ TEST(ThreadStackTest, OtherThreadsMatchTheirAttributes) {
   ASSERT_TRUE(B.Ok);
   EXPECT_LT(B.Lo, B.Here);
   EXPECT_LT(B.Here, B.Hi);
+}
+
+// The stack a thread's first fault report finds: the mapping that holds its
+// stack pointer, which is the stack pthread gave it; from the guard page
+// below it (where an overflowing frame leaves the stack pointer) too.
+TEST(ThreadStackTest, StackMappingIsTheThreadsStack) {
+  struct Bounds {
+    uintptr_t Lo = 0, Hi = 0, MapLo = 0, MapHi = 0, GuardLo = 0, GuardHi = 0;
+    bool Ok = false, Mapped = false, FromGuard = false;
+  } B;
+  pthread_t T;
+  ASSERT_EQ(pthread_create(
+                &T, nullptr,
+                [](void *P) -> void * {
+                  auto &B = *static_cast<Bounds *>(P);
+                  B.Ok = currentThreadStack(B.Lo, B.Hi);
+                  uintptr_t SP = uintptr_t(__builtin_frame_address(0));
+                  B.Mapped = stackMappingAt(SP, B.MapLo, B.MapHi);
+                  // glibc's guard page lies just below the stack.
+                  B.FromGuard = stackMappingAt(B.Lo - 1, B.GuardLo, B.GuardHi);
+                  return nullptr;
+                },
+                &B),
+            0);
+  pthread_join(T, nullptr);
+  ASSERT_TRUE(B.Ok);
+  ASSERT_TRUE(B.Mapped);
+  EXPECT_LE(B.MapLo, B.Lo);
+  EXPECT_GE(B.MapHi, B.Hi);
+  ASSERT_TRUE(B.FromGuard);
+  EXPECT_EQ(B.GuardLo, B.MapLo);
+}
+
+static void forkWhileAnotherThreadHoldsIt() {
+  static int Held, Release;
+  // The C library's pthread_create, past the runtime's interceptor:
+  // no fork handlers are installed for this thread.
+  using CreateFn =
+      int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+  auto Create = reinterpret_cast<CreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (!Create)
+    _exit(2);
+  pthread_t T;
+  Create(
+      &T, nullptr,
+      [](void *) -> void * {
+        lockWritersUnlessHeldHere();
+        __atomic_store_n(&Held, 1, __ATOMIC_RELEASE);
+        while (!__atomic_load_n(&Release, __ATOMIC_ACQUIRE))
+          usleep(1000);
+        unlockWriters();
+        return nullptr;
+      },
+      nullptr);
+  while (!__atomic_load_n(&Held, __ATOMIC_ACQUIRE))
+    usleep(1000);
+  pid_t Child = fork();
+  if (Child == 0) {
+    alarm(10); // a lock that stays held ends the child (SIGALRM)
+    lockWriters();
+    unlockWriters();
+    _exit(0);
+  }
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+  __atomic_store_n(&Release, 1, __ATOMIC_RELEASE);
+  pthread_join(T, nullptr);
+  // The parent's lock is whole: taken and freed again.
+  lockWriters();
+  unlockWriters();
+  _exit(WIFEXITED(Status) && WEXITSTATUS(Status) == 0 ? 0 : 1);
+}
+
+// A fork copies the writer lock held by a thread the child does not have
+// when no fork handlers are installed yet: a signal handler's first query
+// took it (lockWritersUnlessHeldHere) in a thread started past the
+// pthread_create interceptor. The child frees it at its first writer lock
+// instead of waiting forever.
+// Regression test: the child's first registration hung.
+TEST(WriterLockTest, ChildOfAForkWhileAnotherThreadHoldsItTakesIt) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe"); // a fresh process
+  EXPECT_EXIT(forkWhileAnotherThreadHoldsIt(), ::testing::ExitedWithCode(0),
+              "");
 }
