@@ -406,11 +406,18 @@ struct HandlerCall {
   void *Context;
 };
 
+/// On the stack the handler runs on: its mask, as the kernel would have
+/// set it, only there (pcmap's handler blocks every asynchronous signal
+/// while it runs on pcmap's alternate stack, so that none of the program's
+/// runs there: a garbage collector's stop-the-world handler took that stack
+/// for the thread's and scanned the wrong memory), and blocked again after.
 void callHandler(const HandlerCall &C) {
+  maskSignalsForHandler(C.Context, C.Action, C.Signal);
   if (C.Action.sa_flags & SA_SIGINFO)
     C.Action.sa_sigaction(C.Signal, C.Info, C.Context);
   else
     C.Action.sa_handler(C.Signal);
+  blockAsynchronousSignals();
 }
 
 /// While a handler without SA_ONSTACK runs on the interrupted stack
@@ -537,7 +544,6 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
       Default.sa_handler = SIG_DFL;
       setProgramSignalAction(Signal, Default);
     }
-    maskSignalsForHandler(Context, P, Signal);
     HandlerCall C = {P, Signal, Info, Context};
     callOnItsStack(C);
     return;
@@ -822,8 +828,8 @@ PCMAP_STARTUP_CODE void installHiddenHandler(int Signal,
   // SA_NODEFER: the program's handler that pcmap calls may take a nested
   // fault (chain() blocks what the kernel would have blocked for it);
   // a fault in pcmap's own report is told apart by ReportingThread.
-  installSignalHandler(Signal, Handler, SA_ONSTACK | SA_RESTART | SA_NODEFER,
-                       nullptr);
+  installFaultSignalHandler(Signal, Handler,
+                            SA_ONSTACK | SA_RESTART | SA_NODEFER);
 }
 
 PCMAP_STARTUP_CODE void initFaultReporter() {

@@ -986,18 +986,40 @@ PCMAP_STARTUP_CODE void installSignalHandler(int Signal, SignalHandler Handler,
   bindHandlerCalls();
 }
 
+/// Every signal but the synchronous ones, which a handler must still take
+/// (a nested fault while blocked kills the process).
+static void asynchronousSignals(sigset_t &Set) {
+  sigfillset(&Set);
+  static constexpr int kSynchronous[] = {SIGSEGV, SIGBUS,  SIGILL,
+                                         SIGFPE,  SIGTRAP, SIGSYS};
+  for (int Sync : kSynchronous)
+    sigdelset(&Set, Sync);
+}
+
 void installSamplingHandler(int Signal, SignalHandler Handler) {
   struct sigaction Action;
   memset(&Action, 0, sizeof(Action));
   Action.sa_sigaction = Handler;
   Action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigfillset(&Action.sa_mask);
-  static constexpr int kSynchronous[] = {SIGSEGV, SIGBUS,  SIGILL,
-                                         SIGFPE,  SIGTRAP, SIGSYS};
-  for (int Sync : kSynchronous)
-    sigdelset(&Action.sa_mask, Sync);
+  asynchronousSignals(Action.sa_mask);
   callSigaction(Signal, &Action, nullptr);
   bindHandlerCalls();
+}
+
+void installFaultSignalHandler(int Signal, SignalHandler Handler, int Flags) {
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_sigaction = Handler;
+  Action.sa_flags = Flags | SA_SIGINFO;
+  asynchronousSignals(Action.sa_mask);
+  callSigaction(Signal, &Action, nullptr);
+  bindHandlerCalls();
+}
+
+void blockAsynchronousSignals() {
+  sigset_t Set;
+  asynchronousSignals(Set); // not the C library's own (sigfillset)
+  syscall(SYS_rt_sigprocmask, SIG_BLOCK, &Set, nullptr, _NSIG / 8);
 }
 
 void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags) {

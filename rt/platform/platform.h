@@ -260,6 +260,16 @@ void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
 /// handler returns, in the program's code and with the program's mask,
 /// not inside the handler.
 void installSamplingHandler(int Signal, SignalHandler Handler);
+/// Installs a handler of a fault (SA_SIGINFO | Flags) that no asynchronous
+/// signal interrupts: while it runs on the runtime's alternate stack, a
+/// signal of the program's (a garbage collector's stop-the-world signal)
+/// would run there too, on a stack the program does not know. The handler
+/// unblocks them (maskSignalsForHandler) once it runs the program's handler
+/// where the kernel would have, and blocks them again after
+/// (blockAsynchronousSignals).
+void installFaultSignalHandler(int Signal, SignalHandler Handler, int Flags);
+/// Blocks every signal but the synchronous ones. Async-signal-safe.
+void blockAsynchronousSignals();
 /// Installs a handler without SA_SIGINFO.
 void installSimpleSignalHandler(int Signal, void (*Handler)(int), int Flags);
 /// A signal the program does not use, for the runtime's own (the tracer's

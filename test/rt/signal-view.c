@@ -22,6 +22,9 @@
 // RUN: %run %t/plain > %t/plain.out
 // RUN: %run %t/pcmap > %t/pcmap.out
 // RUN: diff %t/plain.out %t/pcmap.out
+// RUN: %if !emulator %{ %run %t/plain kill-in-mask > %t/plain-kill.out %}
+// RUN: %if !emulator %{ %run %t/pcmap kill-in-mask > %t/pcmap-kill.out %}
+// RUN: %if !emulator %{ diff %t/plain-kill.out %t/pcmap-kill.out %}
 // RUN: FileCheck %s --check-prefix=VIEW < %t/pcmap.out
 // VIEW: initially Segmentation fault: SIG_DFL, flags 0, mask 0
 // VIEW: signal(SIGBUS, SIG_DFL) returned SIG_DFL
