@@ -41,7 +41,8 @@ namespace {
 constexpr size_t kAltStackBytes = 256 * 1024;
 
 /// The kernel's sigaltstack, past this file's interceptor. Async-signal-safe.
-int rawSigaltstack(const stack_t *New, stack_t *Old) {
+__attribute__((always_inline)) inline int rawSigaltstack(const stack_t *New,
+                                                         stack_t *Old) {
   return int(syscall(SYS_sigaltstack, New, Old));
 }
 
@@ -130,7 +131,7 @@ void createAltStackKey() { pthread_key_create(&AltStackKey, freeAltStack); }
 
 /// Makes the runtime's stack the kernel's again. False if the kernel
 /// refuses.
-bool installOwnStack() {
+__attribute__((always_inline)) inline bool installOwnStack() {
   stack_t S;
   S.ss_sp = Stacks.Own;
   S.ss_size = kAltStackBytes;
@@ -444,7 +445,14 @@ int __pcmap_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
 /// The program's sigaltstack: while the runtime's stack is the kernel's, the
 /// program sees none, and a stack it sets becomes the kernel's (it serves
 /// the runtime's handlers too); when it removes its own, the runtime's is
-/// the kernel's again, so that a stack overflow is still reported.
+/// the kernel's again, so that a stack overflow is still reported. A
+/// sanitizer's interceptor calls it as its "real" sigaltstack while the
+/// sanitizer starts, before its instrumentation may run: it has none.
+#if defined(__clang__)
+__attribute__((disable_sanitizer_instrumentation))
+#else
+__attribute__((no_sanitize_address, no_sanitize_thread))
+#endif
 int __pcmap_sigaltstack(const stack_t *New, stack_t *Old) {
   using namespace pcmap::rt;
   if (!Stacks.OwnInKernel) {
