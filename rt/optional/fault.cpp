@@ -818,18 +818,18 @@ void threadStarted() {
 
 /// Installs Handler for Signal; the program goes on seeing the action it
 /// replaces, and any it sets later (hideSignalAction), which the handler
-/// takes in its turn. The action is hidden first, so that a fault of
-/// another thread meanwhile finds it.
+/// takes in its turn. One system call: a fault of another thread before
+/// the action is hidden finds the default one (at start-up there are
+/// seldom other threads).
 PCMAP_STARTUP_CODE void installHiddenHandler(int Signal,
                                              SignalHandler Handler) {
   struct sigaction Old;
-  currentSignalAction(Signal, Old);
-  hideSignalAction(Signal, Handler, Old);
   // SA_NODEFER: the program's handler that pcmap calls may take a nested
   // fault (chain() blocks what the kernel would have blocked for it);
   // a fault in pcmap's own report is told apart by ReportingThread.
   installFaultSignalHandler(Signal, Handler,
-                            SA_ONSTACK | SA_RESTART | SA_NODEFER);
+                            SA_ONSTACK | SA_RESTART | SA_NODEFER, &Old);
+  hideSignalAction(Signal, Handler, Old);
 }
 
 PCMAP_STARTUP_CODE void initFaultReporter() {

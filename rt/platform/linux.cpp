@@ -1006,13 +1006,14 @@ void installSamplingHandler(int Signal, SignalHandler Handler) {
   bindHandlerCalls();
 }
 
-void installFaultSignalHandler(int Signal, SignalHandler Handler, int Flags) {
+void installFaultSignalHandler(int Signal, SignalHandler Handler, int Flags,
+                               struct sigaction *Previous) {
   struct sigaction Action;
   memset(&Action, 0, sizeof(Action));
   Action.sa_sigaction = Handler;
   Action.sa_flags = Flags | SA_SIGINFO;
   asynchronousSignals(Action.sa_mask);
-  callSigaction(Signal, &Action, nullptr);
+  callSigaction(Signal, &Action, Previous);
   bindHandlerCalls();
 }
 

@@ -267,7 +267,8 @@ void installSamplingHandler(int Signal, SignalHandler Handler);
 /// unblocks them (maskSignalsForHandler) once it runs the program's handler
 /// where the kernel would have, and blocks them again after
 /// (blockAsynchronousSignals).
-void installFaultSignalHandler(int Signal, SignalHandler Handler, int Flags);
+void installFaultSignalHandler(int Signal, SignalHandler Handler, int Flags,
+                               struct sigaction *Previous);
 /// Blocks every signal but the synchronous ones. Async-signal-safe.
 void blockAsynchronousSignals();
 /// Installs a handler without SA_SIGINFO.
