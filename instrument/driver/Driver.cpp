@@ -523,7 +523,9 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   else
     append(Args, {"-Wl,--whole-archive", Dir + "/libpcmap_rt.a",
                   "-Wl,--no-whole-archive",
-                  "-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms"});
+                  "-Wl,--dynamic-list=" + Dir +
+                      (Inv.StaticLink ? "/libpcmap_rt_static.syms"
+                                      : "/libpcmap_rt.syms")});
   // In a static link the runtime's pthread_create interceptor (weak, as is
   // the C library's there) is the program's, and there is no dynamic loader
   // to find the real one: the C library's own name for it is pulled from
