@@ -21,6 +21,8 @@ pkgs+=(ccache)
 pkgs+=(golang-go)
 # test/rt/tracer-gperftools.c: gperftools' CPU profiler beside the tracer.
 pkgs+=(libgoogle-perftools-dev google-perftools)
+# test/Driver/meson.test: Meson configures with the drivers.
+pkgs+=(meson)
 # test/rt/gc-roots.c: Boehm GC, which scans a program's static data.
 pkgs+=(libgc-dev)
 # test/rt/startup-files.c: the files a process reads at start-up.

@@ -169,6 +169,9 @@ if shutil.which("chromium"):
     config.available_features.add("chromium")
 if shutil.which("ccache"):
     config.available_features.add("ccache")
+# test/Driver/meson.test: Meson (and Ninja) configure with the drivers.
+if shutil.which("meson") and shutil.which("ninja"):
+    config.available_features.add("meson")
 # go tool pprof reads pcmap-report trace's pprof profiles
 # (test/report/trace-pprof-go.test).
 if shutil.which("go"):

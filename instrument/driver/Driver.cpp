@@ -523,7 +523,9 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   else
     append(Args, {"-Wl,--whole-archive", Dir + "/libpcmap_rt.a",
                   "-Wl,--no-whole-archive",
-                  "-Wl,--dynamic-list=" + Dir + "/libpcmap_rt.syms"});
+                  "-Wl,--dynamic-list=" + Dir +
+                      (Inv.StaticLink ? "/libpcmap_rt_static.syms"
+                                      : "/libpcmap_rt.syms")});
   // In a static link the runtime's pthread_create interceptor (weak, as is
   // the C library's there) is the program's, and there is no dynamic loader
   // to find the real one: the C library's own name for it is pulled from
@@ -556,6 +558,22 @@ Run-time options: PCMAP_OPTIONS=help=1 ./program. clang's options follow.
   std::fflush(stdout);
 }
 
+/// --version: clang's text first, as build tools read it (Meson, CMake,
+/// autoconf and libtool take the compiler and its version from the first
+/// line, "clang version 19.1.7"), then which pcmap, and the LLVM its plugin
+/// was built for.
+int runThenSayVersion(const std::vector<std::string> &Args) {
+  std::fflush(stdout);
+  std::string Error;
+  int Status = runAndWait(Args, Error);
+  if (Status < 0)
+    fail("cannot run '" + Args[0] + "': " + Error);
+  std::printf("pcmap version %s (plugin built for LLVM %s)\n", PCMAP_VERSION,
+              PCMAP_LLVM_VERSION);
+  std::fflush(stdout);
+  return Status;
+}
+
 /// The command line with its response files (@file) expanded, as clang
 /// expands them: pcmap's options may be in one.
 std::vector<std::string> expandedArguments(int Argc, char **Argv) {
@@ -574,12 +592,6 @@ int main(int Argc, char **Argv) {
   std::string Clang = CXX ? getEnv("PCMAP_CLANGXX", PCMAP_CLANGXX_PATH)
                           : getEnv("PCMAP_CLANG", PCMAP_CLANG_PATH);
   Invocation Inv = parseArguments(expandedArguments(Argc, Argv));
-  if (Inv.Version) {
-    // Which pcmap, and the LLVM its plugin was built for; then clang's text.
-    std::printf("pcmap %s (plugin built for LLVM %s)\n", PCMAP_VERSION,
-                PCMAP_LLVM_VERSION);
-    std::fflush(stdout);
-  }
   if (Inv.Help)
     printHelp();
 
@@ -605,6 +617,8 @@ int main(int Argc, char **Argv) {
   append(Args, LinkArgs);
   append(Args, Inv.Passthrough);
   append(Args, RuntimeArgs);
+  if (Inv.Version)
+    return runThenSayVersion(Args);
   int Error = execute(Args);
   fail("cannot run '" + Clang + "': " + std::strerror(Error));
 }

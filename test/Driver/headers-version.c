@@ -1,7 +1,10 @@
 // The drivers put pcmap's public headers on the include path, after the
 // user's own directories (as clang does with its resource headers), so that
-// <pcmap/pcmap.h> needs no -I; --version says which pcmap and which LLVM
-// its plugin was built for, then prints clang's text.
+// <pcmap/pcmap.h> needs no -I; --version prints clang's text first, whose
+// first line build tools parse (Meson, CMake, autoconf, libtool), then which
+// pcmap and which LLVM its plugin was built for.
+// Regression test: the first line was "pcmap 0.1.0 (...)", and Meson took
+// the compiler for clang 0.1.0 ("c_std=c17 is not one of the choices").
 
 // RUN: rm -rf %t && mkdir -p %t/mine/pcmap
 // RUN: %pcmap-clang -fsanitize-metadata=all %s -o %t/prog
@@ -21,8 +24,8 @@
 
 // RUN: %pcmap-clang --version | FileCheck %s --check-prefix=VERSION -DLLVM=%llvm-version
 // RUN: %pcmap-clang++ --version | FileCheck %s --check-prefix=VERSION -DLLVM=%llvm-version
-// VERSION:      pcmap {{[0-9]+\.[0-9]+\.[0-9]+}} (plugin built for LLVM [[LLVM]].{{[0-9]+\.[0-9]+}})
-// VERSION-NEXT: clang version [[LLVM]].
+// VERSION:      {{^(Debian |Ubuntu )?}}clang version [[LLVM]].
+// VERSION:      pcmap version {{[0-9]+\.[0-9]+\.[0-9]+}} (plugin built for LLVM [[LLVM]].{{[0-9]+\.[0-9]+}})
 
 #include <pcmap/pcmap.h>
 #include <stdio.h>

@@ -13,8 +13,11 @@
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -r %t/a.o -o %t/b.o 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -c %s -o %t/c.o 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %pcmap-clang -### %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -static %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=STATIC-EXE
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -static-pie %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=STATIC-EXE
 
 // STATIC: "--whole-archive" "{{.*}}libpcmap_rt.a" "--no-whole-archive" "--dynamic-list={{.*}}libpcmap_rt.syms"
+// STATIC-EXE: "--whole-archive" "{{.*}}libpcmap_rt.a" "--no-whole-archive" "--dynamic-list={{.*}}libpcmap_rt_static.syms"
 // SHARED: "{{.*}}libpcmap_rt.so" "-rpath" "{{.*}}"
 // NONE-NOT: libpcmap_rt
 
@@ -29,6 +32,20 @@
 // RUN: %t/run-upstream | FileCheck %s --check-prefix=OUT
 // RUN: %pcmap-clang -fsanitize-metadata=all -static -I%pcmap-include %s -o %t/run-static
 // RUN: %t/run-static | FileCheck %s --check-prefix=OUT
+
+// Links that clang makes silently make no warning with the runtime either:
+// static and static-pie executables (the linker warned of dlopen, exported
+// for shared objects: libtool then took -static for unusable), dynamic
+// ones, shared objects; with every linker Debian has.
+// Regression test: every static link warned "Using 'dlopen' in statically
+// linked applications requires at runtime the shared libraries ...".
+// RUN: %pcmap-clang -fsanitize-metadata=all -static -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-static
+// RUN: %t/fatal-static | FileCheck %s --check-prefix=OUT
+// RUN: %pcmap-clang -fsanitize-metadata=all -static-pie -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-static-pie
+// RUN: %t/fatal-static-pie | FileCheck %s --check-prefix=OUT
+// RUN: %pcmap-clang -fsanitize-metadata=all -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-dynamic
+// RUN: %if lld %{ %pcmap-clang -fuse-ld=lld -fsanitize-metadata=all -static -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-lld-static %}
+// RUN: %if lld %{ %pcmap-clang -fuse-ld=lld -fsanitize-metadata=all -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-lld %}
 
 // OUT: registered: yes
 // NEEDED: (NEEDED) Shared library: [libpcmap_rt.so]
