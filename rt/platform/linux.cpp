@@ -753,13 +753,19 @@ bool biasFromHeaders(uintptr_t Base, uintptr_t &Bias) {
   return false;
 }
 
-} // namespace
-
-bool stackMappingAt(uintptr_t SP, uintptr_t &Begin, uintptr_t &End) {
+/// /proc/self/maps, opened async-signal-safely; -1 if it cannot be.
+int openMaps() {
   int Fd;
   do
     Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   while (Fd < 0 && errno == EINTR);
+  return Fd;
+}
+
+} // namespace
+
+bool stackMappingAt(uintptr_t SP, uintptr_t &Begin, uintptr_t &End) {
+  int Fd = openMaps();
   if (Fd < 0)
     return false;
   LineReader Lines(Fd);
@@ -781,10 +787,7 @@ bool stackMappingAt(uintptr_t SP, uintptr_t &Begin, uintptr_t &End) {
 
 bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
                  uintptr_t &Bias) {
-  int Fd;
-  do
-    Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  while (Fd < 0 && errno == EINTR);
+  int Fd = openMaps();
   if (Fd < 0)
     return false;
   LineReader Lines(Fd);

@@ -325,6 +325,17 @@ bool isHandler(const struct sigaction &A, SignalHandler Handler) {
   return (A.sa_flags & SA_SIGINFO) && A.sa_sigaction == Handler;
 }
 
+/// What signal(Signal, Handler) sets: BSD semantics, as the C library's.
+struct sigaction bsdSignalAction(int Signal, sighandler_t Handler) {
+  struct sigaction Action;
+  memset(&Action, 0, sizeof(Action));
+  Action.sa_handler = Handler;
+  sigemptyset(&Action.sa_mask);
+  sigaddset(&Action.sa_mask, Signal);
+  Action.sa_flags = SA_RESTART;
+  return Action;
+}
+
 /// The program's sigaction on a hidden signal.
 int shadowSigaction(HiddenAction &H, const struct sigaction *Action,
                     struct sigaction *Old) {
@@ -479,13 +490,7 @@ sighandler_t __pcmap_signal(int Signal, sighandler_t Handler) {
       errno = EINVAL;
       return SIG_ERR;
     }
-    // BSD semantics, as the C library's signal().
-    struct sigaction Action, Old;
-    memset(&Action, 0, sizeof(Action));
-    Action.sa_handler = Handler;
-    sigemptyset(&Action.sa_mask);
-    sigaddset(&Action.sa_mask, Signal);
-    Action.sa_flags = SA_RESTART;
+    struct sigaction Action = bsdSignalAction(Signal, Handler), Old;
     shadowSigaction(*H, &Action, &Old);
     return Old.sa_handler;
   }
@@ -499,13 +504,8 @@ sighandler_t __pcmap_signal(int Signal, sighandler_t Handler) {
   }
   if (Next.Signal)
     return Next.Signal(Signal, Handler);
-  // A static executable: BSD semantics, as the C library's signal().
-  struct sigaction Action, Old;
-  memset(&Action, 0, sizeof(Action));
-  Action.sa_handler = Handler;
-  sigemptyset(&Action.sa_mask);
-  sigaddset(&Action.sa_mask, Signal);
-  Action.sa_flags = SA_RESTART;
+  // A static executable.
+  struct sigaction Action = bsdSignalAction(Signal, Handler), Old;
   return Next.Sigaction(Signal, &Action, &Old) ? SIG_ERR : Old.sa_handler;
 }
 
