@@ -17,6 +17,8 @@ pkgs+=(meson nasm aom-tools)
 pkgs+=(lintian)
 # test/Driver runs the drivers under ccache, as builds launch them.
 pkgs+=(ccache)
+# test/Driver/link.c links with every linker Debian has (bfd, gold, lld, mold).
+pkgs+=(mold)
 # test/report checks pcmap-report's pprof output with the real `go tool pprof`.
 pkgs+=(golang-go)
 # test/rt/tracer-gperftools.c: gperftools' CPU profiler beside the tracer.

@@ -74,6 +74,7 @@ config.substitutions.append(("%pcmap-obj-root", config.pcmap_obj_root))
 libdir = os.path.join(config.pcmap_obj_root, "lib", "pcmap", target)
 config.substitutions.append(("%pcmap-rt-a", os.path.join(libdir, "libpcmap_rt.a")))
 config.substitutions.append(("%pcmap-rt-so", os.path.join(libdir, "libpcmap_rt.so")))
+config.substitutions.append(("%pcmap-lib", libdir))
 config.substitutions.append(("%pcmap-include", os.path.join(config.pcmap_src_root, "include")))
 
 # Sanitizer builds (PCMAP_SANITIZE=address,undefined or thread): the runtime
@@ -104,6 +105,12 @@ if shutil.which("ld.bfd"):
     config.available_features.add("gnu-ld")
 if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
     config.available_features.add("lld")
+for linker in ("gold", "mold"):
+    if shutil.which("ld." + linker):
+        config.available_features.add(linker)
+# test/Driver/libtool.test: a libtool project configured with the drivers.
+if all(shutil.which(t) for t in ("libtoolize", "autoreconf", "make")):
+    config.available_features.add("libtool")
 # Tests that make setuid-root programs and run them as another user.
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")

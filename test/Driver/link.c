@@ -46,6 +46,36 @@
 // RUN: %pcmap-clang -fsanitize-metadata=all -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-dynamic
 // RUN: %if lld %{ %pcmap-clang -fuse-ld=lld -fsanitize-metadata=all -static -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-lld-static %}
 // RUN: %if lld %{ %pcmap-clang -fuse-ld=lld -fsanitize-metadata=all -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-lld %}
+// RUN: %if lld %{ %pcmap-clang -fuse-ld=lld -fsanitize-metadata=all -static-pie -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-lld-static-pie %}
+// RUN: %if lld %{ %t/fatal-lld-static-pie | FileCheck %s --check-prefix=OUT %}
+// Regression test: gold warned 13 times on every executable, "Cannot export
+// local symbol '__pcmap_sections1.module_ctor'" (and the runtime's hidden
+// __pcmap_sigaction, ...): the list of exported symbols had patterns, which
+// matched local symbols too. gold makes no static-pie (nor with clang).
+// RUN: %if gold %{ %pcmap-clang -fuse-ld=gold -fsanitize-metadata=all -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-gold 2>&1 | count 0 %}
+// RUN: %if gold %{ %t/fatal-gold | FileCheck %s --check-prefix=OUT %}
+// RUN: %if gold %{ %pcmap-clang -fuse-ld=gold -fsanitize-metadata=all -static -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-gold-static 2>&1 | count 0 %}
+// RUN: %if gold %{ %t/fatal-gold-static | FileCheck %s --check-prefix=OUT %}
+// RUN: %if gold %{ %pcmap-clang -fuse-ld=gold -fsanitize-metadata=all -shared -fPIC -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-gold.so %}
+// RUN: %if mold %{ %pcmap-clang -fuse-ld=mold -fsanitize-metadata=all -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-mold %}
+// RUN: %if mold %{ %t/fatal-mold | FileCheck %s --check-prefix=OUT %}
+// RUN: %if mold %{ %pcmap-clang -fuse-ld=mold -fsanitize-metadata=all -static -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-mold-static %}
+// RUN: %if mold %{ %pcmap-clang -fuse-ld=mold -fsanitize-metadata=all -static-pie -Wl,--fatal-warnings -I%pcmap-include %s -o %t/fatal-mold-static-pie %}
+// RUN: %if mold %{ %t/fatal-mold-static-pie | FileCheck %s --check-prefix=OUT %}
+// The list names the runtime's interface, and only it.
+// RUN: FileCheck %s --check-prefix=SYMS < %pcmap-lib/libpcmap_rt.syms
+// RUN: FileCheck %s --check-prefix=SYMS-STATIC < %pcmap-lib/libpcmap_rt_static.syms
+// SYMS: {
+// SYMS-NOT: *
+// SYMS: __pcmap_sections_add;
+// SYMS: dlopen;
+// SYMS: pcmap_lookup_function;
+// SYMS: sigaction;
+// SYMS-NOT: *
+// SYMS: };
+// SYMS-STATIC-NOT: dlopen
+// SYMS-STATIC: __pcmap_sections_add;
+// SYMS-STATIC-NOT: dlopen
 
 // OUT: registered: yes
 // NEEDED: (NEEDED) Shared library: [libpcmap_rt.so]
