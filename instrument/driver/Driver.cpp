@@ -16,6 +16,7 @@
 #include "ResponseFiles.h"
 #include "TargetTriple.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,9 +99,12 @@ unsigned parseFeature(std::string_view Item) {
   return 0;
 }
 
-/// Parses "atomics,functions" for Option ("-fsanitize-metadata=").
+/// Parses "atomics,functions" for Option ("-fsanitize-metadata="). An empty
+/// list names nothing, as clang's "-fsanitize=" does.
 unsigned parseFeatures(std::string_view List, std::string_view Option) {
   unsigned Result = 0;
+  if (List.empty())
+    return Result;
   for (size_t Pos = 0;;) {
     size_t Comma = List.find(',', Pos);
     std::string_view Item = List.substr(Pos, Comma - Pos);
@@ -265,12 +269,15 @@ int compileThenLink(const std::string &Clang,
 /// What the command line asks for, as far as pcmap is concerned.
 struct Invocation {
   unsigned Features = 0;
-  std::vector<std::string> Ignorelists;
+  /// The ignorelists: absolute, for the plugin, and as the command line
+  /// spells them, for the dependency file (as clang lists its own).
+  std::vector<std::string> Ignorelists, IgnorelistsAsGiven;
   /// Every argument but pcmap's own, in order, for clang.
   std::vector<std::string> Passthrough;
   size_t OutputIndex = ~size_t(0); // of "-o" in Passthrough
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
   bool CompilesSource = false, Version = false, Help = false;
+  bool PreprocessOnly = false; // -E
   /// Whether some input goes through clang's compiler (-cc1: C, C++, the
   /// preprocessing of .S), which alone takes the plugin; plain assembly goes
   /// to the assembler (-cc1as), which knows neither the plugin nor its
@@ -330,6 +337,7 @@ bool takeOwnOption(std::string_view Arg, Invocation &Inv) {
     if (!exists(File))
       fail("ignorelist file '" + File + "' not found");
     Inv.Ignorelists.push_back(makeAbsolute(File));
+    Inv.IgnorelistsAsGiven.push_back(File);
     return true;
   }
   if (Arg == "-shared-libpcmap" || Arg == "-static-libpcmap") {
@@ -381,8 +389,10 @@ void notePhaseOrInput(std::string_view Arg, Invocation &Inv,
   else if (Arg == "-fno-lto")
     Inv.LTO = false;
   else if (Arg == "-c" || Arg == "-S" || Arg == "-E" ||
-           Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM")
+           Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM") {
     Inv.Linking = false;
+    Inv.PreprocessOnly |= Arg == "-E";
+  }
   else if (startsWith(Arg, "-fuse-ld="))
     Inv.UseLdGiven = true;
   else if (startsWith(Arg, "-x"))
@@ -427,6 +437,58 @@ std::string includeDir(const char *Argv0) {
   return besideExecutable(Argv0, PCMAP_INCLUDE_RELATIVE_PATH);
 }
 
+/// 64-bit FNV-1a.
+uint64_t hashBytes(std::string_view Bytes, uint64_t Hash = 14695981039346656037u) {
+  for (unsigned char C : Bytes)
+    Hash = (Hash ^ C) * 1099511628211u;
+  return Hash;
+}
+
+/// A header that names File in the preprocessed output (a line marker), at a
+/// path that says what File holds: <cache>/ignorelist-<hash>.h. "" if it
+/// cannot be written.
+std::string ignorelistMarker(const std::string &File) {
+  std::string Contents, Dir = userCacheDirectory();
+  if (Dir.empty() || !readFile(File, Contents))
+    return "";
+  char Name[64];
+  std::snprintf(Name, sizeof(Name), "ignorelist-%016llx.h",
+                (unsigned long long)hashBytes(Contents, hashBytes(File)));
+  std::string Header = joinPath(Dir, Name);
+  if (exists(Header))
+    return Header;
+  std::string Quoted;
+  for (char C : File) {
+    if (C == '"' || C == '\\')
+      Quoted += '\\';
+    Quoted += C;
+  }
+  std::string Text = "/* pcmap: names a -fsanitize-metadata-ignorelist= file "
+                     "in preprocessed output. */\n#line 1 \"" +
+                     Quoted + "\"\n";
+  return writeFileAtomically(Header, Text) ? Header : "";
+}
+
+/// The ignorelists are inputs of the compile, as clang's own are: they go
+/// into the dependency file (-MD, -MMD), so that make and ninja rebuild
+/// what they affect. A compiler cache (ccache) keys an object on the
+/// command line and on the preprocessed output (-E), in which it finds the
+/// files to check in later builds: there each ignorelist is named, by a
+/// header that the drivers include (in the user's cache directory, one per
+/// file and contents, written once), so that an edit misses the cache.
+void addIgnorelistDependencies(const Invocation &Inv,
+                               std::vector<std::string> &CompileArgs) {
+  for (const std::string &File : Inv.IgnorelistsAsGiven)
+    append(CompileArgs, {"-Xclang", "-fdepfile-entry=" + File});
+  if (!Inv.PreprocessOnly)
+    return;
+  for (const std::string &File : Inv.Ignorelists) {
+    std::string Header = ignorelistMarker(File);
+    if (!Header.empty())
+      append(CompileArgs, {"-include", Header});
+  }
+}
+
 /// The arguments that load the plugin into the compiles and, with LTO, into
 /// the link.
 void addPluginArgs(const Invocation &Inv, const char *Argv0,
@@ -455,6 +517,7 @@ void addPluginArgs(const Invocation &Inv, const char *Argv0,
            (Inv.Features & Functions ? "1" : "0"));
     for (const std::string &File : Inv.Ignorelists)
       Option("-pcmap-ignorelist=" + File);
+    addIgnorelistDependencies(Inv, CompileArgs);
     // The pass cannot see the code generator's options; the entries say
     // that the runtime and the tools must look for the fragments. With
     // LTO, the mark goes with the functions to the link.
@@ -489,7 +552,9 @@ std::string runtimeDir(const Invocation &Inv, const char *Argv0) {
 
 /// The runtime goes into executables, as -fsanitize=address puts ASan's:
 /// shared objects register with the executable's runtime, which exports its
-/// interface to them.
+/// interface to them. The archives go by compiler-rt's names
+/// (libclang_rt.pcmap.a, links to libpcmap_rt.a; rt/CMakeLists.txt), which
+/// build tools know for a flag's runtime rather than the language's.
 std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   std::vector<std::string> Args;
   if (!(Inv.Features || Inv.UpstreamMetadata) || !Inv.Linking ||
@@ -498,7 +563,7 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   std::string Dir = runtimeDir(Inv, Argv0);
   // AArch64: every module, shared objects too, tells the runtime where its
   // outline-atomic helpers are (rt/platform/aarch64_outline_helpers.cpp).
-  std::string Outline = Dir + "/libpcmap_rt_outline.a";
+  std::string Outline = Dir + "/libclang_rt.pcmap_outline.a";
   bool HasOutline = exists(Outline);
   if (Inv.SharedOutput && !HasOutline)
     return Args;
@@ -516,12 +581,12 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   if (*PCMAP_RT_SANITIZE)
     Args.push_back(std::string("-fsanitize=") + PCMAP_RT_SANITIZE);
   // The drivers' option defaults (the fault reporter on).
-  append(Args, {"-Wl,--whole-archive", Dir + "/libpcmap_rt_driver.a",
+  append(Args, {"-Wl,--whole-archive", Dir + "/libclang_rt.pcmap_driver.a",
                 "-Wl,--no-whole-archive"});
   if (Inv.SharedRuntime)
     append(Args, {Dir + "/libpcmap_rt.so", "-Wl,-rpath," + Dir});
   else
-    append(Args, {"-Wl,--whole-archive", Dir + "/libpcmap_rt.a",
+    append(Args, {"-Wl,--whole-archive", Dir + "/libclang_rt.pcmap.a",
                   "-Wl,--no-whole-archive",
                   "-Wl,--dynamic-list=" + Dir +
                       (Inv.StaticLink ? "/libpcmap_rt_static.syms"

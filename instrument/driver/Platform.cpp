@@ -210,6 +210,71 @@ std::string createTemporaryFile(const char *Prefix, const char *Suffix,
 
 void removeFile(const std::string &Path) { ::unlink(Path.c_str()); }
 
+bool readFile(const std::string &Path, std::string &Contents) {
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return false;
+  Contents.clear();
+  char Buffer[4096];
+  ssize_t N;
+  while ((N = ::read(FD, Buffer, sizeof(Buffer))) != 0) {
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      break;
+    Contents.append(Buffer, size_t(N));
+  }
+  ::close(FD);
+  return N == 0;
+}
+
+bool writeFileAtomically(const std::string &Path, std::string_view Contents) {
+  std::string Temporary = Path + ".XXXXXX";
+  int FD = ::mkstemp(Temporary.data());
+  if (FD < 0)
+    return false;
+  bool Written = true;
+  for (size_t Done = 0; Written && Done < Contents.size();) {
+    ssize_t N = ::write(FD, Contents.data() + Done, Contents.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    Written = N > 0;
+    Done += Written ? size_t(N) : 0;
+  }
+  // mkstemp made it 0600: the file is as readable as any the user writes.
+  mode_t Mask = ::umask(0);
+  ::umask(Mask);
+  ::fchmod(FD, 0666 & ~Mask);
+  Written &= ::close(FD) == 0;
+  if (Written && ::rename(Temporary.c_str(), Path.c_str()) == 0)
+    return true;
+  ::unlink(Temporary.c_str());
+  return false;
+}
+
+/// Creates Dir (mode 0700) and its missing parents; true if it is then a
+/// directory.
+static bool makeDirectories(const std::string &Dir) {
+  if (isDirectory(Dir))
+    return true;
+  std::string Parent(parentPath(Dir));
+  if (!Parent.empty() && Parent != Dir && !makeDirectories(Parent))
+    return false;
+  return ::mkdir(Dir.c_str(), 0700) == 0 || (errno == EEXIST && isDirectory(Dir));
+}
+
+std::string userCacheDirectory() {
+  std::string Base;
+  if (const char *XDG = std::getenv("XDG_CACHE_HOME"); XDG && *XDG == '/')
+    Base = XDG;
+  else if (const char *Home = std::getenv("HOME"); Home && *Home == '/')
+    Base = joinPath(Home, ".cache");
+  else
+    return "";
+  std::string Dir = joinPath(Base, "pcmap");
+  return makeDirectories(Dir) && ::access(Dir.c_str(), W_OK) == 0 ? Dir : "";
+}
+
 int runAndWait(const std::vector<std::string> &Args, std::string &Error) {
   if (!exists(Args[0])) {
     Error = "Executable \"" + Args[0] + "\" doesn't exist!";

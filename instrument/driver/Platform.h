@@ -45,6 +45,15 @@ std::string mainExecutable(const char *Argv0);
 std::string createTemporaryFile(const char *Prefix, const char *Suffix,
                                 std::string &Error);
 void removeFile(const std::string &Path);
+/// Reads the whole of Path into Contents; false if it cannot.
+bool readFile(const std::string &Path, std::string &Contents);
+/// Writes Contents to Path so that no reader sees a part of it (a file
+/// beside it, renamed over it); false if it cannot.
+bool writeFileAtomically(const std::string &Path, std::string_view Contents);
+/// The user's cache directory for pcmap ($XDG_CACHE_HOME/pcmap, else
+/// $HOME/.cache/pcmap), created private to the user if it does not exist;
+/// "" if there is none.
+std::string userCacheDirectory();
 
 /// Runs Args (Args[0] is the program's path, not looked up in $PATH) and
 /// waits for it: its exit status, or -1 if it could not run, -2 if a signal

@@ -10,6 +10,10 @@
 // Nothing asked, or everything taken back: plain clang.
 // RUN: %pcmap-clang -### -O2 -c %s 2>&1 | FileCheck %s --check-prefix=PLAIN
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -fno-sanitize-metadata=all -c %s 2>&1 | FileCheck %s --check-prefix=PLAIN
+// An empty list names nothing, as clang's -fsanitize= does.
+// Regression test: "-fsanitize-metadata=" was an error.
+// RUN: %pcmap-clang -### -fsanitize-metadata= -c %s 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: %pcmap-clang -### -fsanitize-metadata=all -fsanitize-metadata= -fno-sanitize-metadata= -c %s 2>&1 | FileCheck %s --check-prefix=ALL
 
 // ALL: "-load" "{{.*}}pcmap-plugin.so" "-fpass-plugin={{.*}}pcmap-plugin.so"
 // ALL-SAME: "-mllvm" "-pcmap-atomics=1" "-mllvm" "-pcmap-functions=1"

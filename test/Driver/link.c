@@ -16,8 +16,8 @@
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -static %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=STATIC-EXE
 // RUN: %pcmap-clang -### -fsanitize-metadata=all -static-pie %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=STATIC-EXE
 
-// STATIC: "--whole-archive" "{{.*}}libpcmap_rt.a" "--no-whole-archive" "--dynamic-list={{.*}}libpcmap_rt.syms"
-// STATIC-EXE: "--whole-archive" "{{.*}}libpcmap_rt.a" "--no-whole-archive" "--dynamic-list={{.*}}libpcmap_rt_static.syms"
+// STATIC: "--whole-archive" "{{.*}}libclang_rt.pcmap.a" "--no-whole-archive" "--dynamic-list={{.*}}libpcmap_rt.syms"
+// STATIC-EXE: "--whole-archive" "{{.*}}libclang_rt.pcmap.a" "--no-whole-archive" "--dynamic-list={{.*}}libpcmap_rt_static.syms"
 // SHARED: "{{.*}}libpcmap_rt.so" "-rpath" "{{.*}}"
 // NONE-NOT: libpcmap_rt
 

@@ -1,0 +1,2 @@
+static _Atomic int Counter;
+int bump(void) { return ++Counter; }

@@ -1,0 +1,2 @@
+extern "C" int bump(void);
+extern "C" int bump_twice(void) { return bump() + bump(); }
