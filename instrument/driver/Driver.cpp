@@ -170,6 +170,53 @@ bool isLinkerInput(std::string_view Path) {
   return Name.find(".so.") != std::string_view::npos; // libfoo.so.1
 }
 
+/// Whether Arg makes clang stop before the link: the options of clang's
+/// Driver::getFinalPhase that choose a phase other than the link, with
+/// their aliases.
+bool stopsBeforeLink(std::string_view Arg) {
+  static const char *const Options[] = {"-E",
+                                        "--preprocess",
+                                        "-M",
+                                        "--dependencies",
+                                        "-MM",
+                                        "--user-dependencies",
+                                        "--precompile",
+                                        "-extract-api",
+                                        "-fsyntax-only",
+                                        "--analyze",
+                                        "-emit-ast",
+                                        "-emit-cir",
+                                        "-module-file-info",
+                                        "-verify-pch",
+                                        "-rewrite-objc",
+                                        "-rewrite-legacy-objc",
+                                        "--migrate",
+                                        "-print-supported-cpus",
+                                        "--print-supported-cpus",
+                                        "-mcpu=help",
+                                        "-mtune=help",
+                                        "-print-enabled-extensions",
+                                        "-S",
+                                        "--assemble",
+                                        "-fmodule-header",
+                                        "-c",
+                                        "--compile",
+                                        "-emit-interface-stubs"};
+  return contains(Options, Arg) || startsWith(Arg, "-fmodule-header=");
+}
+
+/// Whether clang takes the input as a header, which it precompiles and never
+/// links (a PCH or a header unit): by its -x language, else by its name
+/// (clang's types::lookupTypeForExtension).
+bool isHeaderInput(std::string_view Path, std::string_view XLanguage) {
+  if (XLanguage != "none")
+    return endsWith(XLanguage, "-header") ||
+           endsWith(XLanguage, "-header-cpp-output");
+  std::string_view Ext = extension(Path);
+  return Ext == ".h" || Ext == ".H" || Ext == ".hh" || Ext == ".hpp" ||
+         Ext == ".hxx" || Ext == ".iih";
+}
+
 /// The language clang gives an input: the -x in force, or else what its
 /// name says for the languages whose handling differs here (assembly).
 std::string_view inputLanguage(std::string_view Path,
@@ -275,7 +322,10 @@ struct Invocation {
   /// Every argument but pcmap's own, in order, for clang.
   std::vector<std::string> Passthrough;
   size_t OutputIndex = ~size_t(0); // of "-o" in Passthrough
+  /// Linking: whether clang links (no option stops it before, and an input
+  /// is not a header); HasLinkInput: whether an input is not a header.
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
+  bool StopsBeforeLink = false, HasLinkInput = false;
   bool CompilesSource = false, Version = false, Help = false;
   bool PreprocessOnly = false; // -E
   /// Whether some input goes through clang's compiler (-cc1: C, C++, the
@@ -388,17 +438,16 @@ void notePhaseOrInput(std::string_view Arg, Invocation &Inv,
     Inv.LTO = true;
   else if (Arg == "-fno-lto")
     Inv.LTO = false;
-  else if (Arg == "-c" || Arg == "-S" || Arg == "-E" ||
-           Arg == "-fsyntax-only" || Arg == "-M" || Arg == "-MM") {
-    Inv.Linking = false;
-    Inv.PreprocessOnly |= Arg == "-E";
-  }
-  else if (startsWith(Arg, "-fuse-ld="))
+  else if (stopsBeforeLink(Arg)) {
+    Inv.StopsBeforeLink = true;
+    Inv.PreprocessOnly |= Arg == "-E" || Arg == "--preprocess";
+  } else if (startsWith(Arg, "-fuse-ld="))
     Inv.UseLdGiven = true;
   else if (startsWith(Arg, "-x"))
     Language.set(Arg.substr(2));
   else if (Arg == "-" || !startsWith(Arg, "-")) {
     Inv.HasInput = true;
+    Inv.HasLinkInput |= !isHeaderInput(Arg, Language.Name);
     Inv.Inputs.push_back(Inv.Passthrough.size());
     if (Language.Given || Arg == "-" || !isLinkerInput(Arg)) {
       Inv.CompilesSource = true;
@@ -429,6 +478,7 @@ Invocation parseArguments(const std::vector<std::string> &Argv) {
     notePhaseOrInput(Arg, Inv, Language);
     Inv.Passthrough.emplace_back(Argv[I]);
   }
+  Inv.Linking = !Inv.StopsBeforeLink && Inv.HasLinkInput;
   return Inv;
 }
 
