@@ -126,26 +126,55 @@ std::optional<LockedForm> splitLockable(StringRef M, unsigned &SuffixBytes) {
   return F && !F->FixedBytes ? F : std::nullopt;
 }
 
+/// GNU as's REX prefixes as words: rex64, rex, rex.W, rex.WRXB, ...
+bool isRexPrefix(StringRef M) {
+  if (M == "rex64" || M == "rex")
+    return true;
+  if (!M.consume_front("rex.") || M.empty() || M.size() > 4)
+    return false;
+  return M.find_first_not_of("wrxbWRXB") == StringRef::npos;
+}
+
 bool isX86Prefix(StringRef M, bool &Locks) {
   Locks = M == "lock" || M == "xacquire" || M == "xrelease";
-  return Locks || StringSwitch<bool>(M)
-                      .Case("rep", true)
-                      .Case("repe", true)
-                      .Case("repz", true)
-                      .Case("repne", true)
-                      .Case("repnz", true)
-                      .Case("data16", true)
-                      .Case("data32", true)
-                      .Case("addr16", true)
-                      .Case("addr32", true)
-                      .Case("notrack", true)
-                      .Case("cs", true)
-                      .Case("ds", true)
-                      .Case("es", true)
-                      .Case("fs", true)
-                      .Case("gs", true)
-                      .Case("ss", true)
-                      .Default(false);
+  return Locks || isRexPrefix(M) ||
+         StringSwitch<bool>(M)
+             .Case("rep", true)
+             .Case("repe", true)
+             .Case("repz", true)
+             .Case("repne", true)
+             .Case("repnz", true)
+             .Case("data16", true)
+             .Case("data32", true)
+             .Case("addr16", true)
+             .Case("addr32", true)
+             .Case("notrack", true)
+             .Case("bnd", true)
+             .Case("cs", true)
+             .Case("ds", true)
+             .Case("es", true)
+             .Case("fs", true)
+             .Case("gs", true)
+             .Case("ss", true)
+             .Default(false);
+}
+
+/// What an operand reference with modifier Mod prints: GCC's x86 operand
+/// modifiers (and LLVM's X86AsmPrinter). "a" prints an address, "(%reg)"
+/// for a register; "c", "P" and "p" print a constant or symbol without its
+/// "$", which AT&T syntax reads as an absolute memory operand; "H" the
+/// memory operand 8 bytes on. Modifiers that print a register by its name
+/// alone ("V"), a label ("l") or anything else this does not know may be
+/// either.
+std::optional<OperandKind> modifiedKind(StringRef Mod) {
+  if (Mod.empty())
+    return std::nullopt;
+  if (Mod == "a" || Mod == "c" || Mod == "P" || Mod == "p" || Mod == "H")
+    return OperandKind::Memory;
+  if (Mod == "b" || Mod == "h" || Mod == "w" || Mod == "k" || Mod == "q" ||
+      Mod == "x" || Mod == "t" || Mod == "g")
+    return std::nullopt; // the operand, at another size
+  return OperandKind::RegisterOrMemory;
 }
 
 OperandKind kindOf(const AsmClassification &Out, StringRef Op,
@@ -157,6 +186,12 @@ OperandKind kindOf(const AsmClassification &Out, StringRef Op,
     const AsmOperand *Info = Out.operand(N);
     if (!Info)
       return OperandKind::RegisterOrMemory;
+    if (std::optional<OperandKind> K = modifiedKind(Mod)) {
+      Bytes = *K == OperandKind::Memory && Info->Kind == OperandKind::Memory
+                  ? Info->Bytes
+                  : 0;
+      return *K;
+    }
     Bytes = Info->Bytes;
     if (Info->Kind == OperandKind::Register)
       Bytes = StringSwitch<unsigned>(Mod)

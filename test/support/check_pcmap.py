@@ -101,10 +101,15 @@ class Instruction:
         return "%#x: %s" % (self.addr, self.text)
 
 
-def disassemble(objdump, binary):
+def disassemble(objdump, binary, machine=None):
     """Instructions of the executable sections, as (addr, text) with
-    standalone prefix lines merged into the instruction they prefix."""
+    standalone prefix lines merged into the instruction they prefix. On
+    AArch64 every extension is decoded (LSE atomics, RCpc loads): without
+    it they read as "<unknown>", and could be neither required nor
+    checked."""
     cmd = [objdump, "-d", "--no-show-raw-insn", binary]
+    if machine == EM_AARCH64 and "llvm" in os.path.basename(objdump):
+        cmd.insert(1, "--mattr=+all")
     try:
         out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True).stdout
@@ -224,7 +229,7 @@ def cmd_disasm(args):
     ck = Checker()
     elf, md = _load(args.binary)
     objdump = args.objdump or shutil.which("llvm-objdump") or "objdump"
-    insns = disassemble(objdump, args.binary)
+    insns = disassemble(objdump, args.binary, elf.machine)
     starts = {i.addr: i for i in insns}
     # The fragments of split functions belong to their function: its
     # features hold in them.
@@ -379,7 +384,7 @@ def corpus_stats(path, objdump, examples=5):
                       "wrong_no_examples": [], "precise": 0,
                       "imprecise_examples": []})
         return stats
-    insns = disassemble(objdump, path)
+    insns = disassemble(objdump, path, elf.machine)
     starts = set(i.addr for i in insns)
     is_atomic, _ = atomic_instruction_test(elf)
     visible = recorded = wrong = 0
