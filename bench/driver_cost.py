@@ -24,8 +24,15 @@ The project: a PostgreSQL build tree configured with CC=clang-<version>
 Prints a markdown table.
 
 usage: bench/driver_cost.py --build BUILD_DIR (--postgres PG_BUILD_DIR |
-           --compdb compile_commands.json) [--every N] [--runs RUNS]
+           --compdb compile_commands.json | --one-function-files N)
+           [--every N] [--runs RUNS] [--project-runs R]
            [--driver PATH] [--compare-driver PATH]
+
+--one-function-files N writes N C files of one small function each and
+compiles them (-O2 -c): the case where the driver's start-up weighs most.
+--project-runs R compiles the project R times, each variant's files
+interleaved as above, and reports each variant's median total: on a shared
+machine one pass over 40 small files varies by several percent.
 
 --compare-driver measures another driver alongside (an older build, say) in
 the same rotation: its objects must be identical too.
@@ -153,6 +160,17 @@ def rotated(variants, index):
     return variants[start:] + variants[:start]
 
 
+def one_function_commands(tmp, count):
+    """count C files of one function each, and their compile commands."""
+    commands = []
+    for i in range(count):
+        name = os.path.join(tmp, "f%d.c" % i)
+        with open(name, "w") as f:
+            f.write("int f%d(int x) { return x * %d + 1; }\n" % (i, i + 2))
+        commands.append((tmp, ["-O2", "-c", name, "-o", name + ".o"]))
+    return commands
+
+
 def measure_project(compilers, commands, tmp):
     variants = compilers.variants
     totals = {v: 0.0 for v in variants}
@@ -205,6 +223,9 @@ def main():
     parser.add_argument("--build", required=True)
     parser.add_argument("--postgres")
     parser.add_argument("--compdb")
+    parser.add_argument("--one-function-files", type=int)
+    parser.add_argument("--project-runs", type=int, default=1,
+                        help="compile the project R times; median totals")
     parser.add_argument("--every", type=int, default=1,
                         help="measure every N-th translation unit")
     parser.add_argument("--runs", type=int, default=31)
@@ -228,8 +249,12 @@ def main():
     elif opts.compdb:
         project = "project"
         commands = compdb_commands(opts.compdb)
+    elif opts.one_function_files:
+        project = "one-function files"
+        commands = one_function_commands(tmp, opts.one_function_files)
     else:
-        sys.exit("driver_cost.py: --postgres or --compdb is needed")
+        sys.exit("driver_cost.py: --postgres, --compdb or "
+                 "--one-function-files is needed")
     if not commands:
         sys.exit("driver_cost.py: no compile command found")
     commands = commands[::opts.every]
@@ -237,7 +262,14 @@ def main():
           (project, len(commands), clang, ", ".join(drivers.values())),
           file=sys.stderr)
 
-    totals, different = measure_project(compilers, commands, tmp)
+    rounds = []
+    for _ in range(max(1, opts.project_runs)):
+        round_totals, round_different = measure_project(compilers, commands,
+                                                        tmp)
+        rounds.append(round_totals)
+        different = round_different if len(rounds) == 1 else different
+    totals = {v: statistics.median(r[v] for r in rounds)
+              for v in compilers.variants}
     empty = os.path.join(tmp, "empty.c")
     open(empty, "w").close()
     small = measure_small(compilers, ["-c", empty, "-o", empty + ".o"], tmp,
@@ -245,8 +277,10 @@ def main():
     version = measure_small(compilers, ["--version"], tmp, opts.runs,
                             ["clang"] + list(drivers))
     table(compilers, [
-        ("%s, %d files, total" % (project, len(commands)), "CPU s", 1,
-         totals),
+        ("%s, %d files, total%s" % (
+            project, len(commands),
+            ", median of %d" % len(rounds) if len(rounds) > 1 else ""),
+         "CPU s", 1, totals),
         ("`-c empty.c`, median of %d" % opts.runs, "CPU ms", 1000, small),
         ("`--version`, median of %d" % opts.runs, "CPU ms", 1000, version)])
     own = totals["pcmap-clang"] / totals["clang + flags"] - 1

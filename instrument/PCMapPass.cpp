@@ -38,6 +38,8 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace pcmap::format;
 
@@ -428,6 +430,37 @@ std::string ModuleInstrumenter::asmWithRecords(StringRef Template,
   return Out;
 }
 
+/// The attributes that choose a function's code-generation subtarget
+/// ("target-cpu", "target-features", "tune-cpu", the vector widths of x86,
+/// vscale_range of AArch64) that every function defined in M has alike,
+/// copied onto F. Without them F is compiled for the target machine's
+/// defaults, which differ from the ones clang gives every function: the code
+/// generator then builds a second subtarget for F, its register and
+/// lowering tables included, which costs more than the rest of a small
+/// file's code generation. Attributes that differ between functions
+/// (`__attribute__((target))`) are left out, so that F never needs more of
+/// the CPU than the module's common ground.
+static void copyCommonSubtargetAttributes(const Module &M, Function &F) {
+  auto CopyIfCommon = [&](auto Kind) {
+    std::optional<Attribute> Common;
+    for (const Function &G : M) {
+      if (G.isDeclaration() || &G == &F)
+        continue;
+      Attribute A = G.getFnAttribute(Kind);
+      if (!Common)
+        Common = A;
+      else if (*Common != A)
+        return;
+    }
+    if (Common && Common->isValid())
+      F.addFnAttr(*Common);
+  };
+  for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu",
+                         "min-legal-vector-width", "prefer-vector-width"})
+    CopyIfCommon(Kind);
+  CopyIfCommon(Attribute::VScaleRange);
+}
+
 /// Emits a hidden, comdat-deduplicated constructor and destructor that pass
 /// the bounds of both sections of this version to the runtime's (weak)
 /// callbacks, once per executable or shared object. Every translation unit
@@ -472,6 +505,12 @@ void ModuleInstrumenter::emitRegistration() {
     F->setComdat(M.getOrInsertComdat(Name));
     F->addFnAttr(Attribute::NoUnwind);
     F->addFnAttr(Attribute::DisableSanitizerInstrumentation);
+    copyCommonSubtargetAttributes(M, *F);
+    // Run once, a branch and a call: compiled as at -O0 (fast instruction
+    // selection, the optimising machine passes skipped), which makes the
+    // pair cost a small file's compile a tenth of what it did.
+    F->addFnAttr(Attribute::OptimizeNone);
+    F->addFnAttr(Attribute::NoInline);
     BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
     BasicBlock *Call = BasicBlock::Create(Ctx, "call", F);
     BasicBlock *Ret = BasicBlock::Create(Ctx, "ret", F);

@@ -127,7 +127,8 @@ std::string getEnv(const char *Name, const char *Default) {
 /// Relative (a path from bin/) resolved next to this executable: the build
 /// tree mirrors the install tree, so that it works in both.
 std::string besideExecutable(const char *Argv0, std::string_view Relative) {
-  std::string Exe = mainExecutable(Argv0);
+  // Resolved once: each resolution reads a link per path component.
+  static const std::string Exe = mainExecutable(Argv0);
   return removeDots(joinPath(parentPath(Exe), Relative));
 }
 

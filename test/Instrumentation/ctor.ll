@@ -6,10 +6,20 @@
 
 target triple = "x86_64-unknown-linux-gnu"
 
-define void @f(ptr %p) {
+define void @f(ptr %p) #0 {
   store atomic i32 1, ptr %p release, align 4
   ret void
 }
+
+define void @g(ptr %p) #1 {
+  ret void
+}
+
+; Every function has the CPU and the vector width: the pair gets them too,
+; and is compiled for the same subtarget. The features differ: the pair gets
+; none (never more of the CPU than the module's common ground).
+attributes #0 = { "target-cpu"="x86-64" "target-features"="+sse2,+avx2" "min-legal-vector-width"="0" }
+attributes #1 = { "target-cpu"="x86-64" "target-features"="+sse2" "min-legal-vector-width"="0" }
 
 ; CHECK: $__pcmap_sections1.module_ctor = comdat any
 ; CHECK: $__pcmap_sections1.module_dtor = comdat any
@@ -30,5 +40,8 @@ define void @f(ptr %p) {
 ; CHECK: declare extern_weak void @__pcmap_sections_del(i32, ptr, ptr, ptr, ptr)
 ; CHECK: define hidden void @__pcmap_sections1.module_dtor() #[[ATTR]] comdat {
 ; CHECK:   call void @__pcmap_sections_del(i32 1, ptr @__start_pcmap_atomics1, ptr @__stop_pcmap_atomics1, ptr @__start_pcmap_functions1, ptr @__stop_pcmap_functions1)
-; The constructors themselves are never instrumented.
-; CHECK: attributes #[[ATTR]] = { disable_sanitizer_instrumentation nounwind }
+; The constructors themselves are never instrumented. Run once, they are
+; compiled as at -O0 (optnone: fast instruction selection, no optimising
+; machine passes), with the module's common subtarget attributes, so that
+; the code generator builds no second subtarget for them.
+; CHECK: attributes #[[ATTR]] = { disable_sanitizer_instrumentation noinline nounwind optnone "min-legal-vector-width"="0" "target-cpu"="x86-64" }
