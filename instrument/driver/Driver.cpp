@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AssemblySources.h"
 #include "Platform.h"
 #include "ResponseFiles.h"
 #include "TargetTriple.h"
@@ -327,6 +328,12 @@ struct Invocation {
   /// is not a header); HasLinkInput: whether an input is not a header.
   bool LTO = false, Linking = true, HasInput = false, UseLdGiven = false;
   bool StopsBeforeLink = false, HasLinkInput = false;
+  /// Whether clang stops before it assembles (an option other than -c
+  /// stops it before the link); whether it only prints its jobs (-###).
+  bool StopsBeforeAssembly = false, DryRun = false;
+  /// The assembly sources without a preprocessor (.s, -x assembler): their
+  /// index in Passthrough.
+  std::vector<size_t> AssemblySources;
   bool CompilesSource = false, Version = false, Help = false;
   bool PreprocessOnly = false; // -E
   /// Whether some input goes through clang's compiler (-cc1: C, C++, the
@@ -439,8 +446,11 @@ void notePhaseOrInput(std::string_view Arg, Invocation &Inv,
     Inv.LTO = true;
   else if (Arg == "-fno-lto")
     Inv.LTO = false;
+  else if (Arg == "-###")
+    Inv.DryRun = true;
   else if (stopsBeforeLink(Arg)) {
     Inv.StopsBeforeLink = true;
+    Inv.StopsBeforeAssembly |= Arg != "-c" && Arg != "--compile";
     Inv.PreprocessOnly |= Arg == "-E" || Arg == "--preprocess";
   } else if (startsWith(Arg, "-fuse-ld="))
     Inv.UseLdGiven = true;
@@ -452,7 +462,10 @@ void notePhaseOrInput(std::string_view Arg, Invocation &Inv,
     Inv.Inputs.push_back(Inv.Passthrough.size());
     if (Language.Given || Arg == "-" || !isLinkerInput(Arg)) {
       Inv.CompilesSource = true;
-      Inv.RunsCompiler |= inputLanguage(Arg, Language.Name) != "assembler";
+      bool Assembly = inputLanguage(Arg, Language.Name) == "assembler";
+      Inv.RunsCompiler |= !Assembly;
+      if (Assembly && Arg != "-")
+        Inv.AssemblySources.push_back(Inv.Passthrough.size());
       Inv.Sources.emplace_back(Inv.Passthrough.size(), Language.Name);
     }
   }
@@ -652,6 +665,23 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   return Args;
 }
 
+/// Runs Args, whose assembly sources get pcmap's tables
+/// (AssemblySources.h); its exit status.
+int assembleWithTables(std::vector<std::string> &Args, size_t PassthroughBegin,
+                       const Invocation &Inv, const char *Argv0) {
+  std::vector<size_t> Sources;
+  for (size_t Index : Inv.AssemblySources)
+    Sources.push_back(PassthroughBegin + Index);
+  AssemblySources Assembly(libraryDir(Argv0) + "/pcmap-asm", Args[0]);
+  Assembly.rewrite(Args, Sources);
+  std::fflush(stdout);
+  std::string Error;
+  int Status = runAndWait(Args, Error);
+  if (Status < 0)
+    fail("cannot run '" + Args[0] + "': " + Error);
+  return Status;
+}
+
 /// pcmap's own options, printed before clang's --help.
 void printHelp() {
   std::printf("pcmap %s: clang (LLVM %s) with pcmap's metadata. pcmap's "
@@ -666,7 +696,8 @@ void printHelp() {
                                  (the -fsanitize-ignorelist format)
   -static-libpcmap               link the static runtime (the default)
   -shared-libpcmap               link the shared runtime
-Assembly sources (.s, .S) are assembled as clang does, without tables.
+Assembly sources (.s) get tables from what the assembler reads (pcmap-asm);
+preprocessed ones (.S) are assembled as clang does, without tables.
 Run-time options: PCMAP_OPTIONS=help=1 ./program. clang's options follow.
 
 )",
@@ -731,10 +762,14 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> Args{Clang};
   append(Args, CompileArgs);
   append(Args, LinkArgs);
+  size_t PassthroughBegin = Args.size();
   append(Args, Inv.Passthrough);
   append(Args, RuntimeArgs);
   if (Inv.Version)
     return runThenSayVersion(Args);
+  if (Inv.Features && !Inv.AssemblySources.empty() && !Inv.DryRun &&
+      !Inv.StopsBeforeAssembly)
+    return assembleWithTables(Args, PassthroughBegin, Inv, Argv[0]);
   int Error = execute(Args);
   fail("cannot run '" + Clang + "': " + std::strerror(Error));
 }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <ftw.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -190,15 +191,19 @@ std::string mainExecutable(const char *Argv0) {
   return programFromArgv0(Argv0);
 }
 
+/// The directory of temporary files: the variables LLVM's
+/// sys::path::system_temp_directory reads, in order.
+static std::string temporaryDirectory() {
+  for (const char *Var : {"TMPDIR", "TMP", "TEMP", "TEMPDIR"})
+    if (const char *Dir = std::getenv(Var))
+      return Dir;
+  return "/tmp";
+}
+
 std::string createTemporaryFile(const char *Prefix, const char *Suffix,
                                 std::string &Error) {
-  // The variables LLVM's sys::path::system_temp_directory reads, in order.
-  const char *Dir = nullptr;
-  for (const char *Var : {"TMPDIR", "TMP", "TEMP", "TEMPDIR"})
-    if ((Dir = std::getenv(Var)))
-      break;
   std::string Name = std::string(Prefix) + "-XXXXXX." + Suffix;
-  std::string Path = joinPath(Dir ? Dir : "/tmp", Name);
+  std::string Path = joinPath(temporaryDirectory(), Name);
   int FD = ::mkstemps(Path.data(), int(std::strlen(Suffix)) + 1);
   if (FD < 0) {
     Error = std::strerror(errno);
@@ -209,6 +214,29 @@ std::string createTemporaryFile(const char *Prefix, const char *Suffix,
 }
 
 void removeFile(const std::string &Path) { ::unlink(Path.c_str()); }
+
+std::string createTemporaryDirectory(const char *Prefix, std::string &Error) {
+  std::string Path =
+      joinPath(temporaryDirectory(), std::string(Prefix) + "-XXXXXX");
+  if (!::mkdtemp(Path.data())) {
+    Error = std::strerror(errno);
+    return "";
+  }
+  return Path;
+}
+
+void removeDirectoryTree(const std::string &Dir) {
+  ::nftw(
+      Dir.c_str(),
+      [](const char *Path, const struct stat *, int Type, struct FTW *) {
+        if (Type == FTW_DP)
+          ::rmdir(Path);
+        else
+          ::unlink(Path);
+        return 0;
+      },
+      16, FTW_DEPTH | FTW_PHYS);
+}
 
 bool readFile(const std::string &Path, std::string &Contents) {
   int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -252,9 +280,7 @@ bool writeFileAtomically(const std::string &Path, std::string_view Contents) {
   return false;
 }
 
-/// Creates Dir (mode 0700) and its missing parents; true if it is then a
-/// directory.
-static bool makeDirectories(const std::string &Dir) {
+bool makeDirectories(const std::string &Dir) {
   if (isDirectory(Dir))
     return true;
   std::string Parent(parentPath(Dir));
@@ -275,18 +301,26 @@ std::string userCacheDirectory() {
   return makeDirectories(Dir) && ::access(Dir.c_str(), W_OK) == 0 ? Dir : "";
 }
 
-int runAndWait(const std::vector<std::string> &Args, std::string &Error) {
+/// Starts Args with Actions; the child's pid, or -1 with Error.
+static pid_t spawn(const std::vector<std::string> &Args,
+                   const posix_spawn_file_actions_t *Actions,
+                   std::string &Error) {
   if (!exists(Args[0])) {
     Error = "Executable \"" + Args[0] + "\" doesn't exist!";
     return -1;
   }
   std::vector<char *> Argv = cArguments(Args);
   pid_t Pid;
-  if (int Err = ::posix_spawn(&Pid, Argv[0], nullptr, nullptr, Argv.data(),
+  if (int Err = ::posix_spawn(&Pid, Argv[0], Actions, nullptr, Argv.data(),
                               environ)) {
     Error = std::string("posix_spawn failed: ") + std::strerror(Err);
     return -1;
   }
+  return Pid;
+}
+
+/// Waits for Pid: runAndWait's result.
+static int waitFor(pid_t Pid, std::string &Error) {
   int Status;
   while (::waitpid(Pid, &Status, 0) < 0) {
     if (errno != EINTR) {
@@ -309,6 +343,38 @@ int runAndWait(const std::vector<std::string> &Args, std::string &Error) {
     return -1;
   }
   return Code;
+}
+
+int runAndWait(const std::vector<std::string> &Args, std::string &Error) {
+  pid_t Pid = spawn(Args, nullptr, Error);
+  return Pid < 0 ? -1 : waitFor(Pid, Error);
+}
+
+int runAndCapture(const std::vector<std::string> &Args, std::string &Output,
+                  std::string &Error) {
+  int Pipe[2];
+  if (::pipe2(Pipe, O_CLOEXEC) != 0) {
+    Error = std::strerror(errno);
+    return -1;
+  }
+  posix_spawn_file_actions_t Actions;
+  ::posix_spawn_file_actions_init(&Actions);
+  ::posix_spawn_file_actions_adddup2(&Actions, Pipe[1], 1);
+  ::posix_spawn_file_actions_adddup2(&Actions, Pipe[1], 2);
+  pid_t Pid = spawn(Args, &Actions, Error);
+  ::posix_spawn_file_actions_destroy(&Actions);
+  ::close(Pipe[1]);
+  char Buffer[4096];
+  ssize_t N;
+  while ((N = ::read(Pipe[0], Buffer, sizeof(Buffer))) != 0) {
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      break;
+    Output.append(Buffer, size_t(N));
+  }
+  ::close(Pipe[0]);
+  return Pid < 0 ? -1 : waitFor(Pid, Error);
 }
 
 int execute(const std::vector<std::string> &Args) {

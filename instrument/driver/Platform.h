@@ -45,6 +45,14 @@ std::string mainExecutable(const char *Argv0);
 std::string createTemporaryFile(const char *Prefix, const char *Suffix,
                                 std::string &Error);
 void removeFile(const std::string &Path);
+/// Creates a directory <temporary directory>/<Prefix>-XXXXXX, private to
+/// the user; "" and the reason in Error if it cannot.
+std::string createTemporaryDirectory(const char *Prefix, std::string &Error);
+/// Removes Dir and everything in it (symbolic links are not followed).
+void removeDirectoryTree(const std::string &Dir);
+/// Creates Dir (mode 0700) and its missing parents; true if it is then a
+/// directory.
+bool makeDirectories(const std::string &Dir);
 /// Reads the whole of Path into Contents; false if it cannot.
 bool readFile(const std::string &Path, std::string &Contents);
 /// Writes Contents to Path so that no reader sees a part of it (a file
@@ -59,6 +67,10 @@ std::string userCacheDirectory();
 /// waits for it: its exit status, or -1 if it could not run, -2 if a signal
 /// ended it, with the reason in Error.
 int runAndWait(const std::vector<std::string> &Args, std::string &Error);
+/// Runs Args as runAndWait does, with what it writes to its standard output
+/// and error in Output.
+int runAndCapture(const std::vector<std::string> &Args, std::string &Output,
+                  std::string &Error);
 /// Replaces this process with Args; returns errno if it could not.
 int execute(const std::vector<std::string> &Args);
 

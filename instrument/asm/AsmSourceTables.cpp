@@ -1,0 +1,590 @@
+//===- AsmSourceTables.cpp - pcmap's tables for assembly sources ----------===//
+//
+// pcmap-asm: the drivers run it on every assembly source (.s) they assemble
+// with -fsanitize-metadata. It parses the source with LLVM's assembler
+// parser (MC), as clang's integrated assembler does, and sees what the
+// assembler knows: each instruction (an MCInst, with the statement it came
+// from), each function (`.type f,@function` and `.size f,.-f`), and the data
+// a function's code holds. It writes the source back with a local label
+// before each atomic instruction and, at its end, the function and atomics
+// tables, which reference the functions and the labels by name: clang then
+// assembles that text, so that the tables hold the addresses the assembler
+// gives the code, and the code's bytes stay those of the source.
+//
+// An instruction is atomic for pcmap as the inline-asm classifiers of the
+// plugin say (AsmClassifier.h), reading it as the assembler prints it. A
+// function is left UNKNOWN (its entry claims no atomics) when pcmap cannot
+// be sure: data among its instructions, an atomic the text cannot label
+// (it comes from a macro, a .rept or an included file), a statement the
+// classifier cannot read. A function whose size is not `label - f` gets no
+// entry. Any error leaves the source as it is: no tables, UNKNOWN.
+//
+// usage: pcmap-asm -triple <triple> [-target-cpu <cpu>]
+//                  [-target-feature <+f|-f>]... [-I <dir>]... <in.s> -o <out.s>
+//
+//===----------------------------------------------------------------------===//
+
+#include "../AsmClassifier.h"
+#include "../AsmTemplateLexer.h"
+#include "pcmap/Format.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSectionELF.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCSymbolELF.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace pcmap;
+
+namespace {
+
+/// What a section of code holds, in the order the source emits it.
+struct Event {
+  enum KindT { Instruction, Data, Label } Kind;
+  /// Instruction: index in RecordingStreamer::Instructions; Label: none.
+  size_t Index = 0;
+};
+
+struct RecordedInstruction {
+  MCInst Inst;
+  SMLoc Statement; // the statement's first token (its first prefix)
+};
+
+/// A `.size` directive: where it is, and the expression it gives.
+struct SizeDirective {
+  const MCSymbol *Symbol;
+  const MCExpr *Value;
+  SMLoc Statement;
+};
+
+/// A streamer that assembles nothing: it records, per section, the
+/// instructions, the data and the labels in source order, the symbols typed
+/// as functions and the sizes given to symbols.
+class RecordingStreamer final : public MCStreamer {
+public:
+  explicit RecordingStreamer(MCContext &Ctx) : MCStreamer(Ctx) {}
+
+  std::vector<RecordedInstruction> Instructions;
+  DenseMap<const MCSection *, std::vector<Event>> Events;
+  /// A defined label: its section, its index in that section's events,
+  /// and the statement that defined it (for `.`, the statement using it).
+  struct LabelSite {
+    const MCSection *Section;
+    size_t Event;
+    SMLoc Statement;
+  };
+  DenseMap<const MCSymbol *, LabelSite> Labels;
+  SetVector<const MCSymbol *> Functions;
+  std::vector<SizeDirective> Sizes;
+
+  void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
+    Instructions.push_back({Inst, getStartTokLoc()});
+    here().push_back({Event::Instruction, Instructions.size() - 1});
+  }
+  void emitLabel(MCSymbol *Symbol, SMLoc Loc) override {
+    MCStreamer::emitLabel(Symbol, Loc);
+    Labels[Symbol] = {getCurrentSectionOnly(), here().size(),
+                      getStartTokLoc()};
+    here().push_back({Event::Label});
+  }
+  bool emitSymbolAttribute(MCSymbol *Symbol, MCSymbolAttr Attr) override {
+    if (Attr == MCSA_ELF_TypeFunction)
+      Functions.insert(Symbol);
+    return true;
+  }
+  void emitELFSize(MCSymbol *Symbol, const MCExpr *Value) override {
+    Sizes.push_back({Symbol, Value, getStartTokLoc()});
+  }
+  // Bytes that are not instructions: in code, a function that holds them is
+  // not analysed.
+  void emitBytes(StringRef) override { data(); }
+  void emitValueImpl(const MCExpr *, unsigned, SMLoc) override { data(); }
+  void emitFill(const MCExpr &, uint64_t, SMLoc) override { data(); }
+  void emitFill(const MCExpr &, int64_t, int64_t, SMLoc) override { data(); }
+  void emitULEB128Value(const MCExpr *) override { data(); }
+  void emitSLEB128Value(const MCExpr *) override { data(); }
+#if LLVM_VERSION_MAJOR >= 22
+  void emitValueToAlignment(Align, int64_t, uint8_t, unsigned) override {
+#else
+  void emitValueToAlignment(Align, int64_t, unsigned, unsigned) override {
+#endif
+    data(); // padding with a value the source chose
+  }
+  void emitCommonSymbol(MCSymbol *, uint64_t, Align) override {}
+  void emitZerofill(MCSection *, MCSymbol *, uint64_t, Align,
+                    SMLoc) override {}
+
+private:
+  std::vector<Event> &here() { return Events[getCurrentSectionOnly()]; }
+  void data() {
+    const auto *Section = dyn_cast_or_null<MCSectionELF>(
+        getCurrentSectionOnly());
+    if (Section && (Section->getFlags() & ELF::SHF_EXECINSTR))
+      here().push_back({Event::Data});
+  }
+};
+
+/// One function of the source and what pcmap records of it.
+struct FunctionTables {
+  const MCSymbol *Symbol;
+  const MCSectionELF *Section;
+  /// The end of the function in the output's text: a label the source
+  /// defines, or one pcmap adds at EndStatement (the `.size` of `.-f`).
+  std::string EndLabel;
+  SMLoc EndStatement;
+  bool Complete = true;
+  /// The atomics: the instruction's index and its descriptor.
+  std::vector<std::pair<size_t, uint64_t>> Atomics;
+};
+
+} // namespace
+
+namespace {
+
+/// The machinery of one target's assembler, as clang's integrated assembler
+/// sets it up.
+struct Assembler {
+  Triple TT;
+  const Target *TheTarget = nullptr;
+  MCTargetOptions Options;
+  std::unique_ptr<MCRegisterInfo> MRI;
+  std::unique_ptr<MCAsmInfo> MAI;
+  std::unique_ptr<MCInstrInfo> MCII;
+  std::unique_ptr<MCSubtargetInfo> STI;
+  std::unique_ptr<MCInstPrinter> Printer;
+
+  bool init(StringRef TripleName, StringRef CPU, StringRef Features,
+            std::string &Error) {
+    TT = Triple(Triple::normalize(TripleName));
+    TheTarget = TargetRegistry::lookupTarget(TT.str(), Error);
+    if (!TheTarget)
+      return false;
+    MRI.reset(TheTarget->createMCRegInfo(TT.str()));
+    MAI.reset(TheTarget->createMCAsmInfo(*MRI, TT.str(), Options));
+    MCII.reset(TheTarget->createMCInstrInfo());
+    STI.reset(TheTarget->createMCSubtargetInfo(TT.str(), CPU, Features));
+    if (!MRI || !MAI || !MCII || !STI) {
+      Error = "no assembler for " + TT.str();
+      return false;
+    }
+    // The syntax the classifiers read: AT&T on x86.
+    Printer.reset(TheTarget->createMCInstPrinter(TT, 0, *MAI, *MCII, *MRI));
+    if (!Printer) {
+      Error = "no instruction printer for " + TT.str();
+      return false;
+    }
+    return true;
+  }
+
+  /// The instruction as the assembler prints it, prefixes included.
+  std::string print(const MCInst &Inst) const {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    Printer->printInst(&Inst, 0, "", *STI, OS);
+    OS.flush();
+    return Text;
+  }
+};
+
+/// Parses Source (with SrcMgr's include directories) into Streamer; false,
+/// with the first diagnostic in Error, if the assembler rejects it.
+bool parse(Assembler &A, SourceMgr &SrcMgr, RecordingStreamer &Streamer,
+           MCContext &Ctx, std::string &Error) {
+  std::unique_ptr<MCAsmParser> Parser(
+      createMCAsmParser(SrcMgr, Ctx, Streamer, *A.MAI));
+  std::unique_ptr<MCTargetAsmParser> TAP(A.TheTarget->createMCAsmParser(
+      *A.STI, *Parser, *A.MCII, A.Options));
+  if (!TAP) {
+    Error = "no assembly parser for " + A.TT.str();
+    return false;
+  }
+  Parser->setTargetParser(*TAP);
+  return !Parser->Run(/*NoInitialTextSection=*/false) && Error.empty();
+}
+
+/// The end of F: the label of its `.size f, L - f`, where L is a label of
+/// F's section after it, or `.` (the `.size` statement itself).
+bool findEnd(const RecordingStreamer &S, const SizeDirective &Size,
+             FunctionTables &F, size_t &EndEvent) {
+  const auto *Diff = dyn_cast<MCBinaryExpr>(Size.Value);
+  if (!Diff || Diff->getOpcode() != MCBinaryExpr::Sub)
+    return false;
+  const auto *LHS = dyn_cast<MCSymbolRefExpr>(Diff->getLHS());
+  const auto *RHS = dyn_cast<MCSymbolRefExpr>(Diff->getRHS());
+  if (!LHS || !RHS || &RHS->getSymbol() != F.Symbol)
+    return false;
+  auto End = S.Labels.find(&LHS->getSymbol());
+  auto Begin = S.Labels.find(F.Symbol);
+  if (End == S.Labels.end() || Begin == S.Labels.end() ||
+      End->second.Section != Begin->second.Section ||
+      End->second.Event < Begin->second.Event)
+    return false;
+  EndEvent = End->second.Event;
+  if (End->second.Statement == Size.Statement) {
+    F.EndStatement = Size.Statement; // `.`: pcmap labels the statement
+  } else {
+    F.EndLabel = LHS->getSymbol().getName().str();
+  }
+  return true;
+}
+
+} // namespace
+
+namespace {
+
+using format::AtomicDescriptor;
+
+/// The source, its instructions and its functions.
+class SourceTables {
+public:
+  SourceTables(const Assembler &A, const SourceMgr &SrcMgr,
+               const RecordingStreamer &S)
+      : A(A), SrcMgr(SrcMgr), S(S) {}
+
+  /// The functions with an entry, and their atomics.
+  std::vector<FunctionTables> analyse() const {
+    std::vector<FunctionTables> Result;
+    for (const SizeDirective &Size : S.Sizes) {
+      if (!S.Functions.contains(Size.Symbol))
+        continue;
+      auto Begin = S.Labels.find(Size.Symbol);
+      if (Begin == S.Labels.end())
+        continue;
+      FunctionTables F;
+      F.Symbol = Size.Symbol;
+      F.Section = dyn_cast<MCSectionELF>(Begin->second.Section);
+      size_t EndEvent;
+      if (!F.Section || !findEnd(S, Size, F, EndEvent))
+        continue; // no size pcmap can name: no entry
+      if (F.EndLabel.empty() && !inMainFile(F.EndStatement))
+        continue;
+      const std::vector<Event> &Events = S.Events.lookup(F.Section);
+      classify(ArrayRef<Event>(Events).slice(
+                   Begin->second.Event, EndEvent - Begin->second.Event),
+               F);
+      Result.push_back(std::move(F));
+    }
+    return Result;
+  }
+
+  bool inMainFile(SMLoc Loc) const {
+    return Loc.isValid() &&
+           SrcMgr.FindBufferContainingLoc(Loc) == SrcMgr.getMainFileID();
+  }
+
+private:
+  const Assembler &A;
+  const SourceMgr &SrcMgr;
+  const RecordingStreamer &S;
+
+  /// Records the atomics of the function's events in F, or marks F
+  /// incomplete.
+  void classify(ArrayRef<Event> Body, FunctionTables &F) const {
+    // The instructions as one asm template, each on its own line, and where
+    // each begins in it.
+    std::string Template;
+    std::vector<std::pair<size_t, size_t>> Starts; // template offset, index
+    for (const Event &E : Body) {
+      if (E.Kind == Event::Data)
+        F.Complete = false;
+      if (E.Kind != Event::Instruction)
+        continue;
+      Starts.push_back({Template.size(), E.Index});
+      for (char C : A.print(S.Instructions[E.Index].Inst))
+        Template += C == '$' ? std::string("$$") : std::string(1, C);
+      Template += '\n';
+    }
+    if (!F.Complete)
+      return;
+    const AsmClassifier &Classifier =
+        A.TT.isAArch64() ? aarch64AsmClassifier() : x86AsmClassifier();
+    LexedTemplate L = lexTemplate(Template, Classifier.lineComment());
+    AsmAnalysis Result;
+    StringSet<> NoMacros;
+    AsmClassification Out({}, NoMacros, Result);
+    if (L.Problem.empty())
+      Classifier.classify(L.Statements, Out);
+    if (!L.Problem.empty() || !Result.Complete) {
+      F.Complete = false;
+      return;
+    }
+    for (const AsmAtomic &Atomic : Result.Atomics) {
+      auto It = llvm::upper_bound(Starts, std::make_pair(Atomic.Offset,
+                                                         ~size_t(0)));
+      size_t Index = std::prev(It)->second;
+      if (!labellable(Index)) {
+        F.Complete = false;
+        return;
+      }
+      F.Atomics.push_back(
+          {Index, format::encodeDescriptor(Atomic.Descriptor)});
+    }
+  }
+
+  /// Whether a label before the statement of instruction Index is at the
+  /// instruction: the statement is in the source itself (not a macro's
+  /// expansion, a repetition or an included file), and the instruction is
+  /// the first it emits.
+  bool labellable(size_t Index) const {
+    SMLoc Loc = S.Instructions[Index].Statement;
+    if (!inMainFile(Loc))
+      return false;
+    return Index == 0 || S.Instructions[Index - 1].Statement != Loc;
+  }
+};
+
+std::string symbolName(const MCSymbol *Symbol, const MCAsmInfo &MAI) {
+  std::string Name;
+  raw_string_ostream OS(Name);
+  Symbol->print(OS, &MAI);
+  OS.flush();
+  return Name;
+}
+
+std::string atomicLabel(size_t Index) {
+  return ".Lpcmap.asm.atomic." + std::to_string(Index);
+}
+
+std::string endLabel(size_t Function) {
+  return ".Lpcmap.asm.end." + std::to_string(Function);
+}
+
+/// The section directive of the tables in Base of the functions of Code:
+/// linked to Code, in its group, as the backend's PC sections are. Code is
+/// named by its section name, or, if other sections have that name, by
+/// Function, one of its symbols.
+std::string tableSection(StringRef Base, const MCSectionELF &Code,
+                         const std::string &Function, const MCAsmInfo &MAI) {
+  std::string Flags = "awo", Group;
+  if (const MCSymbolELF *G = Code.getGroup()) {
+    Flags += "G";
+    Group = "," + symbolName(G, MAI) + (Code.isComdat() ? ",comdat" : "");
+  }
+  std::string Link =
+      Code.isUnique() ? Function : Code.getName().str();
+  return ("\t.pushsection " + Base + "1,\"" + Flags + "\",@progbits," + Link +
+          Group + "\n")
+      .str();
+}
+
+/// The entry of F, whose end label is End.
+std::string functionEntry(const FunctionTables &F, const std::string &Name,
+                          const std::string &End) {
+  uint64_t Features =
+      F.Complete ? format::kFeatureAtomics : format::kFeatureOpaqueAsm;
+  if (F.Complete && !F.Atomics.empty())
+    Features |= format::kFeatureHasAtomics;
+  return "\t.long " + Name + " - .\n\t.uleb128 " + End + " - " + Name +
+         "\n\t.uleb128 " + std::to_string(Features) + "\n";
+}
+
+/// F's atomic records: atomics with the same descriptor share one.
+std::string atomicRecords(const FunctionTables &F) {
+  MapVector<uint64_t, std::vector<size_t>> Records;
+  for (auto [Index, Descriptor] : F.Atomics)
+    Records[Descriptor].push_back(Index);
+  std::string Out;
+  for (auto &[Descriptor, Indices] : Records) {
+    for (size_t Index : Indices)
+      Out += "\t.long " + atomicLabel(Index) + " - .\n";
+    Out += "\t.long 0\n\t.uleb128 " + std::to_string(Descriptor) + "\n";
+  }
+  return Out;
+}
+
+/// The tables of Functions, in assembly: one function table and one atomics
+/// table per section of code.
+std::string tablesText(const std::vector<FunctionTables> &Functions,
+                       const MCAsmInfo &MAI) {
+  std::string Out = "\n" + std::string(MAI.getCommentString()) +
+                    " pcmap: the tables of the functions above (pcmap-asm).\n";
+  MapVector<const MCSectionELF *, std::vector<size_t>> BySection;
+  for (size_t I = 0; I < Functions.size(); ++I)
+    BySection[Functions[I].Section].push_back(I);
+  for (auto &[Code, Indices] : BySection) {
+    std::string Link = symbolName(Functions[Indices[0]].Symbol, MAI);
+    std::string Entries, Records;
+    for (size_t I : Indices) {
+      const FunctionTables &F = Functions[I];
+      std::string Name = symbolName(F.Symbol, MAI);
+      Entries += functionEntry(F, Name, F.EndLabel.empty() ? endLabel(I)
+                                                           : F.EndLabel);
+      if (F.Complete)
+        Records += atomicRecords(F);
+    }
+    Out += tableSection(format::kFunctionsSectionBase, *Code, Link, MAI) +
+           Entries + "\t.popsection\n";
+    if (!Records.empty())
+      Out += tableSection(format::kAtomicsSectionBase, *Code, Link, MAI) +
+             Records + "\t.popsection\n";
+  }
+  return Out;
+}
+
+/// The source with a label before each atomic and at each function end
+/// pcmap names, and the tables after it.
+std::string annotatedSource(const SourceMgr &SrcMgr,
+                            const std::vector<FunctionTables> &Functions,
+                            const RecordingStreamer &S,
+                            const MCAsmInfo &MAI) {
+  std::vector<std::pair<const char *, std::string>> Inserts;
+  for (size_t I = 0; I < Functions.size(); ++I) {
+    const FunctionTables &F = Functions[I];
+    if (F.EndLabel.empty())
+      Inserts.push_back({F.EndStatement.getPointer(), endLabel(I) + ": "});
+    if (!F.Complete)
+      continue;
+    for (auto [Index, Descriptor] : F.Atomics)
+      Inserts.push_back({S.Instructions[Index].Statement.getPointer(),
+                         atomicLabel(Index) + ": "});
+  }
+  llvm::sort(Inserts);
+  StringRef Source =
+      SrcMgr.getMemoryBuffer(SrcMgr.getMainFileID())->getBuffer();
+  std::string Out;
+  const char *Done = Source.begin();
+  for (auto &[At, Text] : Inserts) {
+    Out.append(Done, At);
+    Out += Text;
+    Done = At;
+  }
+  Out.append(Done, Source.end());
+  if (!Out.empty() && Out.back() != '\n')
+    Out += '\n';
+  return Out + tablesText(Functions, MAI);
+}
+
+struct Arguments {
+  std::string Triple, CPU, Input, Output;
+  std::vector<std::string> Features, IncludeDirs, DefSyms;
+};
+
+bool parseArguments(int Argc, char **Argv, Arguments &Args) {
+  for (int I = 1; I < Argc; ++I) {
+    StringRef Arg = Argv[I];
+    bool HasValue = I + 1 < Argc;
+    if (Arg == "-triple" && HasValue)
+      Args.Triple = Argv[++I];
+    else if (Arg == "-target-cpu" && HasValue)
+      Args.CPU = Argv[++I];
+    else if (Arg == "-target-feature" && HasValue)
+      Args.Features.push_back(Argv[++I]);
+    else if (Arg == "-I" && HasValue)
+      Args.IncludeDirs.push_back(Argv[++I]);
+    else if (Arg.starts_with("-I") && Arg.size() > 2)
+      Args.IncludeDirs.push_back(Arg.drop_front(2).str());
+    else if (Arg == "-defsym" && HasValue)
+      Args.DefSyms.push_back(Argv[++I]);
+    else if (Arg == "-o" && HasValue)
+      Args.Output = Argv[++I];
+    else if (!Arg.starts_with("-") && Args.Input.empty())
+      Args.Input = Arg.str();
+    else
+      return false;
+  }
+  return !Args.Triple.empty() && !Args.Input.empty() && !Args.Output.empty();
+}
+
+/// -defsym name=value, as clang's assembler defines them.
+bool defineSymbols(const Arguments &Args, MCContext &Ctx, MCStreamer &S) {
+  for (StringRef Def : Args.DefSyms) {
+    auto [Name, Value] = Def.split('=');
+    int64_t N;
+    if (Value.getAsInteger(0, N))
+      return false;
+    S.emitAssignment(Ctx.getOrCreateSymbol(Name),
+                     MCConstantExpr::create(N, Ctx));
+  }
+  return true;
+}
+
+int fail(const Twine &Message) {
+  errs() << "pcmap-asm: " << Message << "\n";
+  return 1;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Arguments Args;
+  if (!parseArguments(Argc, Argv, Args))
+    return fail("usage: pcmap-asm -triple <triple> [-target-cpu <cpu>] "
+                "[-target-feature <f>]... [-I <dir>]... [-defsym <s>=<v>]... "
+                "<in.s> -o <out.s>");
+  InitializeAllTargetInfos();
+  InitializeAllTargetMCs();
+  InitializeAllAsmParsers();
+  Assembler A;
+  std::string Error;
+  if (!A.init(Args.Triple, Args.CPU, join(Args.Features, ","), Error))
+    return fail(Error);
+  if (!A.TT.isOSBinFormatELF() || !(A.TT.isX86() || A.TT.isAArch64()))
+    return fail("tables for assembly sources are made for ELF on x86-64 and "
+                "AArch64, not " + A.TT.str());
+  auto Buffer = MemoryBuffer::getFileOrSTDIN(Args.Input);
+  if (!Buffer)
+    return fail("cannot read '" + Args.Input + "': " +
+                Buffer.getError().message());
+  SourceMgr SrcMgr;
+  SrcMgr.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
+  SrcMgr.setIncludeDirs(Args.IncludeDirs);
+  SrcMgr.setDiagHandler(
+      [](const SMDiagnostic &D, void *Context) {
+        auto &First = *static_cast<std::string *>(Context);
+        if (D.getKind() == SourceMgr::DK_Error && First.empty())
+          First = (D.getFilename() + ":" + Twine(D.getLineNo()) + ": " +
+                   D.getMessage())
+                      .str();
+      },
+      &Error);
+  MCContext Ctx(A.TT, A.MAI.get(), A.MRI.get(), A.STI.get(), &SrcMgr,
+                &A.Options);
+  std::unique_ptr<MCObjectFileInfo> MOFI(
+      A.TheTarget->createMCObjectFileInfo(Ctx, /*PIC=*/true));
+  Ctx.setObjectFileInfo(MOFI.get());
+  RecordingStreamer Streamer(Ctx);
+  A.TheTarget->createNullTargetStreamer(Streamer);
+  if (!defineSymbols(Args, Ctx, Streamer))
+    return fail("bad -defsym");
+  if (!parse(A, SrcMgr, Streamer, Ctx, Error))
+    return fail("cannot read '" + Args.Input + "': " + Error);
+  SourceTables Tables(A, SrcMgr, Streamer);
+  std::string Text =
+      annotatedSource(SrcMgr, Tables.analyse(), Streamer, *A.MAI);
+  std::error_code EC;
+  raw_fd_ostream OS(Args.Output, EC, sys::fs::OF_None);
+  if (EC)
+    return fail("cannot write '" + Args.Output + "': " + EC.message());
+  OS << Text;
+  OS.close();
+  return OS.has_error() ? fail("cannot write '" + Args.Output + "'") : 0;
+}
