@@ -1,0 +1,75 @@
+# Functions of every kind pcmap-asm meets, each with a global label at the
+# instruction the test asks about (labels add no bytes).
+	.text
+	.globl	add_lock_line, at_add_lock_line
+	.type	add_lock_line,@function
+add_lock_line:				# `lock` as a statement of its own
+	movl	%esi, %eax
+at_add_lock_line:
+	lock
+	xaddl	%eax, (%rdi)
+	ret
+	.size	add_lock_line,.-add_lock_line
+
+	.globl	swap, at_swap, at_swap_plain
+	.type	swap,@function
+swap:					# xchg locks without a prefix
+at_swap_plain:
+	movq %rsi, %rax; at_swap: xchgq %rax, (%rdi)
+	ret
+.Lswap_end:
+	.size	swap,.Lswap_end-swap	# a size the source's own label ends
+
+	.globl	cas, at_cas
+	.type	cas,@function
+cas:
+	movl	%esi, %eax
+at_cas:	lock cmpxchgl %edx, (%rdi)
+	ret
+	.size	cas,.-cas
+
+	.globl	plain, at_plain
+	.type	plain,@function
+plain:					# no atomic: NO everywhere
+at_plain:
+	movl	(%rdi), %eax
+	ret
+	.size	plain,.-plain
+
+	.globl	with_data, at_with_data
+	.type	with_data,@function
+with_data:				# a lock as data: UNKNOWN
+at_with_data:
+	.byte	0xf0
+	addl	$1, (%rdi)
+	ret
+	.size	with_data,.-with_data
+
+	.macro	bump reg
+	lock incl (\reg)
+	.endm
+	.globl	in_macro, at_in_macro
+	.type	in_macro,@function
+in_macro:				# an atomic a macro writes: UNKNOWN
+at_in_macro:
+	bump	%rdi
+	ret
+	.size	in_macro,.-in_macro
+
+	.section .text.in_group,"axG",@progbits,in_group,comdat
+	.globl	in_group, at_in_group
+	.type	in_group,@function
+in_group:				# a function in a COMDAT group
+at_in_group:
+	lock orl $1, (%rdi)
+	ret
+	.size	in_group,.-in_group
+
+	.text
+	.globl	no_size, at_no_size
+	.type	no_size,@function
+no_size:				# no .size: no entry (UNKNOWN)
+at_no_size:
+	lock incl (%rdi)
+	ret
+	.section .note.GNU-stack,"",@progbits
