@@ -146,8 +146,9 @@ public:
 private:
   std::vector<Event> &here() { return Events[getCurrentSectionOnly()]; }
   void data() {
-    const auto *Section = dyn_cast_or_null<MCSectionELF>(
-        getCurrentSectionOnly());
+    // ELF only (main() checks): every section is an MCSectionELF.
+    const auto *Section =
+        static_cast<const MCSectionELF *>(getCurrentSectionOnly());
     if (Section && (Section->getFlags() & ELF::SHF_EXECINSTR))
       here().push_back({Event::Data});
   }
@@ -185,13 +186,18 @@ struct Assembler {
   bool init(StringRef TripleName, StringRef CPU, StringRef Features,
             std::string &Error) {
     TT = Triple(Triple::normalize(TripleName));
-    TheTarget = TargetRegistry::lookupTarget(TT.str(), Error);
+#if LLVM_VERSION_MAJOR >= 22
+    const Triple &Name = TT;
+#else
+    const std::string Name = TT.str();
+#endif
+    TheTarget = TargetRegistry::lookupTarget(Name, Error);
     if (!TheTarget)
       return false;
-    MRI.reset(TheTarget->createMCRegInfo(TT.str()));
-    MAI.reset(TheTarget->createMCAsmInfo(*MRI, TT.str(), Options));
+    MRI.reset(TheTarget->createMCRegInfo(Name));
+    MAI.reset(TheTarget->createMCAsmInfo(*MRI, Name, Options));
     MCII.reset(TheTarget->createMCInstrInfo());
-    STI.reset(TheTarget->createMCSubtargetInfo(TT.str(), CPU, Features));
+    STI.reset(TheTarget->createMCSubtargetInfo(Name, CPU, Features));
     if (!MRI || !MAI || !MCII || !STI) {
       Error = "no assembler for " + TT.str();
       return false;
@@ -281,7 +287,7 @@ public:
         continue;
       FunctionTables F;
       F.Symbol = Size.Symbol;
-      F.Section = dyn_cast<MCSectionELF>(Begin->second.Section);
+      F.Section = static_cast<const MCSectionELF *>(Begin->second.Section);
       size_t EndEvent;
       if (!F.Section || !findEnd(S, Size, F, EndEvent))
         continue; // no size pcmap can name: no entry
