@@ -75,7 +75,8 @@ bool AssemblySources::assemblerArguments(
   if (runAndCapture(DryRun, Output, Error) != 0)
     return false;
   Result.assign(Sources.size(), {});
-  size_t Begin = 0;
+  std::vector<std::string> Only;
+  size_t Begin = 0, Jobs = 0;
   while (Begin < Output.size()) {
     size_t End = Output.find('\n', Begin);
     if (End == std::string::npos)
@@ -85,12 +86,55 @@ bool AssemblySources::assemblerArguments(
     Begin = End + 1;
     if (Job.size() < 3 || Job[1] != "-cc1as")
       continue;
+    ++Jobs;
+    Only = readingOptions(Job);
     // The job's input is its last argument, as the command line spells it.
     for (size_t K = 0; K < Sources.size(); ++K)
       if (Result[K].empty() && Job.back() == Args[Sources[K]])
-        Result[K] = readingOptions(Job);
+        Result[K] = Only;
   }
+  // A preprocessed source is assembled from a temporary file: with one
+  // source, the command's one assembler job is its.
+  if (Sources.size() == 1 && Result[0].empty() && Jobs == 1)
+    Result[0] = Only;
   return true;
+}
+
+std::string AssemblySources::runTool(const std::vector<std::string> &Options,
+                                     const std::string &Input,
+                                     const std::string &Path) {
+  std::string Error;
+  if (Directory.empty() &&
+      (Directory = createTemporaryDirectory("pcmap-asm", Error)).empty())
+    return "";
+  // The rewritten source is <root><the source's path>, inside the
+  // temporary directory, and <root> is mapped to nothing in the debug
+  // information: the object names the source as the command line did. A
+  // relative path that climbs ("../x.s") gets a root as many directories
+  // deep.
+  std::string Root = Directory + "/abs";
+  if (Path.empty() || Path[0] != '/') {
+    Root = Directory + "/rel/";
+    for (size_t Level = levelsAbove(Path); Level; --Level)
+      Root += "up/";
+  }
+  std::string Rewritten = Root + Path;
+  if (!makeDirectories(std::string(parentPath(Rewritten))))
+    return "";
+  std::vector<std::string> Command{Tool};
+  Command.insert(Command.end(), Options.begin(), Options.end());
+  Command.insert(Command.end(), {Input, "-o", Rewritten});
+  std::string Output;
+  if (runAndCapture(Command, Output, Error) != 0)
+    return "";
+  if (std::find(Roots.begin(), Roots.end(), Root) == Roots.end())
+    Roots.push_back(Root);
+  return Rewritten;
+}
+
+void AssemblySources::mapRoots(std::vector<std::string> &Args) const {
+  for (const std::string &Root : Roots)
+    Args.push_back("-fdebug-prefix-map=" + Root + "=");
 }
 
 void AssemblySources::rewrite(std::vector<std::string> &Args,
@@ -99,44 +143,101 @@ void AssemblySources::rewrite(std::vector<std::string> &Args,
   if (Sources.empty() || !exists(Tool) ||
       !assemblerArguments(Args, Sources, Options))
     return;
-  std::string Error;
-  Directory = createTemporaryDirectory("pcmap-asm", Error);
-  if (Directory.empty())
-    return;
-  // Each rewritten source is <root><the source's path>, inside the
-  // temporary directory, and <root> is mapped to nothing in the debug
-  // information: the object names the source as the command line did. A
-  // relative path that climbs ("../x.s") gets a root as many directories
-  // deep.
-  std::vector<std::string> Roots;
   for (size_t K = 0; K < Sources.size(); ++K) {
     if (Options[K].empty())
       continue; // clang does not assemble it (an error, say): leave it
-    const std::string &Source = Args[Sources[K]];
-    std::string Root = Directory + "/abs";
-    if (Source.empty() || Source[0] != '/') {
-      Root = Directory + "/rel/";
-      for (size_t Level = levelsAbove(Source); Level; --Level)
-        Root += "up/";
-    }
-    std::string Rewritten = Root + Source;
-    if (!makeDirectories(std::string(parentPath(Rewritten))))
-      continue;
-    std::vector<std::string> Command{Tool};
-    Command.insert(Command.end(), Options[K].begin(), Options[K].end());
-    Command.insert(Command.end(), {Source, "-o", Rewritten});
-    std::string Output;
-    if (runAndCapture(Command, Output, Error) != 0)
-      continue;
-    Args[Sources[K]] = Rewritten;
-    bool Known = false;
-    for (const std::string &R : Roots)
-      Known |= R == Root;
-    if (!Known)
-      Roots.push_back(Root);
+    const std::string Source = Args[Sources[K]];
+    std::string Rewritten = runTool(Options[K], Source, Source);
+    if (!Rewritten.empty())
+      Args[Sources[K]] = Rewritten;
   }
-  for (const std::string &Root : Roots)
-    Args.push_back("-fdebug-prefix-map=" + Root + "=");
+  mapRoots(Args);
+}
+
+namespace {
+
+bool isDependencyFlag(const std::string &Arg) {
+  return Arg == "-MD" || Arg == "-MMD" || Arg == "-MP" || Arg == "-MG" ||
+         Arg == "-MV";
+}
+
+bool isDependencyOption(const std::string &Arg) {
+  return Arg == "-MF" || Arg == "-MT" || Arg == "-MQ" || Arg == "-MJ";
+}
+
+/// Path without its extension ("a/b.o": "a/b").
+std::string stem(const std::string &Path) {
+  std::string_view Name = fileName(Path);
+  size_t Dot = Name.rfind('.');
+  if (Dot == std::string_view::npos || Dot == 0)
+    return Path;
+  return Path.substr(0, Path.size() - (Name.size() - Dot));
+}
+
+} // namespace
+
+bool AssemblySources::rewritePreprocessed(std::vector<std::string> &Args,
+                                          size_t Source) {
+  std::vector<std::vector<std::string>> Options;
+  if (!exists(Tool) || !assemblerArguments(Args, {Source}, Options) ||
+      Options[0].empty())
+    return false;
+  const std::string Input = Args[Source];
+  // The object, and the names clang gives the dependency file and its
+  // target when the command does not (-MD and -MMD without -MF, -MT, -MQ).
+  std::string Object = std::string(fileName(stem(Input))) + ".o";
+  bool Dependencies = false, HasFile = false, HasTarget = false;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    if (Args[I] == "-o" && I + 1 < Args.size())
+      Object = Args[I + 1];
+    Dependencies |= Args[I] == "-MD" || Args[I] == "-MMD";
+    HasFile |= Args[I] == "-MF";
+    HasTarget |= Args[I] == "-MT" || Args[I] == "-MQ";
+  }
+  std::string Error;
+  if (Directory.empty() &&
+      (Directory = createTemporaryDirectory("pcmap-asm", Error)).empty())
+    return false;
+  std::string Preprocessed = Directory + "/preprocessed.s";
+  // The preprocessing clang would do, with the dependency file.
+  std::vector<std::string> Preprocess;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "-c" || Args[I] == "--compile") {
+      Preprocess.push_back("-E");
+    } else if (Args[I] == "-o" && I + 1 < Args.size()) {
+      Preprocess.insert(Preprocess.end(), {"-o", Preprocessed});
+      ++I;
+    } else {
+      Preprocess.push_back(Args[I]);
+    }
+  }
+  if (Dependencies && !HasFile)
+    Preprocess.insert(Preprocess.end(), {"-MF", stem(Object) + ".d"});
+  if (Dependencies && !HasTarget)
+    Preprocess.insert(Preprocess.end(), {"-MT", Object});
+  if (std::find(Preprocess.begin(), Preprocess.end(), "-o") == Preprocess.end())
+    Preprocess.insert(Preprocess.end(), {"-o", Preprocessed});
+  if (runAndWait(Preprocess, Error) != 0)
+    return false; // the command itself says why
+  std::string Rewritten = runTool(Options[0], Preprocessed, Input);
+  if (Rewritten.empty())
+    return false;
+  // The command assembles the rewritten text; the preprocessor's options
+  // have done their work (unused, as the dependency options are).
+  std::vector<std::string> Assemble;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (I == Source) {
+      Assemble.insert(Assemble.end(), {"-x", "assembler", Rewritten});
+    } else if (isDependencyOption(Args[I]) && I + 1 < Args.size()) {
+      ++I;
+    } else if (!isDependencyFlag(Args[I])) {
+      Assemble.push_back(Args[I]);
+    }
+  }
+  Assemble.push_back("-Qunused-arguments");
+  mapRoots(Assemble);
+  Args = std::move(Assemble);
+  return true;
 }
 
 } // namespace pcmap::driver

@@ -33,7 +33,22 @@ public:
   void rewrite(std::vector<std::string> &Args,
                const std::vector<size_t> &Sources);
 
+  /// The same for a command that compiles (-c) one preprocessed assembly
+  /// source (.S, -x assembler-with-cpp), at index Source of Args: the
+  /// drivers preprocess it first, as clang would (its dependency file
+  /// included), and the command then assembles the rewritten preprocessed
+  /// text. False if the command was left as it is.
+  bool rewritePreprocessed(std::vector<std::string> &Args, size_t Source);
+
 private:
+  /// Runs pcmap-asm on Input with the reading Options, writing the result
+  /// to <a root in the temporary directory><Path>; the file written, or ""
+  /// (and Roots has the root).
+  std::string runTool(const std::vector<std::string> &Options,
+                      const std::string &Input, const std::string &Path);
+  /// The -fdebug-prefix-map of each root used, appended to Args.
+  void mapRoots(std::vector<std::string> &Args) const;
+
   /// The assembler's arguments (-cc1as) of each source of Args, from clang's
   /// -### of the command: triple, CPU, features, include directories.
   bool assemblerArguments(const std::vector<std::string> &Args,
@@ -42,6 +57,7 @@ private:
 
   std::string Tool, Clang;
   std::string Directory; // the temporary directory, removed at the end
+  std::vector<std::string> Roots;
 };
 
 } // namespace pcmap::driver

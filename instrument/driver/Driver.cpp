@@ -331,9 +331,9 @@ struct Invocation {
   /// Whether clang stops before it assembles (an option other than -c
   /// stops it before the link); whether it only prints its jobs (-###).
   bool StopsBeforeAssembly = false, DryRun = false;
-  /// The assembly sources without a preprocessor (.s, -x assembler): their
-  /// index in Passthrough.
-  std::vector<size_t> AssemblySources;
+  /// The assembly sources without a preprocessor (.s, -x assembler) and
+  /// with one (.S, -x assembler-with-cpp): their index in Passthrough.
+  std::vector<size_t> AssemblySources, PreprocessedAssemblySources;
   bool CompilesSource = false, Version = false, Help = false;
   bool PreprocessOnly = false; // -E
   /// Whether some input goes through clang's compiler (-cc1: C, C++, the
@@ -462,10 +462,13 @@ void notePhaseOrInput(std::string_view Arg, Invocation &Inv,
     Inv.Inputs.push_back(Inv.Passthrough.size());
     if (Language.Given || Arg == "-" || !isLinkerInput(Arg)) {
       Inv.CompilesSource = true;
-      bool Assembly = inputLanguage(Arg, Language.Name) == "assembler";
+      std::string_view Input = inputLanguage(Arg, Language.Name);
+      bool Assembly = Input == "assembler";
       Inv.RunsCompiler |= !Assembly;
       if (Assembly && Arg != "-")
         Inv.AssemblySources.push_back(Inv.Passthrough.size());
+      if (Input == "assembler-with-cpp" && Arg != "-")
+        Inv.PreprocessedAssemblySources.push_back(Inv.Passthrough.size());
       Inv.Sources.emplace_back(Inv.Passthrough.size(), Language.Name);
     }
   }
@@ -665,6 +668,13 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
   return Args;
 }
 
+/// Whether the command compiles (-c) one input, a preprocessed assembly
+/// source: the one case of those the drivers preprocess themselves.
+bool compilesOnePreprocessedAssembly(const Invocation &Inv) {
+  return Inv.StopsBeforeLink && Inv.Inputs.size() == 1 &&
+         Inv.PreprocessedAssemblySources.size() == 1;
+}
+
 /// Runs Args, whose assembly sources get pcmap's tables
 /// (AssemblySources.h); its exit status.
 int assembleWithTables(std::vector<std::string> &Args, size_t PassthroughBegin,
@@ -673,7 +683,11 @@ int assembleWithTables(std::vector<std::string> &Args, size_t PassthroughBegin,
   for (size_t Index : Inv.AssemblySources)
     Sources.push_back(PassthroughBegin + Index);
   AssemblySources Assembly(libraryDir(Argv0) + "/pcmap-asm", Args[0]);
-  Assembly.rewrite(Args, Sources);
+  if (compilesOnePreprocessedAssembly(Inv))
+    Assembly.rewritePreprocessed(Args, PassthroughBegin +
+                                           Inv.PreprocessedAssemblySources[0]);
+  else
+    Assembly.rewrite(Args, Sources);
   std::fflush(stdout);
   std::string Error;
   int Status = runAndWait(Args, Error);
@@ -696,8 +710,8 @@ void printHelp() {
                                  (the -fsanitize-ignorelist format)
   -static-libpcmap               link the static runtime (the default)
   -shared-libpcmap               link the shared runtime
-Assembly sources (.s) get tables from what the assembler reads (pcmap-asm);
-preprocessed ones (.S) are assembled as clang does, without tables.
+Assembly sources (.s; .S compiled alone with -c) get tables from what the
+assembler reads (pcmap-asm).
 Run-time options: PCMAP_OPTIONS=help=1 ./program. clang's options follow.
 
 )",
@@ -767,8 +781,8 @@ int main(int Argc, char **Argv) {
   append(Args, RuntimeArgs);
   if (Inv.Version)
     return runThenSayVersion(Args);
-  if (Inv.Features && !Inv.AssemblySources.empty() && !Inv.DryRun &&
-      !Inv.StopsBeforeAssembly)
+  if (Inv.Features && !Inv.DryRun && !Inv.StopsBeforeAssembly &&
+      (!Inv.AssemblySources.empty() || compilesOnePreprocessedAssembly(Inv)))
     return assembleWithTables(Args, PassthroughBegin, Inv, Argv[0]);
   int Error = execute(Args);
   fail("cannot run '" + Clang + "': " + std::strerror(Error));

@@ -1,5 +1,5 @@
-/* Assembly through the preprocessor, with an atomic of its own: pcmap
-   records nothing for it (its function answers UNKNOWN). */
+/* Assembly through the preprocessor, with an atomic of its own: compiled
+   alone with -c, it gets tables; among other inputs, none (UNKNOWN). */
 #define RESULT 2
 	.text
 	.globl	asm_cpp
