@@ -34,8 +34,11 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCFixup.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -70,8 +73,18 @@ namespace {
 /// What a section of code holds, in the order the source emits it.
 struct Event {
   enum KindT { Instruction, Data, Label } Kind;
-  /// Instruction: index in RecordingStreamer::Instructions; Label: none.
+  /// Instruction: index in RecordingStreamer::Instructions; Data: in
+  /// RecordingStreamer::Data; Label: none.
   size_t Index = 0;
+};
+
+/// Bytes a statement writes into code (`.byte`, `.long`, `.inst`, ...).
+struct RecordedData {
+  SMLoc Statement;
+  std::string Bytes;
+  /// Whether Bytes are all the statement wrote: false for a value the
+  /// assembler computes later (a symbol, a fill, an alignment's padding).
+  bool Known = true;
 };
 
 struct RecordedInstruction {
@@ -94,6 +107,7 @@ public:
   explicit RecordingStreamer(MCContext &Ctx) : MCStreamer(Ctx) {}
 
   std::vector<RecordedInstruction> Instructions;
+  std::vector<RecordedData> Data;
   DenseMap<const MCSection *, std::vector<Event>> Events;
   /// A defined label: its section, its index in that section's events,
   /// and the statement that defined it (for `.`, the statement using it).
@@ -126,18 +140,22 @@ public:
   }
   // Bytes that are not instructions: in code, a function that holds them is
   // not analysed.
-  void emitBytes(StringRef) override { data(); }
-  void emitValueImpl(const MCExpr *, unsigned, SMLoc) override { data(); }
-  void emitFill(const MCExpr &, uint64_t, SMLoc) override { data(); }
-  void emitFill(const MCExpr &, int64_t, int64_t, SMLoc) override { data(); }
-  void emitULEB128Value(const MCExpr *) override { data(); }
-  void emitSLEB128Value(const MCExpr *) override { data(); }
+  void emitBytes(StringRef Bytes) override { data(Bytes, true); }
+  void emitValueImpl(const MCExpr *, unsigned, SMLoc) override {
+    data("", false);
+  }
+  void emitFill(const MCExpr &, uint64_t, SMLoc) override { data("", false); }
+  void emitFill(const MCExpr &, int64_t, int64_t, SMLoc) override {
+    data("", false);
+  }
+  void emitULEB128Value(const MCExpr *) override { data("", false); }
+  void emitSLEB128Value(const MCExpr *) override { data("", false); }
 #if LLVM_VERSION_MAJOR >= 22
-  void emitValueToAlignment(Align, int64_t, uint8_t, unsigned) override {
+  void emitValueToAlignment(Align, int64_t, uint8_t, unsigned) override{
 #else
   void emitValueToAlignment(Align, int64_t, unsigned, unsigned) override {
 #endif
-    data(); // padding with a value the source chose
+      data("", false); // padding with a value the source chose
   }
   void emitCommonSymbol(MCSymbol *, uint64_t, Align) override {}
   void emitZerofill(MCSection *, MCSymbol *, uint64_t, Align,
@@ -145,12 +163,24 @@ public:
 
 private:
   std::vector<Event> &here() { return Events[getCurrentSectionOnly()]; }
-  void data() {
+  /// Bytes in code: one data event per statement (`.byte 1, 2` writes its
+  /// values one by one).
+  void data(StringRef Bytes, bool Known) {
     // ELF only (main() checks): every section is an MCSectionELF.
     const auto *Section =
         static_cast<const MCSectionELF *>(getCurrentSectionOnly());
-    if (Section && (Section->getFlags() & ELF::SHF_EXECINSTR))
-      here().push_back({Event::Data});
+    if (!Section || !(Section->getFlags() & ELF::SHF_EXECINSTR))
+      return;
+    std::vector<Event> &Events = here();
+    SMLoc Statement = getStartTokLoc();
+    if (Events.empty() || Events.back().Kind != Event::Data ||
+        Data[Events.back().Index].Statement != Statement) {
+      Data.push_back({Statement, "", true});
+      Events.push_back({Event::Data, Data.size() - 1});
+    }
+    RecordedData &D = Data[Events.back().Index];
+    D.Bytes += Bytes;
+    D.Known &= Known;
   }
 };
 
@@ -163,8 +193,9 @@ struct FunctionTables {
   std::string EndLabel;
   SMLoc EndStatement;
   bool Complete = true;
-  /// The atomics: the instruction's index and its descriptor.
-  std::vector<std::pair<size_t, uint64_t>> Atomics;
+  /// The atomics: the statement before which a label marks the atomic, and
+  /// its descriptor.
+  std::vector<std::pair<SMLoc, uint64_t>> Atomics;
 };
 
 } // namespace
@@ -269,12 +300,21 @@ namespace {
 
 using format::AtomicDescriptor;
 
+/// One instruction of a function, as the classifier reads it, and where a
+/// label can mark it (invalid if none can).
+struct Unit {
+  std::string Text;
+  SMLoc Label;
+};
+
 /// The source, its instructions and its functions.
 class SourceTables {
 public:
   SourceTables(const Assembler &A, const SourceMgr &SrcMgr,
-               const RecordingStreamer &S)
-      : A(A), SrcMgr(SrcMgr), S(S) {}
+               const RecordingStreamer &S, const MCCodeEmitter &Emitter,
+               const MCDisassembler &Disassembler)
+      : A(A), SrcMgr(SrcMgr), S(S), Emitter(Emitter),
+        Disassembler(Disassembler) {}
 
   /// The functions with an entry, and their atomics.
   std::vector<FunctionTables> analyse() const {
@@ -294,9 +334,13 @@ public:
       if (F.EndLabel.empty() && !inMainFile(F.EndStatement))
         continue;
       const std::vector<Event> &Events = S.Events.lookup(F.Section);
-      classify(ArrayRef<Event>(Events).slice(
-                   Begin->second.Event, EndEvent - Begin->second.Event),
-               F);
+      std::vector<Unit> Units;
+      F.Complete =
+          units(ArrayRef<Event>(Events).slice(Begin->second.Event,
+                                              EndEvent - Begin->second.Event),
+                Units);
+      if (F.Complete)
+        classify(Units, F);
       Result.push_back(std::move(F));
     }
     return Result;
@@ -311,26 +355,91 @@ private:
   const Assembler &A;
   const SourceMgr &SrcMgr;
   const RecordingStreamer &S;
+  const MCCodeEmitter &Emitter;
+  const MCDisassembler &Disassembler;
 
-  /// Records the atomics of the function's events in F, or marks F
-  /// incomplete.
-  void classify(ArrayRef<Event> Body, FunctionTables &F) const {
+  /// The instructions of Body: those the assembler parsed, and those the
+  /// bytes the source writes among them encode. False if some bytes are no
+  /// whole instructions (data in code), or not known.
+  bool units(ArrayRef<Event> Body, std::vector<Unit> &Units) const {
+    for (size_t I = 0; I < Body.size();) {
+      const Event &E = Body[I];
+      if (E.Kind == Event::Instruction)
+        Units.push_back(
+            {A.print(S.Instructions[E.Index].Inst), labelFor(E.Index)});
+      if (E.Kind != Event::Data) {
+        ++I;
+        continue;
+      }
+      size_t Next = I;
+      if (!decodeData(Body, Next, Units))
+        return false;
+      I = Next;
+    }
+    return true;
+  }
+
+  /// Decodes the run of data statements at Body[I] (labels between them
+  /// aside), with the instruction after them if its bytes complete the
+  /// last one (a prefix written as a byte: OpenSSL's `.byte 0xf0` before
+  /// `cmpxchgl`). Every byte must belong to one whole instruction that ends
+  /// where a statement's bytes end; I moves past what was decoded.
+  bool decodeData(ArrayRef<Event> Body, size_t &I,
+                  std::vector<Unit> &Units) const {
+    std::string Bytes;
+    DenseMap<size_t, SMLoc> Starts; // byte offset -> statement
+    for (; I < Body.size() && Body[I].Kind != Event::Instruction; ++I) {
+      if (Body[I].Kind != Event::Data)
+        continue;
+      const RecordedData &D = S.Data[Body[I].Index];
+      if (!D.Known)
+        return false;
+      if (inMainFile(D.Statement))
+        Starts[Bytes.size()] = D.Statement;
+      Bytes += D.Bytes;
+    }
+    size_t DataSize = Bytes.size();
+    std::optional<size_t> Following;
+    if (I < Body.size()) {
+      Following = Body[I].Index;
+      SmallVector<char, 16> Code;
+      SmallVector<MCFixup, 2> Fixups;
+      Emitter.encodeInstruction(S.Instructions[*Following].Inst, Code, Fixups,
+                                *A.STI);
+      Bytes.append(Code.begin(), Code.end());
+    }
+    ArrayRef<uint8_t> All(reinterpret_cast<const uint8_t *>(Bytes.data()),
+                          Bytes.size());
+    for (size_t At = 0; At < DataSize;) {
+      MCInst Inst;
+      uint64_t Size = 0;
+      if (Disassembler.getInstruction(Inst, Size, All.slice(At), At, nulls()) !=
+              MCDisassembler::Success ||
+          Size == 0)
+        return false;
+      // Within the data, or exactly to the end of the instruction after it.
+      if (At + Size > DataSize && (!Following || At + Size != Bytes.size()))
+        return false;
+      Units.push_back({A.print(Inst), Starts.lookup(At)});
+      if (At + Size > DataSize)
+        ++I; // the following instruction is the decoded one's last part
+      At += Size;
+    }
+    return true;
+  }
+
+  /// Records the atomics of Units in F, or marks F incomplete.
+  void classify(const std::vector<Unit> &Units, FunctionTables &F) const {
     // The instructions as one asm template, each on its own line, and where
     // each begins in it.
     std::string Template;
-    std::vector<std::pair<size_t, size_t>> Starts; // template offset, index
-    for (const Event &E : Body) {
-      if (E.Kind == Event::Data)
-        F.Complete = false;
-      if (E.Kind != Event::Instruction)
-        continue;
-      Starts.push_back({Template.size(), E.Index});
-      for (char C : A.print(S.Instructions[E.Index].Inst))
+    std::vector<std::pair<size_t, size_t>> Starts; // template offset, unit
+    for (size_t U = 0; U < Units.size(); ++U) {
+      Starts.push_back({Template.size(), U});
+      for (char C : Units[U].Text)
         Template += C == '$' ? std::string("$$") : std::string(1, C);
       Template += '\n';
     }
-    if (!F.Complete)
-      return;
     const AsmClassifier &Classifier =
         A.TT.isAArch64() ? aarch64AsmClassifier() : x86AsmClassifier();
     LexedTemplate L = lexTemplate(Template, Classifier.lineComment());
@@ -346,25 +455,26 @@ private:
     for (const AsmAtomic &Atomic : Result.Atomics) {
       auto It = llvm::upper_bound(Starts, std::make_pair(Atomic.Offset,
                                                          ~size_t(0)));
-      size_t Index = std::prev(It)->second;
-      if (!labellable(Index)) {
+      SMLoc Label = Units[std::prev(It)->second].Label;
+      if (!Label.isValid()) {
         F.Complete = false;
+        F.Atomics.clear();
         return;
       }
-      F.Atomics.push_back(
-          {Index, format::encodeDescriptor(Atomic.Descriptor)});
+      F.Atomics.push_back({Label, format::encodeDescriptor(Atomic.Descriptor)});
     }
   }
 
-  /// Whether a label before the statement of instruction Index is at the
+  /// Where a label before the statement of instruction Index is at the
   /// instruction: the statement is in the source itself (not a macro's
   /// expansion, a repetition or an included file), and the instruction is
-  /// the first it emits.
-  bool labellable(size_t Index) const {
+  /// the first it emits. Invalid otherwise.
+  SMLoc labelFor(size_t Index) const {
     SMLoc Loc = S.Instructions[Index].Statement;
-    if (!inMainFile(Loc))
-      return false;
-    return Index == 0 || S.Instructions[Index - 1].Statement != Loc;
+    if (!inMainFile(Loc) ||
+        (Index > 0 && S.Instructions[Index - 1].Statement == Loc))
+      return SMLoc();
+    return Loc;
   }
 };
 
@@ -376,8 +486,11 @@ std::string symbolName(const MCSymbol *Symbol, const MCAsmInfo &MAI) {
   return Name;
 }
 
-std::string atomicLabel(size_t Index) {
-  return ".Lpcmap.asm.atomic." + std::to_string(Index);
+/// The label of the atomic at Statement: named by its offset in the source
+/// (Source points at its beginning).
+std::string atomicLabel(SMLoc Statement, const char *Source) {
+  return ".Lpcmap.asm.atomic." +
+         std::to_string(Statement.getPointer() - Source);
 }
 
 std::string endLabel(size_t Function) {
@@ -414,14 +527,14 @@ std::string functionEntry(const FunctionTables &F, const std::string &Name,
 }
 
 /// F's atomic records: atomics with the same descriptor share one.
-std::string atomicRecords(const FunctionTables &F) {
-  MapVector<uint64_t, std::vector<size_t>> Records;
-  for (auto [Index, Descriptor] : F.Atomics)
-    Records[Descriptor].push_back(Index);
+std::string atomicRecords(const FunctionTables &F, const char *Source) {
+  MapVector<uint64_t, std::vector<SMLoc>> Records;
+  for (auto [Statement, Descriptor] : F.Atomics)
+    Records[Descriptor].push_back(Statement);
   std::string Out;
-  for (auto &[Descriptor, Indices] : Records) {
-    for (size_t Index : Indices)
-      Out += "\t.long " + atomicLabel(Index) + " - .\n";
+  for (auto &[Descriptor, Statements] : Records) {
+    for (SMLoc Statement : Statements)
+      Out += "\t.long " + atomicLabel(Statement, Source) + " - .\n";
     Out += "\t.long 0\n\t.uleb128 " + std::to_string(Descriptor) + "\n";
   }
   return Out;
@@ -430,7 +543,7 @@ std::string atomicRecords(const FunctionTables &F) {
 /// The tables of Functions, in assembly: one function table and one atomics
 /// table per section of code.
 std::string tablesText(const std::vector<FunctionTables> &Functions,
-                       const MCAsmInfo &MAI) {
+                       const MCAsmInfo &MAI, const char *Source) {
   std::string Out = "\n" + std::string(MAI.getCommentString()) +
                     " pcmap: the tables of the functions above (pcmap-asm).\n";
   MapVector<const MCSectionELF *, std::vector<size_t>> BySection;
@@ -445,7 +558,7 @@ std::string tablesText(const std::vector<FunctionTables> &Functions,
       Entries += functionEntry(F, Name, F.EndLabel.empty() ? endLabel(I)
                                                            : F.EndLabel);
       if (F.Complete)
-        Records += atomicRecords(F);
+        Records += atomicRecords(F, Source);
     }
     Out += tableSection(format::kFunctionsSectionBase, *Code, Link, MAI) +
            Entries + "\t.popsection\n";
@@ -460,8 +573,9 @@ std::string tablesText(const std::vector<FunctionTables> &Functions,
 /// pcmap names, and the tables after it.
 std::string annotatedSource(const SourceMgr &SrcMgr,
                             const std::vector<FunctionTables> &Functions,
-                            const RecordingStreamer &S,
                             const MCAsmInfo &MAI) {
+  StringRef Source =
+      SrcMgr.getMemoryBuffer(SrcMgr.getMainFileID())->getBuffer();
   std::vector<std::pair<const char *, std::string>> Inserts;
   for (size_t I = 0; I < Functions.size(); ++I) {
     const FunctionTables &F = Functions[I];
@@ -469,13 +583,11 @@ std::string annotatedSource(const SourceMgr &SrcMgr,
       Inserts.push_back({F.EndStatement.getPointer(), endLabel(I) + ": "});
     if (!F.Complete)
       continue;
-    for (auto [Index, Descriptor] : F.Atomics)
-      Inserts.push_back({S.Instructions[Index].Statement.getPointer(),
-                         atomicLabel(Index) + ": "});
+    for (auto [Statement, Descriptor] : F.Atomics)
+      Inserts.push_back({Statement.getPointer(),
+                         atomicLabel(Statement, Source.begin()) + ": "});
   }
   llvm::sort(Inserts);
-  StringRef Source =
-      SrcMgr.getMemoryBuffer(SrcMgr.getMainFileID())->getBuffer();
   std::string Out;
   const char *Done = Source.begin();
   for (auto &[At, Text] : Inserts) {
@@ -486,7 +598,7 @@ std::string annotatedSource(const SourceMgr &SrcMgr,
   Out.append(Done, Source.end());
   if (!Out.empty() && Out.back() != '\n')
     Out += '\n';
-  return Out + tablesText(Functions, MAI);
+  return Out + tablesText(Functions, MAI, Source.begin());
 }
 
 struct Arguments {
@@ -549,6 +661,7 @@ int main(int Argc, char **Argv) {
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
   InitializeAllAsmParsers();
+  InitializeAllDisassemblers();
   Assembler A;
   std::string Error;
   if (!A.init(Args.Triple, Args.CPU, join(Args.Features, ","), Error))
@@ -583,9 +696,14 @@ int main(int Argc, char **Argv) {
     return fail("bad -defsym");
   if (!parse(A, SrcMgr, Streamer, Ctx, Error))
     return fail("cannot read '" + Args.Input + "': " + Error);
-  SourceTables Tables(A, SrcMgr, Streamer);
-  std::string Text =
-      annotatedSource(SrcMgr, Tables.analyse(), Streamer, *A.MAI);
+  std::unique_ptr<MCCodeEmitter> Emitter(
+      A.TheTarget->createMCCodeEmitter(*A.MCII, Ctx));
+  std::unique_ptr<MCDisassembler> Disassembler(
+      A.TheTarget->createMCDisassembler(*A.STI, Ctx));
+  if (!Emitter || !Disassembler)
+    return fail("no code emitter or disassembler for " + A.TT.str());
+  SourceTables Tables(A, SrcMgr, Streamer, *Emitter, *Disassembler);
+  std::string Text = annotatedSource(SrcMgr, Tables.analyse(), *A.MAI);
   std::error_code EC;
   raw_fd_ostream OS(Args.Output, EC, sys::fs::OF_None);
   if (EC)

@@ -40,12 +40,21 @@ at_plain:
 	ret
 	.size	plain,.-plain
 
-	.globl	with_data, at_with_data
-	.type	with_data,%function
-with_data:				// an instruction as data: UNKNOWN
-at_with_data:
+	.globl	byte_lock, at_byte_lock
+	.type	byte_lock,%function
+byte_lock:				// an instruction as a word
+at_byte_lock:
 	.inst	0x885ffc00		// ldaxr w0, [x0]
 	ret
+	.size	byte_lock,.-byte_lock
+
+	.globl	with_data, at_with_data
+	.type	with_data,%function
+with_data:				// data among the code: UNKNOWN
+at_with_data:
+	ldaxr	w0, [x0]
+	ret
+	.xword	with_data
 	.size	with_data,.-with_data
 
 	.macro	bump reg

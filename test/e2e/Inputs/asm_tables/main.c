@@ -15,6 +15,7 @@ int main(void) {
   ASK(at_swap_plain);
   ASK(at_cas);
   ASK(at_plain);
+  ASK(at_byte_lock);
   ASK(at_with_data);
   ASK(at_in_macro);
   ASK(at_in_group);

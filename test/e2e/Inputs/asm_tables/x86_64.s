@@ -36,13 +36,24 @@ at_plain:
 	ret
 	.size	plain,.-plain
 
+	.globl	byte_lock, at_byte_lock
+	.type	byte_lock,@function
+byte_lock:				# OpenSSL's perlasm: bytes for the
+	.byte	243,15,30,250		# endbr64 and the lock prefix
+	movl	%esi, %eax
+at_byte_lock:
+	.byte	0xf0
+	cmpxchgl %edx, (%rdi)
+	.byte	0xf3,0xc3		# rep ret
+	.size	byte_lock,.-byte_lock
+
 	.globl	with_data, at_with_data
 	.type	with_data,@function
-with_data:				# a lock as data: UNKNOWN
+with_data:				# data among the code: UNKNOWN
 at_with_data:
-	.byte	0xf0
-	addl	$1, (%rdi)
+	lock incl (%rdi)
 	ret
+	.quad	with_data
 	.size	with_data,.-with_data
 
 	.macro	bump reg
