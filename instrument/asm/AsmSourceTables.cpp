@@ -192,6 +192,11 @@ struct FunctionTables {
   /// defines, or one pcmap adds at EndStatement (the `.size` of `.-f`).
   std::string EndLabel;
   SMLoc EndStatement;
+  /// The statement that defines the function's symbol: pcmap's entry
+  /// names a local label there, as the compiler's do. A PC-relative
+  /// reference to the symbol itself, global in a shared object, would be
+  /// one the linker cannot resolve (it may be preempted).
+  SMLoc BeginStatement;
   bool Complete = true;
   /// The atomics: the statement before which a label marks the atomic, and
   /// its descriptor.
@@ -332,6 +337,9 @@ public:
       if (!F.Section || !findEnd(S, Size, F, EndEvent))
         continue; // no size pcmap can name: no entry
       if (F.EndLabel.empty() && !inMainFile(F.EndStatement))
+        continue;
+      F.BeginStatement = Begin->second.Statement;
+      if (!inMainFile(F.BeginStatement))
         continue;
       const std::vector<Event> &Events = S.Events.lookup(F.Section);
       std::vector<Unit> Units;
@@ -497,6 +505,10 @@ std::string endLabel(size_t Function) {
   return ".Lpcmap.asm.end." + std::to_string(Function);
 }
 
+std::string beginLabel(size_t Function) {
+  return ".Lpcmap.asm.begin." + std::to_string(Function);
+}
+
 /// The section directive of the tables in Base of the functions of Code:
 /// linked to Code, in its group, as the backend's PC sections are. Code is
 /// named by its section name, or, if other sections have that name, by
@@ -515,14 +527,14 @@ std::string tableSection(StringRef Base, const MCSectionELF &Code,
       .str();
 }
 
-/// The entry of F, whose end label is End.
-std::string functionEntry(const FunctionTables &F, const std::string &Name,
+/// The entry of F, which the labels Begin and End delimit.
+std::string functionEntry(const FunctionTables &F, const std::string &Begin,
                           const std::string &End) {
   uint64_t Features =
       F.Complete ? format::kFeatureAtomics : format::kFeatureOpaqueAsm;
   if (F.Complete && !F.Atomics.empty())
     Features |= format::kFeatureHasAtomics;
-  return "\t.long " + Name + " - .\n\t.uleb128 " + End + " - " + Name +
+  return "\t.long " + Begin + " - .\n\t.uleb128 " + End + " - " + Begin +
          "\n\t.uleb128 " + std::to_string(Features) + "\n";
 }
 
@@ -554,9 +566,8 @@ std::string tablesText(const std::vector<FunctionTables> &Functions,
     std::string Entries, Records;
     for (size_t I : Indices) {
       const FunctionTables &F = Functions[I];
-      std::string Name = symbolName(F.Symbol, MAI);
-      Entries += functionEntry(F, Name, F.EndLabel.empty() ? endLabel(I)
-                                                           : F.EndLabel);
+      Entries += functionEntry(F, beginLabel(I),
+                               F.EndLabel.empty() ? endLabel(I) : F.EndLabel);
       if (F.Complete)
         Records += atomicRecords(F, Source);
     }
@@ -579,6 +590,7 @@ std::string annotatedSource(const SourceMgr &SrcMgr,
   std::vector<std::pair<const char *, std::string>> Inserts;
   for (size_t I = 0; I < Functions.size(); ++I) {
     const FunctionTables &F = Functions[I];
+    Inserts.push_back({F.BeginStatement.getPointer(), beginLabel(I) + ": "});
     if (F.EndLabel.empty())
       Inserts.push_back({F.EndStatement.getPointer(), endLabel(I) + ": "});
     if (!F.Complete)

@@ -54,7 +54,7 @@ with_data:				// data among the code: UNKNOWN
 at_with_data:
 	ldaxr	w0, [x0]
 	ret
-	.xword	with_data
+	.word	. - with_data		// a value the assembler computes
 	.size	with_data,.-with_data
 
 	.macro	bump reg

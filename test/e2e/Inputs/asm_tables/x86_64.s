@@ -53,7 +53,7 @@ with_data:				# data among the code: UNKNOWN
 at_with_data:
 	lock incl (%rdi)
 	ret
-	.quad	with_data
+	.long	. - with_data		# a value the assembler computes
 	.size	with_data,.-with_data
 
 	.macro	bump reg
