@@ -197,6 +197,8 @@ struct FunctionTables {
   /// reference to the symbol itself, global in a shared object, would be
   /// one the linker cannot resolve (it may be preempted).
   SMLoc BeginStatement;
+  /// The function's events in its section: [BeginEvent, EndEvent).
+  size_t BeginEvent = 0, EndEvent = 0;
   bool Complete = true;
   /// The atomics: the statement before which a label marks the atomic, and
   /// its descriptor.
@@ -321,35 +323,18 @@ public:
       : A(A), SrcMgr(SrcMgr), S(S), Emitter(Emitter),
         Disassembler(Disassembler) {}
 
-  /// The functions with an entry, and their atomics.
+  /// The functions with an entry, and their atomics, by section and in
+  /// the order of their code.
   std::vector<FunctionTables> analyse() const {
-    std::vector<FunctionTables> Result;
-    for (const SizeDirective &Size : S.Sizes) {
-      if (!S.Functions.contains(Size.Symbol))
-        continue;
-      auto Begin = S.Labels.find(Size.Symbol);
-      if (Begin == S.Labels.end())
-        continue;
-      FunctionTables F;
-      F.Symbol = Size.Symbol;
-      F.Section = static_cast<const MCSectionELF *>(Begin->second.Section);
-      size_t EndEvent;
-      if (!F.Section || !findEnd(S, Size, F, EndEvent))
-        continue; // no size pcmap can name: no entry
-      if (F.EndLabel.empty() && !inMainFile(F.EndStatement))
-        continue;
-      F.BeginStatement = Begin->second.Statement;
-      if (!inMainFile(F.BeginStatement))
-        continue;
+    std::vector<FunctionTables> Result = separate(candidates());
+    for (FunctionTables &F : Result) {
       const std::vector<Event> &Events = S.Events.lookup(F.Section);
       std::vector<Unit> Units;
-      F.Complete =
-          units(ArrayRef<Event>(Events).slice(Begin->second.Event,
-                                              EndEvent - Begin->second.Event),
-                Units);
+      F.Complete = units(ArrayRef<Event>(Events).slice(
+                             F.BeginEvent, F.EndEvent - F.BeginEvent),
+                         Units);
       if (F.Complete)
         classify(Units, F);
-      Result.push_back(std::move(F));
     }
     return Result;
   }
@@ -360,6 +345,56 @@ public:
   }
 
 private:
+  /// The functions whose beginning and end pcmap can label, grouped by
+  /// section (in the order the source first uses them) and sorted by their
+  /// beginning.
+  std::vector<FunctionTables> candidates() const {
+    MapVector<const MCSection *, std::vector<FunctionTables>> BySection;
+    for (const SizeDirective &Size : S.Sizes) {
+      if (!S.Functions.contains(Size.Symbol))
+        continue;
+      auto Begin = S.Labels.find(Size.Symbol);
+      if (Begin == S.Labels.end())
+        continue;
+      FunctionTables F;
+      F.Symbol = Size.Symbol;
+      F.Section = static_cast<const MCSectionELF *>(Begin->second.Section);
+      if (!F.Section || !findEnd(S, Size, F, F.EndEvent))
+        continue; // no size pcmap can name: no entry
+      if (F.EndLabel.empty() && !inMainFile(F.EndStatement))
+        continue;
+      F.BeginStatement = Begin->second.Statement;
+      F.BeginEvent = Begin->second.Event;
+      if (inMainFile(F.BeginStatement))
+        BySection[F.Section].push_back(std::move(F));
+    }
+    std::vector<FunctionTables> Result;
+    for (auto &[Section, Functions] : BySection) {
+      // Each label is an event of its own: the beginnings differ.
+      llvm::sort(Functions, [](const auto &X, const auto &Y) {
+        return X.BeginEvent < Y.BeginEvent;
+      });
+      for (FunctionTables &F : Functions)
+        Result.push_back(std::move(F));
+    }
+    return Result;
+  }
+
+  /// Entries never overlap, as the compiler's never do: a function that
+  /// begins inside another (an entry point that falls through into the rest
+  /// of one, as GMP's `_1c_` entries do, or a second name of one address)
+  /// has no entry of its own; the enclosing one covers its code.
+  std::vector<FunctionTables> separate(std::vector<FunctionTables> All) const {
+    std::vector<FunctionTables> Result;
+    for (FunctionTables &F : All) {
+      if (!Result.empty() && Result.back().Section == F.Section &&
+          F.BeginEvent < Result.back().EndEvent)
+        continue;
+      Result.push_back(std::move(F));
+    }
+    return Result;
+  }
+
   const Assembler &A;
   const SourceMgr &SrcMgr;
   const RecordingStreamer &S;

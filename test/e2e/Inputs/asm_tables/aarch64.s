@@ -84,4 +84,19 @@ no_size:				// no .size: no entry (UNKNOWN)
 at_no_size:
 	ldar	w0, [x0]
 	ret
+	.globl	outer, inner, at_outer, at_inner, alias
+	.type	outer,%function
+	.type	inner,%function
+	.type	alias,%function
+outer:					// an entry point that falls through
+at_outer:				// into the next (GMP's _1c_ entries)
+	mov	w1, w1
+alias:					// two names of one function
+inner:
+at_inner:
+	ldaddal	w1, w1, [x0]
+	ret
+	.size	inner,.-inner
+	.size	alias,.-alias
+	.size	outer,.-outer
 	.section .note.GNU-stack,"",%progbits

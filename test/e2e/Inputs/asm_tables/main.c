@@ -20,5 +20,7 @@ int main(void) {
   ASK(at_in_macro);
   ASK(at_in_group);
   ASK(at_no_size);
+  ASK(at_outer);
+  ASK(at_inner);
   return 0;
 }

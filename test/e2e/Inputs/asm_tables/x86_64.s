@@ -83,4 +83,19 @@ no_size:				# no .size: no entry (UNKNOWN)
 at_no_size:
 	lock incl (%rdi)
 	ret
+	.globl	outer, inner, at_outer, at_inner, alias
+	.type	outer,@function
+	.type	inner,@function
+	.type	alias,@function
+outer:					# an entry point that falls through
+at_outer:				# into the next (GMP's _1c_ entries)
+	movl	%esi, %eax
+alias:					# two names of one function
+inner:
+at_inner:
+	lock xaddl %eax, (%rdi)
+	ret
+	.size	inner,.-inner
+	.size	alias,.-alias
+	.size	outer,.-outer
 	.section .note.GNU-stack,"",@progbits
