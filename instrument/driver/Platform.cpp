@@ -238,11 +238,9 @@ void removeDirectoryTree(const std::string &Dir) {
       16, FTW_DEPTH | FTW_PHYS);
 }
 
-bool readFile(const std::string &Path, std::string &Contents) {
-  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (FD < 0)
-    return false;
-  Contents.clear();
+/// Appends what FD holds, to its end, to Contents and closes FD; false if
+/// a read failed.
+static bool readAllAndClose(int FD, std::string &Contents) {
   char Buffer[4096];
   ssize_t N;
   while ((N = ::read(FD, Buffer, sizeof(Buffer))) != 0) {
@@ -254,6 +252,12 @@ bool readFile(const std::string &Path, std::string &Contents) {
   }
   ::close(FD);
   return N == 0;
+}
+
+bool readFile(const std::string &Path, std::string &Contents) {
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  Contents.clear();
+  return FD >= 0 && readAllAndClose(FD, Contents);
 }
 
 bool writeFileAtomically(const std::string &Path, std::string_view Contents) {
@@ -364,16 +368,7 @@ int runAndCapture(const std::vector<std::string> &Args, std::string &Output,
   pid_t Pid = spawn(Args, &Actions, Error);
   ::posix_spawn_file_actions_destroy(&Actions);
   ::close(Pipe[1]);
-  char Buffer[4096];
-  ssize_t N;
-  while ((N = ::read(Pipe[0], Buffer, sizeof(Buffer))) != 0) {
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N < 0)
-      break;
-    Output.append(Buffer, size_t(N));
-  }
-  ::close(Pipe[0]);
+  readAllAndClose(Pipe[0], Output);
   return Pid < 0 ? -1 : waitFor(Pid, Error);
 }
 
