@@ -251,70 +251,6 @@ int run(const std::vector<std::string> &Args) {
   return Status;
 }
 
-/// Compiles each source of Passthrough to a temporary object (with
-/// CompileArgs, without the sanitizers), then links the objects and the other
-/// inputs with LinkArgs and RuntimeArgs. Returns the exit status.
-int compileThenLink(const std::string &Clang,
-                    const std::vector<std::string> &Passthrough,
-                    const std::vector<std::pair<size_t, std::string>> &Sources,
-                    const std::vector<size_t> &Inputs, size_t OutputIndex,
-                    const std::vector<std::string> &CompileArgs,
-                    const std::vector<std::string> &LinkArgs,
-                    const std::vector<std::string> &RuntimeArgs) {
-  // The options shared by every compile: all but the inputs and -o.
-  std::vector<std::string> Options;
-  for (size_t I = 0; I < Passthrough.size(); ++I) {
-    if (contains(Inputs, I))
-      continue;
-    if (I == OutputIndex) {
-      ++I;
-      continue;
-    }
-    Options.push_back(Passthrough[I]);
-  }
-  std::vector<std::string> Objects;
-  int Status = 0;
-  for (const auto &[Index, Language] : Sources) {
-    std::string Error;
-    std::string Object = createTemporaryFile("pcmap", "o", Error);
-    if (Object.empty()) {
-      std::fprintf(stderr, "%s: error: cannot create a temporary file: %s\n",
-                   ToolName.c_str(), Error.c_str());
-      Status = 1;
-      break;
-    }
-    Objects.push_back(Object);
-    std::vector<std::string> Args{Clang};
-    append(Args, CompileArgs);
-    append(Args, Options);
-    append(Args, {"-Qunused-arguments", "-c", "-x", Language,
-                  Passthrough[Index], "-o", Objects.back()});
-    if ((Status = run(Args)) != 0)
-      break;
-  }
-  if (Status == 0) {
-    std::vector<std::string> Args{Clang};
-    append(Args, LinkArgs);
-    size_t Next = 0;
-    for (size_t I = 0; I < Passthrough.size(); ++I) {
-      if (Next < Sources.size() && Sources[Next].first == I) {
-        append(Args, {"-x", "none", Objects[Next]});
-        if (Sources[Next].second != "none")
-          append(Args, {"-x", Sources[Next].second});
-        ++Next;
-        continue;
-      }
-      Args.push_back(Passthrough[I]);
-    }
-    Args.push_back("-Qunused-arguments");
-    append(Args, RuntimeArgs);
-    Status = run(Args);
-  }
-  for (const std::string &Object : Objects)
-    removeFile(Object);
-  return Status == 0 ? 0 : 1;
-}
-
 /// What the command line asks for, as far as pcmap is concerned.
 struct Invocation {
   unsigned Features = 0;
@@ -696,6 +632,91 @@ int assembleWithTables(std::vector<std::string> &Args, size_t PassthroughBegin,
   return Status;
 }
 
+/// Compiles the source at Index of Inv.Passthrough to Object, with
+/// CompileArgs and Options (the command's options but the inputs and -o);
+/// an assembly source gets its tables as in a command of its own
+/// (assembleWithTables). Returns the exit status.
+int compileSource(const std::string &Clang, const Invocation &Inv,
+                  const char *Argv0, size_t Index, const std::string &Language,
+                  const std::vector<std::string> &CompileArgs,
+                  const std::vector<std::string> &Options,
+                  const std::string &Object) {
+  std::vector<std::string> Args{Clang};
+  append(Args, CompileArgs);
+  append(Args, Options);
+  append(Args, {"-Qunused-arguments", "-c", "-x", Language});
+  size_t Source = Args.size();
+  append(Args, {Inv.Passthrough[Index], "-o", Object});
+  if (!Inv.Features || Inv.DryRun)
+    return run(Args);
+  AssemblySources Assembly(libraryDir(Argv0) + "/pcmap-asm", Clang);
+  if (contains(Inv.AssemblySources, Index))
+    Assembly.rewrite(Args, {Source});
+  else if (contains(Inv.PreprocessedAssemblySources, Index))
+    Assembly.rewritePreprocessed(Args, Source);
+  return run(Args);
+}
+
+/// Compiles each source of Inv.Passthrough to a temporary object (with
+/// CompileArgs, without the sanitizers), then links the objects and the
+/// other inputs with LinkArgs and RuntimeArgs. Returns the exit status.
+int compileThenLink(const std::string &Clang, const Invocation &Inv,
+                    const char *Argv0,
+                    const std::vector<std::string> &CompileArgs,
+                    const std::vector<std::string> &LinkArgs,
+                    const std::vector<std::string> &RuntimeArgs) {
+  const std::vector<std::string> &Passthrough = Inv.Passthrough;
+  const auto &Sources = Inv.Sources;
+  // The options shared by every compile: all but the inputs and -o.
+  std::vector<std::string> Options;
+  for (size_t I = 0; I < Passthrough.size(); ++I) {
+    if (contains(Inv.Inputs, I))
+      continue;
+    if (I == Inv.OutputIndex) {
+      ++I;
+      continue;
+    }
+    Options.push_back(Passthrough[I]);
+  }
+  std::vector<std::string> Objects;
+  int Status = 0;
+  for (const auto &[Index, Language] : Sources) {
+    std::string Error;
+    std::string Object = createTemporaryFile("pcmap", "o", Error);
+    if (Object.empty()) {
+      std::fprintf(stderr, "%s: error: cannot create a temporary file: %s\n",
+                   ToolName.c_str(), Error.c_str());
+      Status = 1;
+      break;
+    }
+    Objects.push_back(Object);
+    if ((Status = compileSource(Clang, Inv, Argv0, Index, Language, CompileArgs,
+                                Options, Object)) != 0)
+      break;
+  }
+  if (Status == 0) {
+    std::vector<std::string> Args{Clang};
+    append(Args, LinkArgs);
+    size_t Next = 0;
+    for (size_t I = 0; I < Passthrough.size(); ++I) {
+      if (Next < Sources.size() && Sources[Next].first == I) {
+        append(Args, {"-x", "none", Objects[Next]});
+        if (Sources[Next].second != "none")
+          append(Args, {"-x", Sources[Next].second});
+        ++Next;
+        continue;
+      }
+      Args.push_back(Passthrough[I]);
+    }
+    Args.push_back("-Qunused-arguments");
+    append(Args, RuntimeArgs);
+    Status = run(Args);
+  }
+  for (const std::string &Object : Objects)
+    removeFile(Object);
+  return Status == 0 ? 0 : 1;
+}
+
 /// pcmap's own options, printed before clang's --help.
 void printHelp() {
   std::printf("pcmap %s: clang (LLVM %s) with pcmap's metadata. pcmap's "
@@ -770,8 +791,8 @@ int main(int Argc, char **Argv) {
   // with calls. Sources compiled and linked in one command are then compiled
   // first, each to a temporary object, and linked with the sanitizers.
   if (*PCMAP_RT_SANITIZE && !RuntimeArgs.empty() && Inv.CompilesSource)
-    return compileThenLink(Clang, Inv.Passthrough, Inv.Sources, Inv.Inputs,
-                           Inv.OutputIndex, CompileArgs, LinkArgs, RuntimeArgs);
+    return compileThenLink(Clang, Inv, Argv[0], CompileArgs, LinkArgs,
+                           RuntimeArgs);
 
   std::vector<std::string> Args{Clang};
   append(Args, CompileArgs);
