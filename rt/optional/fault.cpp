@@ -554,12 +554,16 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
     if (Info->si_code <= 0)
       return;
   }
-  // The default action: a fault recurs when the handler returns and then
-  // takes it; a sent signal (or a trap, which does not recur) is sent again,
-  // to be delivered on return.
+  // The default action, taken when the handler returns. A sent signal is
+  // sent again. A fault is queued again with the kernel's own information
+  // rather than left to recur: the report may have mapped memory where the
+  // fault's address was unmapped (the kernel reuses a hole at once), and
+  // the program would then run on past its crash.
   restoreDefaultAction(Signal);
-  if (Info->si_code <= 0 || Signal == SIGTRAP)
+  if (Info->si_code <= 0)
     raiseInThisThread(Signal);
+  else
+    resendToThisThread(Signal, Info);
 }
 
 /// Where a fault inside the report returns to (one thread reports at a
@@ -759,8 +763,10 @@ __attribute__((noinline, cold)) void faultWhileDeciding(int Signal,
        "action follows";
   emitLine(Line);
   restoreDefaultAction(Signal);
-  if (Info->si_code <= 0 || Signal == SIGTRAP)
+  if (Info->si_code <= 0)
     raiseInThisThread(Signal);
+  else
+    resendToThisThread(Signal, Info);
 }
 
 /// Whether the program's own handler takes the fault, unreported: a fault

@@ -1069,6 +1069,16 @@ void raiseInThisThread(int Signal) {
   syscall(SYS_tgkill, getpid(), currentThreadId(), Signal);
 }
 
+void resendToThisThread(int Signal, const siginfo_t *Info) {
+  // The kernel lets a process queue any code, a fault's included, to its
+  // own threads; the copy keeps Info the kernel's.
+  siginfo_t Copy;
+  memcpy(&Copy, Info, sizeof(Copy));
+  if (syscall(SYS_rt_tgsigqueueinfo, getpid(), currentThreadId(), Signal,
+              &Copy) != 0)
+    raiseInThisThread(Signal);
+}
+
 unsigned terminalColumns(int Fd) {
   struct winsize Size;
   if (ioctl(Fd, TIOCGWINSZ, &Size) != 0)

@@ -320,6 +320,12 @@ void unblockSignals(const int *Signals, int Count);
 /// Sends Signal to the calling thread; it is delivered when the current
 /// handler returns.
 void raiseInThisThread(int Signal);
+/// Queues Signal to the calling thread with the kernel's own Info (a fault's
+/// code and address), to be delivered when the current handler returns, so
+/// that a fault's default action does not depend on the faulting
+/// instruction faulting again. Falls back to raiseInThisThread.
+/// Async-signal-safe.
+void resendToThisThread(int Signal, const siginfo_t *Info);
 /// The columns of the terminal Fd writes to; 0 if Fd is not a terminal.
 unsigned terminalColumns(int Fd);
 /// Sends Signal to thread Tid of the process. Async-signal-safe.
