@@ -6,14 +6,17 @@
 #          (the runtime, its unit tests and the programs the drivers link with
 #          it are sanitized; pcmap-report and the benchmarks are not built)
 #   gcc    everything built by the system's compiler, GCC (as the README's
-#          "Using it" commands do without -DCMAKE_CXX_COMPILER); the programs
-#          the drivers compile still go through that LLVM's clang
+#          "Using the drivers" commands do without -DCMAKE_CXX_COMPILER); the
+#          programs the drivers compile still go through that LLVM's clang
+#   demo   what is installed and nothing else: no tests, benchmarks, fuzzers
+#          or cross-built runtime (scripts/demo.sh; needs only what
+#          scripts/install-deps.sh --demo installs)
 # and, in build-<version> itself:
 #   aarch64  the runtime cross-built for aarch64-linux-gnu (which the plain
 #            build already builds when the cross libraries are there) and its
 #            unit tests (cmake/PCMapCrossRuntime.cmake; needs Debian's cross
 #            libraries, scripts/install-deps.sh), after the native build
-# Usage: scripts/build.sh [19|22] [asan|tsan|gcc|aarch64]
+# Usage: scripts/build.sh [19|22] [asan|tsan|gcc|demo|aarch64]
 set -euo pipefail
 v=${1:-19}
 config=${2:-}
@@ -26,8 +29,9 @@ case "$config" in
 asan) extra=(-DPCMAP_SANITIZE=address,undefined) ;;
 tsan) extra=(-DPCMAP_SANITIZE=thread) ;;
 gcc) cc=gcc cxx=g++ ;;
+demo) extra=(-DBUILD_TESTING=OFF -DPCMAP_CROSS_TARGETS=none) ;;
 aarch64) ;;
-*) echo "build.sh: unknown configuration '$config' (asan, tsan, gcc or aarch64)" >&2; exit 2 ;;
+*) echo "build.sh: unknown configuration '$config' (asan, tsan, gcc, demo or aarch64)" >&2; exit 2 ;;
 esac
 cross_target=
 if [ "$config" = aarch64 ]; then
@@ -37,7 +41,7 @@ fi
 if [ -n "$config" ]; then
   dir="$dir-$config"
   extra+=(-DPCMAP_BUILD_BENCHMARKS=OFF)
-  [ "$config" = gcc ] || extra+=(-DPCMAP_BUILD_TOOLS=OFF)
+  case "$config" in gcc | demo) ;; *) extra+=(-DPCMAP_BUILD_TOOLS=OFF) ;; esac
 fi
 # The fuzzers (fuzz/) are built and run in the plain LLVM 19 build only, to
 # keep the test run within its time budget.
