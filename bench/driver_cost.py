@@ -26,13 +26,15 @@ Prints a markdown table.
 usage: bench/driver_cost.py --build BUILD_DIR (--postgres PG_BUILD_DIR |
            --compdb compile_commands.json | --one-function-files N)
            [--every N] [--runs RUNS] [--project-runs R]
-           [--driver PATH] [--compare-driver PATH]
+           [--driver PATH] [--compare-driver PATH] [--headline FILE]
 
 --one-function-files N writes N C files of one small function each and
 compiles them (-O2 -c): the case where the driver's start-up weighs most.
 --project-runs R compiles the project R times, each variant's files
 interleaved as above, and reports each variant's median total: on a shared
 machine one pass over 40 small files varies by several percent.
+
+--headline FILE also writes the figures as JSON (bench/headline.py).
 
 --compare-driver measures another driver alongside (an older build, say) in
 the same rotation: its objects must be identical too.
@@ -51,6 +53,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+from headline import Headline
+
 
 def cmake_cache(build, name):
     for line in open(os.path.join(build, "CMakeCache.txt")):
@@ -233,7 +238,9 @@ def main():
                         help="the driver to measure (BUILD/bin/pcmap-clang)")
     parser.add_argument("--compare-driver",
                         help="another driver, measured alongside")
+    parser.add_argument("--headline", help="also write the figures as JSON")
     opts = parser.parse_args()
+    headline = Headline(opts.headline)
     build = os.path.abspath(opts.build)
     drivers = {"pcmap-clang": os.path.abspath(
         opts.driver or os.path.join(build, "bin", "pcmap-clang"))}
@@ -287,6 +294,22 @@ def main():
     print("\nThe driver's own cost on %s: %+.2f%% CPU (target: at most "
           "+2%%); files whose objects differ between the drivers and clang + "
           "flags: %d." % (project, own * 100, different))
+    files = "%s, %d files" % (project, len(commands))
+    headline.add("own", "the driver's own cost: %s, CPU" % files,
+                 totals["pcmap-clang"], "s", baseline=totals["clang + flags"],
+                 baseline_label="clang given the arguments pcmap-clang "
+                 "gives it", digits=3)
+    headline.add("total", "pcmap as a whole: %s, CPU" % files,
+                 totals["pcmap-clang"], "s", baseline=totals["clang"],
+                 baseline_label="plain clang", digits=3)
+    headline.add("empty", "`-c empty.c`, CPU", small["pcmap-clang"] * 1000,
+                 "ms", baseline=small["clang + flags"] * 1000,
+                 baseline_label="clang given the arguments pcmap-clang "
+                 "gives it", digits=2)
+    headline.add("version", "`--version`, CPU", version["pcmap-clang"] * 1000,
+                 "ms", baseline=version["clang"] * 1000,
+                 baseline_label="plain clang", digits=2)
+    headline.write()
 
 
 if __name__ == "__main__":

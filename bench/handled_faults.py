@@ -7,7 +7,8 @@ default) and by plain clang, run alternately RUNS times each in the modes
 before pcmap's and after it. Prints the median wall time of each and the
 ratio to the plain build (the issue's bound: 2x).
 
-usage: bench/handled_faults.py BUILD_DIR [RUNS]"""
+usage: bench/handled_faults.py BUILD_DIR [RUNS] [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py)."""
 
 import os
 import statistics
@@ -16,6 +17,9 @@ import sys
 import tempfile
 import time
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 11
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,6 +43,13 @@ def run(exe, mode):
     return time.perf_counter() - start
 
 
+LABELS = {"repair": "1,000 faults repaired, handler installed before pcmap's",
+          "repair-after": "1,000 faults repaired, handler installed after "
+                          "pcmap's",
+          "recover": "100 faults recovered with siglongjmp, handler "
+                     "installed before pcmap's",
+          "recover-after": "100 faults recovered with siglongjmp, handler "
+                           "installed after pcmap's"}
 print("| mode | plain (ms) | pcmap (ms) | ratio |")
 print("| --- | ---: | ---: | ---: |")
 for mode in ("repair", "repair-after", "recover", "recover-after"):
@@ -48,3 +59,7 @@ for mode in ("repair", "repair-after", "recover", "recover-after"):
             times[exe].append(run(exe, mode))
     p, q = (statistics.median(times[e]) * 1000 for e in (plain, pcmap))
     print("| %s | %.2f | %.2f | %.2fx |" % (mode, p, q, q / p))
+    headline.add(mode, "`%s`: %s" % (mode, LABELS[mode]), q, "ms",
+                 baseline=p, baseline_label="plain clang's build",
+                 digits=2)
+headline.write()

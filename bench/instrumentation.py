@@ -8,6 +8,8 @@
    (-fsanitize-metadata=all) and with upstream clang
    (-fexperimental-sanitize-metadata=atomics,covered); section bytes and
    bytes per atomic PC, from an independent decoder (test/support/pcmap_elf.py).
+
+--headline FILE also writes the figures as JSON (bench/headline.py).
 """
 import argparse
 import os
@@ -17,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from headline import Headline
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -58,7 +62,7 @@ def section_sizes(readelf, binary):
 
 
 def count_pcs(binary):
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "test", "tools", "pcmap_elf.py"),
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "test", "support", "pcmap_elf.py"),
                           "dump", binary], check=True, capture_output=True, text=True).stdout
     pcmap = sum(1 for l in out.splitlines() if l.startswith("atomic "))
     upstream = sum(1 for l in out.splitlines() if l.startswith("sanmd-atomic "))
@@ -68,11 +72,18 @@ def count_pcs(binary):
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--build", default=os.path.join(ROOT, "build-19"))
-    p.add_argument("--clang", default="/usr/lib/llvm-19/bin/clang")
+    p.add_argument("--clang", help="upstream clang (default: PCMAP_CLANG in "
+                   "the build's CMakeCache.txt, the clang the drivers run)")
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--functions", type=int, default=3000)
     p.add_argument("inputs", nargs="*", help="extra C/C++ sources (default: a generated program)")
+    p.add_argument("--headline", help="also write the figures as JSON")
     a = p.parse_args()
+    headline = Headline(a.headline)
+    if not a.clang:
+        with open(os.path.join(a.build, "CMakeCache.txt")) as f:
+            a.clang = next((l.split("=", 1)[1].strip() for l in f
+                            if l.startswith("PCMAP_CLANG:")), "clang")
     tmp = tempfile.mkdtemp(prefix="pcmap-bench-")
     gen = os.path.join(tmp, "large.cpp")
     run([sys.executable, os.path.join(ROOT, "bench", "gen_atomics_program.py"),
@@ -95,6 +106,12 @@ def main():
         lines = sum(1 for _ in open(src))
         print(f"{os.path.basename(src):<28} {lines:>7} {plain:>9.3f} {pcmap:>9.3f} "
               f"{100 * (pcmap - plain) / plain:>8.1f}% {ptime:>8.4f}")
+        name = os.path.basename(src)
+        headline.add("compile_" + name, f"compile time, {name} "
+                     f"({lines} lines), -O2 -c", pcmap, "s", baseline=plain,
+                     baseline_label="the same compile without "
+                     "-fsanitize-metadata", digits=3,
+                     note=f"the pass itself: {ptime:.4f} s")
 
     print()
     print("metadata size, linked -O2 binaries (baseline: upstream sanmd atomics+covered, 4-byte PC entries)")
@@ -118,7 +135,18 @@ def main():
         a2 = sum(v for k, v in s2.items() if k.startswith("sanmd_atomics"))
         print(f"{os.path.basename(src):<28} {pcs:>10} {b1:>8} {a1 / max(pcs, 1):>6.2f} {ups:>7} {b2:>8} "
               f"{a2 / max(ups, 1):>6.2f}")
+        name = os.path.basename(src)
+        headline.add("bytes_per_pc_" + name, f"atomics section bytes per "
+                     f"atomic PC, {name}", a1 / max(pcs, 1), "bytes",
+                     baseline=a2 / max(ups, 1), baseline_label="upstream "
+                     "-fexperimental-sanitize-metadata=atomics,covered",
+                     digits=2, note=f"{pcs} atomic PCs (upstream {ups})")
+        headline.add("bytes_" + name, f"metadata bytes (atomics and "
+                     f"functions tables), {name}", b1, "bytes", baseline=b2,
+                     baseline_label="upstream "
+                     "-fexperimental-sanitize-metadata=atomics,covered")
     print("(B/PC: bytes of the atomics section per atomic PC; totals include the function tables)")
+    headline.write()
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ LevelDB, libstdc++ and the C library. Each run is one process under
 functions by perf's, the largest difference, and the calls one profile has
 and the other not.
 
-usage: bench/leveldb_vs_perf.py BUILD_DIR [RUNS [OPTIONS]]
+usage: bench/leveldb_vs_perf.py BUILD_DIR [RUNS [OPTIONS]] [--headline FILE]
   OPTIONS: more of the tracer's options (e.g. trace_high_resolution=0)
+  --headline FILE: also write the figures as JSON (bench/headline.py)
 Needs perf (root, or perf_event_paranoid allowing DWARF call graphs),
 llvm-symbolizer on the PATH and a deb-src entry for `apt-get source`."""
 
@@ -18,8 +19,12 @@ import re
 import shutil
 import subprocess
 import sys
+import statistics
 import tempfile
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = os.path.abspath(sys.argv[1])
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 options = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -73,4 +78,12 @@ for i in range(runs):
             worst.append(float(m.group(1)))
 print("largest difference per run: %s points (limit 3)" %
       ", ".join("%.1f" % w for w in worst))
+if worst:
+    headline.add("difference", "largest difference in the top 10 functions' "
+                 "cumulative shares, median of %d runs" % len(worst),
+                 statistics.median(worst), "points",
+                 baseline_label="perf record --call-graph dwarf, the same "
+                 "process", digits=1,
+                 note="per run: %s" % ", ".join("%.1f" % w for w in worst))
+headline.write()
 shutil.rmtree(work, ignore_errors=True)

@@ -9,7 +9,7 @@
 #
 # Usage: bench/run_layout_bench.sh [--build DIR] [--corpus DIR] [--reps N]
 #            [--queries N] [--together] [--no-generated] [--no-synthetic]
-#            [--generate-only]
+#            [--generate-only] [--layouts DIR] [--headline FILE]
 #
 #   --build DIR    a pcmap build with benchmarks (default build-19, else build)
 #   --corpus DIR   the corpus's work directory (python3 test/corpus/corpus.py
@@ -24,6 +24,10 @@
 #   --no-generated / --no-synthetic  leave out the generated objects, or
 #                  pcmap_rt_bench's synthetic tables
 #   --generate-only  build the generated objects and stop
+#   --layouts DIR  where the generated objects are built and kept (default
+#                  BUILD/bench/layouts)
+#   --headline FILE  also write the headline figures as JSON
+#                  (bench/headline.py): medians over the objects
 #
 # The generated objects (bench/gen_layout_program.py: dense, small, mixed)
 # go to BUILD/bench/layouts; the first run compiles them, which takes about
@@ -41,6 +45,8 @@ generated=1
 synthetic=1
 generate_only=0
 together=()
+layouts=""
+headline=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -51,7 +57,9 @@ while [ $# -gt 0 ]; do
     --no-synthetic) synthetic=0; shift ;;
     --generate-only) generate_only=1; shift ;;
     --together) together=(--together); shift ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    --layouts) layouts=$2; shift 2 ;;
+    --headline) headline=$2; shift 2 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     *) echo "run_layout_bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -68,7 +76,9 @@ if [ -z "$corpus" ] && [ -d "$build/corpus" ]; then corpus="$build/corpus"; fi
 
 # The generated objects: sources from gen_layout_program.py, compiled with
 # pcmap-clang++ -O2 (two at a time), linked into lib<layout>.so.
-layouts="$build/bench/layouts"
+[ -n "$layouts" ] || layouts="$build/bench/layouts"
+mkdir -p "$layouts"
+layouts=$(cd "$layouts" && pwd)
 generate() {
   local name=$1 so="$layouts/lib$1.so" src="$layouts/$1"
   [ -f "$so" ] && return 0
@@ -92,11 +102,17 @@ fi
 # pcmap's own instrumented DSO (the churn benchmark's).
 objects+=("pcmap/churn_dso=$build/bench/libpcmap_bench_churn.so")
 # The corpus: every shared object it built (not its downloads, not the
-# ABI descriptions), labelled recipe/file.
+# ABI descriptions or symbol lists: ELF files only), labelled recipe/file,
+# each label once (a build tree may hold a second copy of a library).
 if [ -n "$corpus" ]; then
+  labels=" "
   while IFS= read -r so; do
+    [ "$(head -c 4 "$so" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
     rel=${so#"$corpus"/}
-    objects+=("${rel%%/*}/$(basename "$so")=$so")
+    label="${rel%%/*}/$(basename "$so")"
+    case "$labels" in *" $label "*) continue ;; esac
+    labels="$labels$label "
+    objects+=("$label=$so")
   done < <(find "$corpus" -path "$corpus/downloads" -prune -o -type f \
              \( -name '*.so' -o -name '*.so.[0-9]*' \) ! -name '*.xml' -print |
            sort)
@@ -108,11 +124,14 @@ status=0
 export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_static_tls=65536"
 cmd=("$bin" --reps "$reps" --queries "$queries" "${together[@]}" "${objects[@]}")
 echo "+ ${cmd[*]}" >&2
-"${cmd[@]}" || status=$?
+tables=$(mktemp "${TMPDIR:-/tmp}/pcmap_layout_tables.XXXXXX")
+"${cmd[@]}" > "$tables" || status=$?
+cat "$tables"
 
+json=""
 if [ "$synthetic" = 1 ]; then
   rt="$build/bench/pcmap_rt_bench"
-  json=$(mktemp /tmp/pcmap_layout_rt.XXXXXX.json)
+  json=$(mktemp "${TMPDIR:-/tmp}/pcmap_layout_rt.XXXXXX.json")
   cmd=("$rt" --benchmark_min_time=0.2 --benchmark_repetitions="$reps"
        --benchmark_display_aggregates_only=true
        "--benchmark_filter=^(is_atomic/|register/sorted/|lookup_function/)"
@@ -177,6 +196,91 @@ for e in errors:
     print(f"\nERROR {e}")
 EOF
 fi
+
+# The headline: per group of objects (each generated layout, pcmap's DSO,
+# the corpus's libraries together), the medians over the objects of each
+# method's median, read from pcmap_layout_bench's tables.
+if [ -n "$headline" ]; then
+  PCMAP_BENCH_DIR="$root/bench" python3 - "$tables" "$headline" <<'EOF'
+import os, re, statistics, sys
+
+sys.path.insert(0, os.environ["PCMAP_BENCH_DIR"])
+from headline import Headline
+
+
+def tables(text):
+    """{heading: [{column: cell}]}: the Markdown table under each heading."""
+    result, heading, header = {}, None, None
+    for line in text.splitlines():
+        if line.startswith("#"):
+            heading, header = line.lstrip("#").strip(), None
+        elif line.startswith("| ---"):
+            continue
+        elif line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if header is None:
+                header = cells
+            else:
+                result.setdefault(heading, []).append(dict(zip(header, cells)))
+        else:
+            header = None
+    return result
+
+
+def median_of(cell):
+    m = re.match(r"([\d.]+)", cell or "")
+    return float(m.group(1)) if m else None
+
+
+found = tables(open(sys.argv[1]).read())
+is_atomic = next((rows for h, rows in found.items()
+                  if h.startswith("`pcmap_is_atomic_pc`")), [])
+lookup = next((rows for h, rows in found.items()
+               if h.startswith("`pcmap_lookup_function`")), [])
+layouts = next((rows for h, rows in found.items() if h == "Layouts"), [])
+# An object without atomics: every method answers NO at once.
+no_atomics = {r["object"] for r in layouts if r.get("atomics") == "0"}
+is_atomic = [r for r in is_atomic if r["object"] not in no_atomics]
+groups = {}
+for row in is_atomic + lookup:
+    obj = row["object"]
+    group = obj if obj.startswith(("generated/", "pcmap/")) else "corpus"
+    groups.setdefault(group, set()).add(obj)
+h = Headline(sys.argv[2])
+for group in sorted(groups, key=lambda g: (g == "corpus", g)):
+    objs = groups[group]
+    what = ("the corpus's %d libraries" % len(objs) if group == "corpus"
+            else group)
+    for key, rows, baseline, label in (
+            ("is_atomic", is_atomic, "`std::upper_bound`",
+             "`pcmap_is_atomic_pc`"),
+            ("lookup_function", lookup, "`_Unwind_Find_FDE`",
+             "`pcmap_lookup_function`")):
+        pairs = [(median_of(r.get("pcmap")), median_of(r.get(baseline)))
+                 for r in rows if r["object"] in objs]
+        pairs = [(a, b) for a, b in pairs if a and b]
+        if not pairs:
+            continue
+        note = None
+        if len(pairs) > 1:
+            fast = [a for a, _ in pairs]
+            speedups = [b / a for a, b in pairs]
+            note = ("medians over %d objects%s; pcmap %.1f to %.1f ns, "
+                    "%s %.2fx to %.2fx pcmap's time" % (
+                        len(pairs), " with atomics" if key == "is_atomic"
+                        and len(pairs) < len(objs) else "", min(fast),
+                        max(fast), baseline, min(speedups), max(speedups)))
+        h.add("%s_%s" % (key, re.sub(r"[^a-z0-9]+", "_", group)),
+              "%s, %s" % (label, what),
+              statistics.median(a for a, _ in pairs), "ns per query",
+              baseline=statistics.median(b for _, b in pairs),
+              baseline_label=baseline,
+              ratio=statistics.median(a / b for a, b in pairs),
+              digits=1, note=note)
+h.write()
+EOF
+fi
+rm -f "$tables" ${json:+"$json"}
 echo >&2
 echo "run_layout_bench.sh: load average at the end $(cut -d' ' -f1-3 /proc/loadavg); status $status" >&2
 exit $status

@@ -6,13 +6,16 @@
 # _Unwind_Find_FDE and dladdr, and query throughput with and without churn.
 #
 # Usage: bench/run_rt_bench.sh [--build DIR] [--reps N] [--min-time S]
-#                              [--json FILE] [-- extra benchmark flags]
+#                              [--json FILE] [--headline FILE]
+#                              [-- extra benchmark flags]
 #        bench/run_rt_bench.sh --summarize FILE   (summary of an earlier run)
 #
 # Defaults: the build directory build-19 (scripts/build.sh), else build;
 # 3 repetitions (medians are shown) of at least 0.2 s each. A full run takes
 # about a minute on 2 cores. The exit status is the benchmark's: non-zero
 # if the runtime gave a wrong answer (details on stderr and in the table).
+# --headline FILE also writes the headline figures as JSON
+# (bench/headline.py); the machine and its load go to stderr.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,7 @@ reps=3
 min_time=0.2
 json=""
 summarize=""
+headline=""
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -29,8 +33,9 @@ while [ $# -gt 0 ]; do
     --min-time) min_time=$2; shift 2 ;;
     --json) json=$2; shift 2 ;;
     --summarize) summarize=$2; shift 2 ;;
+    --headline) headline=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "run_rt_bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -53,19 +58,25 @@ if [ -z "$summarize" ]; then
        --benchmark_out="$json" --benchmark_out_format=json "${extra[@]}")
   echo "+ ${cmd[*]}" >&2
   start=$(date +%s)
-  "${cmd[@]}" || status=$?
+  # The benchmark's own table goes to stderr: stdout is the summary.
+  "${cmd[@]}" >&2 || status=$?
   echo "run_rt_bench.sh: benchmark finished in $(( $(date +%s) - start )) s, status $status; JSON in $json" >&2
   summarize=$json
   # The machine's load over the run (other processes skew the numbers).
   export PCMAP_BENCH_LOAD_END="$(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 
-python3 - "$summarize" <<'EOF'
+PCMAP_BENCH_DIR="$root/bench" python3 - "$summarize" "$headline" <<'EOF'
 import json
 import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.environ["PCMAP_BENCH_DIR"])
+from headline import Headline
+
+headline = Headline(sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None)
 
 with open(sys.argv[1]) as f:
     data = json.load(f)
@@ -121,12 +132,16 @@ def ratio(a, b):
 
 
 ctx = data.get("context", {})
-print()
-print(f"pcmap runtime benchmarks: {ctx.get('host_name', '?')}, "
-      f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz, "
+# The host and its load go to stderr: they describe this run, not the
+# figures.
+print(f"run_rt_bench.sh: {ctx.get('host_name', '?')}, "
       f"load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}"
       + (f" at the start, {os.environ['PCMAP_BENCH_LOAD_END'].replace(' ', ', ')} "
-         f"at the end" if os.environ.get('PCMAP_BENCH_LOAD_END') else "") + "; "
+         f"at the end" if os.environ.get('PCMAP_BENCH_LOAD_END') else ""),
+      file=sys.stderr)
+print()
+print(f"pcmap runtime benchmarks: "
+      f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz; "
       f"{'medians of repetitions' if any(r['median'] for r in runs.values()) else 'single runs'}")
 problems = sorted({f"{n}: {r['error']}" for n, r in runs.items() if r["error"]})
 
@@ -180,6 +195,19 @@ for n in reg_sizes:
           f"{fmt(get(s, 'del_ns_per_entry')):>11} "
           f"{fmt(get(h, 'del_ns_per_entry')):>13}")
 
+deferred = [n for n in reg_sizes if reg_name("deferred", n) in runs]
+if deferred:
+    print()
+    print("2b. Registration before the process's first query (as at start-up), "
+          "ns per atomic:")
+    print("   the registration, and the first query after it, which builds "
+          "the table")
+    print(f"{'atomics':>10} {'registration':>13} {'first query':>12}")
+    for n in deferred:
+        d = reg_name("deferred", n)
+        print(f"{n:>10} {fmt(get(d, 'add_ns_per_entry'), 4):>13} "
+              f"{fmt(get(d, 'first_query_ns_per_entry')):>12}")
+
 print()
 print("3. Function lookup on this binary's instrumented functions, ns/query")
 lp = ns_per_item("lookup_function/pcmap")
@@ -227,6 +255,58 @@ for n, label in ((10000, "10^4"), (1000000, "10^6")):
            None if r is None else r <= REG_TARGET_NS)
 target(f"lookup_function: pcmap >= 10x faster than _Unwind_Find_FDE "
        f"(measured {ratio(lf, lp)})", None if not lf or not lp else lf / lp >= 10)
+
+def power(n):
+    return f"10^{len(str(n)) - 1}"
+
+
+for n in sizes:
+    p = ns_per_item(f"is_atomic/pcmap/{n}")
+    t = ns_per_item(f"is_atomic/two_level/{n}")
+    headline.add(f"is_atomic_{power(n)}", f"`pcmap_is_atomic_pc`, {power(n)} "
+                 "atomics", p, "ns per query",
+                 baseline=ns_per_item(f"is_atomic/upper_bound/{n}"),
+                 baseline_label="`std::upper_bound` over the sorted PCs",
+                 digits=1, note=f"two-level search: {fmt(t)} ns")
+headline.add("lookup_function", "`pcmap_lookup_function`, 512 functions", lp,
+             "ns per query", baseline=lf, baseline_label="`_Unwind_Find_FDE`",
+             digits=1, note=f"`dladdr`: {fmt(ld, 0)} ns")
+for n in reg_sizes:
+    if n not in (10000, 1000000):
+        continue
+    headline.add(f"register_{power(n)}", f"building the table of {power(n)} "
+                 "atomics (sorted sections)",
+                 get(reg_name("sorted", n), "add_ns_per_entry"),
+                 "ns per atomic",
+                 baseline=get(reg_name("baseline_std_sort", n),
+                              "add_ns_per_entry"),
+                 baseline_label="`std::sort` of the atomics' 64-bit keys",
+                 digits=1, note="`memcpy` of the sections: "
+                 f"{fmt(get(reg_name('baseline_memcpy', n), 'add_ns_per_entry'), 2)} ns")
+    if n in deferred:
+        headline.add(f"register_deferred_{power(n)}", "registration before "
+                     f"the first query (start-up), {power(n)} atomics",
+                     get(reg_name("deferred", n), "add_ns_per_entry"),
+                     "ns per atomic",
+                     baseline=get(reg_name("baseline_memcpy", n),
+                                  "add_ns_per_entry"),
+                     baseline_label="`memcpy` of the sections", digits=4)
+for threads in (1, 2):
+    base = get(f"throughput/churn:none/real_time/threads:{threads}",
+               "items_per_second")
+    for churn, what in (("fake", "another module registered and removed"),
+                        ("dlopen", "a library dlopened and dlclosed")):
+        ips = get(f"throughput/churn:{churn}/real_time/threads:{threads}",
+                  "items_per_second")
+        headline.add(f"throughput_{churn}_{threads}",
+                     f"queries per second, 10^6 atomics, {threads} "
+                     f"thread{'s' if threads > 1 else ''}, {what} in a loop",
+                     ips / 1e6 if ips else None, "million/s",
+                     baseline=base / 1e6 if base else None,
+                     baseline_label="the same queries without churn",
+                     digits=2)
+headline.write()
+
 if problems:
     print()
     print("Errors")

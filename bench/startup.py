@@ -39,7 +39,7 @@ PCMAP_OPTIONS is removed from the programs' environment: the defaults are
 measured (the drivers turn the fault reporter on).
 
 usage: bench/startup.py [--build DIR] [--rounds N] [--runs N] [--libs N,N]
-                        [--sqlite DIR] [--json FILE]
+                        [--sqlite DIR] [--json FILE] [--headline FILE]
                         [--real PCMAP_BIN PLAIN_BIN [ARGS...]]
 """
 
@@ -57,6 +57,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen_startup_program  # noqa: E402
+from headline import Headline  # noqa: E402
 
 FILE_READS = ("open", "openat", "openat2", "read", "pread64", "readv",
               "preadv", "preadv2")
@@ -339,6 +340,33 @@ def print_tables(progs, args, cc):
             ", ".join("`%s`" % f for f in only) if only else "none"))
 
 
+def write_headline(progs, path):
+    """Per program: the spawn's wall and CPU time, and the system calls."""
+    h = Headline(path)
+    plain = "plain clang's build"
+    for p in progs:
+        s = summarize(p)
+        slug = re.sub(r"[^a-z0-9]+", "_", p.name.lower()).strip("_")
+        h.add("wall_" + slug, "start-up, %s: wall time per spawn" % p.name,
+              s["wall_us"]["pcmap"], "µs", baseline=s["wall_us"]["plain"],
+              baseline_label=plain, ratio=s["wall_us"]["ratio"], digits=1,
+              note="ratio: median of the rounds' pcmap / plain")
+        h.add("cpu_" + slug, "start-up, %s: CPU time per spawn" % p.name,
+              s["cpu_us"]["pcmap"], "µs", baseline=s["cpu_us"]["plain"],
+              baseline_label=plain, ratio=s["cpu_us"]["ratio"], digits=1,
+              note="ratio: median of the rounds' pcmap / plain")
+        if p.syscalls:
+            g = syscall_groups(p)
+            h.add("syscalls_" + slug, "start-up, %s: system calls" % p.name,
+                  g["pcmap"]["all"], "calls", baseline=g["plain"]["all"],
+                  baseline_label=plain, difference=True)
+            h.add("file_reads_" + slug, "start-up, %s: file reads" % p.name,
+                  g["pcmap"]["file_reads"], "calls",
+                  baseline=g["plain"]["file_reads"], baseline_label=plain,
+                  difference=True)
+    h.write()
+
+
 def parse_args(argv):
     real = None
     if "--real" in argv:
@@ -376,6 +404,8 @@ def parse_args(argv):
     p.add_argument("--work", help="build in this directory and keep it "
                    "(default: a temporary directory, removed)")
     p.add_argument("--json", help="write every round's figures here")
+    p.add_argument("--headline", help="write the headline figures here "
+                   "(bench/headline.py)")
     args = p.parse_args(argv)
     args.real = real
     try:
@@ -442,6 +472,8 @@ def main(argv):
             for p in progs:
                 p.syscalls = {}
         print_tables(progs, args, cc)
+        if args.headline:
+            write_headline(progs, args.headline)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"rounds": args.rounds, "runs": args.runs,

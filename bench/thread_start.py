@@ -7,7 +7,8 @@ alternately ROUNDS times. Prints the median time per thread of each, the
 ratio (the bound: 1.10x), and, with strace, the system calls per thread of
 each build.
 
-usage: bench/thread_start.py BUILD_DIR [ROUNDS [THREADS]]"""
+usage: bench/thread_start.py BUILD_DIR [ROUNDS [THREADS]] [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py)."""
 
 import os
 import re
@@ -17,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 11
 threads = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
@@ -47,6 +51,9 @@ p, q = statistics.median(times[plain]), statistics.median(times[pcmap])
 print("create and join %d threads, median of %d alternated rounds:" %
       (threads, rounds))
 print("  plain %.2f us a thread, pcmap %.2f us: %.3fx" % (p, q, q / p))
+headline.add("thread", "a thread created and joined (%d threads)" % threads,
+             q, "µs", baseline=p, baseline_label="plain clang's build",
+             digits=2)
 
 
 def syscalls(exe, n):
@@ -59,7 +66,14 @@ def syscalls(exe, n):
 
 
 if shutil.which("strace"):
+    calls = {}
     for name, exe in (("plain", plain), ("pcmap", pcmap)):
         per = (syscalls(exe, 1000) - syscalls(exe, 0)) / 1000.0
+        calls[name] = per
         print("  %s: %.1f system calls a thread" % (name, per))
+    headline.add("syscalls", "system calls a thread", calls["pcmap"],
+                 "calls", baseline=calls["plain"],
+                 baseline_label="plain clang's build", digits=1,
+                 difference=True)
+headline.write()
 shutil.rmtree(tmp, ignore_errors=True)

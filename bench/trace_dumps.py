@@ -9,7 +9,8 @@ Prints the runs, the dumps read and rejected, the stacks and frames, how
 many frames lie in no module, and how many stacks reach their thread's
 start (clone, clone3 or _start).
 
-usage: bench/trace_dumps.py BUILD_DIR [RUNS]"""
+usage: bench/trace_dumps.py BUILD_DIR [RUNS] [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py)."""
 import glob
 import json
 import os
@@ -17,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 100
 bin_dir = os.path.join(os.path.abspath(build), "bin")
@@ -133,8 +137,16 @@ for _ in range(runs):
             root = line.split(";")[0].split(" ")[0]
             at_start += root in ("clone", "clone3", "_start")
 
-print("program: %s" % os.path.join(tmp, "prog"))
+print("trace_dumps.py: program: %s" % os.path.join(tmp, "prog"),
+      file=sys.stderr)
 print("runs: %d, dumps read: %d, rejected: %d" % (runs, read, rejected))
 print("stacks: %d, frames: %d, frames in no module: %d" %
       (stacks, frames, outside))
 print("named stacks from their thread's start: %d of %d" % (at_start, folded))
+headline.add("read", "dumps read by `pcmap-report trace`", read, "dumps",
+             baseline=read + rejected, baseline_label="dumps written")
+headline.add("outside", "frames in no module", outside, "frames",
+             baseline=frames, baseline_label="all frames")
+headline.add("at_start", "named stacks from their thread's start", at_start,
+             "stacks", baseline=folded, baseline_label="all named stacks")
+headline.write()

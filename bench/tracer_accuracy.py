@@ -12,7 +12,8 @@ median and range of samples / (CPU time x rate) (1.000: exact), the share
 of the samples in the busy function, the interrupted sleeps (which must be
 0), and the share of samples with a stack.
 
-usage: bench/tracer_accuracy.py BUILD_DIR [RUNS]"""
+usage: bench/tracer_accuracy.py BUILD_DIR [RUNS] [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py)."""
 
 import glob
 import json
@@ -23,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 7
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -78,3 +82,11 @@ for label, program, args, function in MIXES:
            100 * statistics.median(r[1] for r in results),
            sum(r[2] for r in results),
            100 * statistics.median(r[3] for r in results)))
+    headline.add(label.replace(" ", "_"),
+                 "samples against CPU time x rate, %s (%s)" % (
+                     label, " ".join([program] + args)),
+                 statistics.median(ratio), "", baseline=1.0,
+                 baseline_label="CPU time x rate", digits=3,
+                 note="%.1f%% of the samples in the busy function" %
+                 (100 * statistics.median(r[1] for r in results)))
+headline.write()

@@ -13,6 +13,8 @@ round's traced run against the untraced one beside it), and how the traced
 runs' samples compare with the workers' CPU time.
 
 usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]
+                                     [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py).
 TRACER_OPTIONS: more tracer options for the traced runs."""
 
 import glob
@@ -24,6 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 7
 connections = sys.argv[3] if len(sys.argv) > 3 else "8"
@@ -113,5 +118,20 @@ for name, xs in (("no stacks", flat), ("stacks", on)):
           (name + ":", 100 * (1 - statistics.median(map(rate, xs)) /
                               statistics.median(map(rate, off))),
            100 * statistics.median(throughput), 100 * statistics.median(cpu)))
+    headline.add("throughput_" + name.replace(" ", "_"),
+                 "fork_server requests/s, 1000 Hz, %s" % name,
+                 statistics.median(map(rate, xs)), "requests/s",
+                 baseline=statistics.median(map(rate, off)),
+                 baseline_label="without tracing",
+                 ratio=1 - statistics.median(throughput), digits=0,
+                 note="ratio: median of the rounds' traced / untraced")
+    headline.add("cpu_" + name.replace(" ", "_"),
+                 "workers' CPU per request, 1000 Hz, %s" % name,
+                 statistics.median(cpu_per_request(r) for r in xs), "µs",
+                 baseline=statistics.median(cpu_per_request(r) for r in off),
+                 baseline_label="without tracing",
+                 ratio=1 + statistics.median(cpu), digits=2,
+                 note="ratio: median of the rounds' traced / untraced")
 print("worker samples / worker CPU ms (stacks): median %.3f (min %.3f, max %.3f)" %
       (statistics.median(ratios), min(ratios), max(ratios)))
+headline.write()

@@ -25,7 +25,9 @@ the ratio to the run without the tracer in the same round. For the JSON
 modes, the samples against the process's CPU time times the rate (1.000:
 exact).
 
-usage: bench/tracer_overhead.py BUILD_DIR [ROUNDS] [LOOKUPS_PER_THREAD]"""
+usage: bench/tracer_overhead.py BUILD_DIR [ROUNDS] [LOOKUPS_PER_THREAD]
+                                [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py)."""
 
 import glob
 import json
@@ -37,6 +39,9 @@ import sys
 import tempfile
 import time
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 11
 lookups = int(sys.argv[3]) if len(sys.argv) > 3 else 40000000
@@ -106,9 +111,20 @@ for k, label, _ in MODES:
           (label, wall, cpu, 100 * (wall_ratio - 1), 100 * (cpu_ratio - 1),
            "%.3f" % statistics.median(accuracies) if accuracies else "-",
            "%.0f" % statistics.median(rates) if rates else "-"))
+    if k in ("flat", "stacks", "tick"):
+        off_cpu = statistics.median(r[1] for r in results["off"])
+        headline.add("cpu_" + k, "refcache's CPU time, %s" % label, cpu,
+                     "s", baseline=off_cpu, baseline_label="tracer off",
+                     ratio=cpu_ratio, digits=3,
+                     note="ratio: median of the rounds' ratios")
+    if k == "stacks" and accuracies:
+        headline.add("accuracy", "samples against CPU time x rate, %s" %
+                     label, statistics.median(accuracies), "", baseline=1.0,
+                     baseline_label="CPU time x rate", digits=3)
 fixed = statistics.median(t[0] - s[0]
                           for t, s in zip(results["text"], results["stacks"]))
 fixed_cpu = statistics.median(t[1] - s[1]
                               for t, s in zip(results["text"], results["stacks"]))
 print("text report at exit: %+.0f ms wall, %+.0f ms CPU (median of the "
       "rounds' differences)" % (1000 * fixed, 1000 * fixed_cpu))
+headline.write()
