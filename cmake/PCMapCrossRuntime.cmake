@@ -1,4 +1,4 @@
-# The runtime cross-built for other targets (docs/Runtime.md, "AArch64"):
+# The runtime cross-built for other targets (docs/design/Runtime.md, "AArch64"):
 # rt/ configured as a project of its own, compiled by the clang pcmap is
 # built for with --target=<triple>, its libraries in lib/pcmap/<triple>/,
 # where the drivers look when given --target, and a lit configuration

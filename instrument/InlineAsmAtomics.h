@@ -5,7 +5,7 @@
 // which statements pcmap cannot analyse, so that their function must not
 // claim that all its atomics are recorded. The template is read by
 // AsmTemplateLexer.h and judged by one AsmClassifier per target
-// (AsmClassifier.h); docs/Instrumentation.md lists what is recognised.
+// (AsmClassifier.h); docs/design/Instrumentation.md lists what is recognised.
 //
 //===----------------------------------------------------------------------===//
 

@@ -305,9 +305,9 @@ constexpr uint64_t kFeatureAtomics = 1u << 0;
 /// must not treat the function as complete.
 constexpr uint64_t kFeatureHasAtomics = 1u << 1;
 /// The function holds inline asm that pcmap could not analyse
-/// (docs/Instrumentation.md): some of its atomics may be missing from the
-/// table, so kFeatureAtomics is absent. Readers say why where they say that a
-/// function's atomics are not recorded. Added compatibly in version 1.
+/// (docs/design/Instrumentation.md): some of its atomics may be missing from
+/// the table, so kFeatureAtomics is absent. Readers say why where they say
+/// that a function's atomics are not recorded. Added compatibly in version 1.
 constexpr uint64_t kFeatureOpaqueAsm = 1u << 2;
 /// The code generator may have split the function into fragments
 /// (-fbasic-block-sections=all|list=, -fsplit-machine-functions): the entry

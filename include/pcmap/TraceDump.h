@@ -2,8 +2,8 @@
 //
 // The one definition, in this project, of the tracer's JSON Lines dumps:
 // the runtime writes them (rt/optional/tracer.cpp), `pcmap-report trace`
-// reads them (tools/pcmap-report/trace/). docs/Runtime.md ("The tracer's
-// JSON") is the prose version, field by field; keep the two in step. It
+// reads them (tools/pcmap-report/trace/). docs/Tracer.md ("Output
+// formats") is the prose version, field by field; keep the two in step. It
 // depends on nothing, so that the runtime (no libc++, no LLVM) includes it.
 //
 // A dump is one line, one JSON object. Version 3 adds call stacks to

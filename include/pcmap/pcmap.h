@@ -89,7 +89,7 @@ enum pcmap_rmw_op {
 #define PCMAP_ATOMIC_WEAK 0x2u       /* cmpxchg */
 #define PCMAP_ATOMIC_UPSTREAM 0x4u   /* from sanmd_atomics: PC only */
 #define PCMAP_ATOMIC_INLINE_ASM 0x8u /* an instruction of an inline asm */
-/* AArch64 outline atomics (docs/Runtime.md): pc is the first byte of an
+/* AArch64 outline atomics (docs/CAPI.md): pc is the first byte of an
  * outline-atomic helper (__aarch64_ldadd8_acq_rel, ...), and the atomic is
  * what the helper does, as its name says; */
 #define PCMAP_ATOMIC_OUTLINE_HELPER 0x10u
@@ -129,7 +129,7 @@ struct pcmap_function {
   /* The function's entry, the start of its first fragment: start, unless
    * source has PCMAP_SOURCE_FRAGMENT. The fragments of a function are the
    * records with the same entry; features and num_atomics are per fragment
-   * (docs/Runtime.md, "Fragments"). */
+   * (docs/CAPI.md, "struct pcmap_function"). */
   uintptr_t entry;
 };
 
@@ -336,7 +336,7 @@ int pcmap_stackmap_live_out(const struct pcmap_stackmap_record *record,
 void pcmap_get_stackmap_stats(struct pcmap_stackmap_stats *out);
 
 /* A program may define this to set its own option defaults, in the syntax
- * of PCMAP_OPTIONS, which overrides them (docs/Runtime.md, "Options"). */
+ * of PCMAP_OPTIONS, which overrides them (docs/Options.md). */
 const char *__pcmap_default_options(void);
 
 /* Registration (called by the constructors the compiler emits). The

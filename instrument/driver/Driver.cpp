@@ -527,7 +527,7 @@ void addPluginArgs(const Invocation &Inv, const char *Argv0,
     if (Inv.BBSections || Inv.SplitMachineFunctions)
       Option("-pcmap-fragmented");
     // With LTO, compile steps only mark the functions; the link instruments
-    // them after the link-time optimisations (docs/Instrumentation.md).
+    // them after the link-time optimisations (docs/design/Instrumentation.md).
     if (Inv.LTO)
       Option("-pcmap-lto-prelink");
   }
@@ -572,7 +572,7 @@ std::vector<std::string> runtimeArgs(const Invocation &Inv, const char *Argv0) {
     return Args;
   if (!isDirectory(Dir))
     fail("no pcmap runtime for target '" + Inv.Target + "' (looked in '" + Dir +
-         "'; docs/Runtime.md, \"AArch64\", says how to build one)");
+         "'; docs/Drivers.md, \"AArch64\", says how to build one)");
   // The libraries are not sources, whatever -x the command line left in force.
   append(Args, {"-x", "none"});
   if (HasOutline)

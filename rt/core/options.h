@@ -30,7 +30,7 @@ struct Options {
 /// The options in force.
 extern Options Flags;
 
-/// The process is secure (AT_SECURE; see docs/Runtime.md, "Security"):
+/// The process is secure (AT_SECURE; see docs/Options.md, "Secure processes"):
 /// PCMAP_OPTIONS and PCMAP_SYMBOLIZER_PATH were ignored, the options that
 /// name a path or a program were reset, and the symbolizer runs only from
 /// the root-owned path fixed when pcmap was built. Set by initOptions().

@@ -26,7 +26,7 @@ struct SectionRecord {
   const uint8_t *Start, *Stop;
   /// Whether the section has been decoded: a section registered before the
   /// tables are wanted is decoded with its module's table, at the first
-  /// query (docs/Runtime.md, "Start-up").
+  /// query (docs/design/Runtime.md, "Start-up").
   bool Decoded;
   /// Rejected sections are remembered (without entries) so that their
   /// module knows some of its metadata is missing, and so that their

@@ -44,8 +44,8 @@ struct IndexCopy {
 
 extern Published<IndexCopy> ModuleIndex;
 
-/// Nonzero until the first query (docs/Runtime.md, "Start-up"): until then
-/// registration only records a module's sections, and the first query
+/// Nonzero until the first query (docs/design/Runtime.md, "Start-up"): until
+/// then registration only records a module's sections, and the first query
 /// decodes them and builds the tables of every module that waits. Zero
 /// from the start with lazy_tables=0.
 extern uint64_t TablesDeferred;

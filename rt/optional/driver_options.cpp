@@ -2,8 +2,8 @@
 //
 // pcmap-clang links libpcmap_rt_driver.a beside the runtime: a program built
 // with the driver reports faults by default, one linked by hand does not
-// (docs/Runtime.md, "Options"). The program's __pcmap_default_options() and
-// PCMAP_OPTIONS still override these.
+// (docs/Options.md, "How options are set"). The program's
+// __pcmap_default_options() and PCMAP_OPTIONS still override these.
 //
 //===----------------------------------------------------------------------===//
 

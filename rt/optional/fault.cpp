@@ -19,7 +19,7 @@
 
 // The unwinder: the runtime's private copy of libgcc's (rt/CMakeLists.txt),
 // so that a program needs no libgcc_s.so for pcmap: loading it would cost
-// every C process its start-up share (docs/Runtime.md, "Start-up").
+// every C process its start-up share (docs/design/Runtime.md, "Start-up").
 #if PCMAP_PRIVATE_UNWINDER
 extern "C" _Unwind_Reason_Code __pcmap_unwind_backtrace(_Unwind_Trace_Fn,
                                                         void *);

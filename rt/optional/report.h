@@ -2,7 +2,8 @@
 //
 // The function report (report_functions) and the output both it and the
 // tracer's report use: report_path, report_format, and writers for text,
-// CSV (RFC 4180) and JSON. docs/Runtime.md documents the formats.
+// CSV (RFC 4180) and JSON. docs/Tracer.md and docs/FunctionReport.md
+// document the formats.
 //
 //===----------------------------------------------------------------------===//
 

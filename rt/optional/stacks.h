@@ -4,7 +4,7 @@
 // walks it in the signal handler, StackTable keeps each distinct stack once
 // with its samples. Both are async-signal-safe, take no lock and allocate
 // nothing after init; a full table drops the stack (the sample is still
-// counted everywhere else). docs/Runtime.md, "Call stacks", says what a
+// counted everywhere else). docs/Tracer.md, "Call stacks", says what a
 // stack holds for code with and without frame pointers.
 //
 //===----------------------------------------------------------------------===//

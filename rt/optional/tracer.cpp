@@ -813,7 +813,7 @@ void writeResolution(ReportWriter &W, const Summary &Sum) {
 }
 
 /// The JSON report is one line (JSON Lines: a process appends one per
-/// dump); docs/Runtime.md describes its fields.
+/// dump); docs/Tracer.md, "Output formats", describes its fields.
 /// Writes ", \"Key\": " (no comma First): a key of the dump
 /// (pcmap/TraceDump.h, the one list of them, which pcmap-report reads).
 Writer &key(Writer &W, const char *Key, bool First = false) {

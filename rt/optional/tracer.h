@@ -18,7 +18,8 @@
 // own (the JSON names its parent's), so that its reports hold its own work.
 // Dumps (trace_dump_signal, trace_dump_interval) are written by a service
 // thread that blocks every signal and is never sampled; the dump signal's
-// handler only wakes it. docs/Runtime.md, "The atomic tracer", has the rest.
+// handler only wakes it. docs/design/Runtime.md, "The atomic tracer", has
+// the rest.
 //
 //===----------------------------------------------------------------------===//
 

@@ -39,7 +39,8 @@
 //
 // The interceptors are weak aliases, as pthread_create's and dlopen's are,
 // so that a program that links a sanitizer's interceptors too still links;
-// the sanitizer's then win, and this filtering is off (docs/Runtime.md).
+// the sanitizer's then win, and this filtering is off
+// (docs/design/Runtime.md, "The tracer's signal").
 //
 //===----------------------------------------------------------------------===//
 

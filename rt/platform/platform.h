@@ -21,7 +21,7 @@
 /// actions): kept together in .data, on pages the loader has mostly touched
 /// already, rather than in .bss between the large tables, where each of
 /// them would cost a page fault of its own (some microseconds each, more in
-/// a virtual machine: docs/Runtime.md, "Start-up"). Zero-initialised
+/// a virtual machine: docs/design/Runtime.md, "Start-up"). Zero-initialised
 /// variables only; what only a service that runs later touches stays in
 /// .bss.
 #define PCMAP_STARTUP_STATE __attribute__((section(".data.pcmap_startup")))

@@ -270,7 +270,8 @@ void discoverStackMaps() {
 namespace {
 /// After every dlopen and dlclose, once a query has asked for stack maps:
 /// new objects are read then, gone ones dropped before dlclose returns.
-/// Until then the objects' files are not opened (docs/Runtime.md, "Start-up").
+/// Until then the objects' files are not opened (docs/design/Runtime.md,
+/// "Start-up").
 void rescanIfDiscovered() {
   WriterLock Lock; // then a discovery in progress has seen the change
   if (Discovered)

@@ -32,7 +32,7 @@ void __pcmap_testing_set_verbosity(int level);
 
 /* From now on, registration records sections without building their tables,
  * and the next query builds them, as before a process's first query
- * (lazy_tables, docs/Runtime.md "Start-up"). */
+ * (lazy_tables, docs/design/Runtime.md "Start-up"). */
 void __pcmap_testing_defer_tables(void);
 
 /* Whether the queries at pc are answered from its stretch's index entry

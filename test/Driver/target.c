@@ -22,7 +22,7 @@
 // RUN: %t/bin/pcmap-clang -### --target=riscv64-linux-gnu %t/a.o -o %t/a.out 2>&1 | FileCheck %s --check-prefix=LINK
 
 // Every AArch64 module gets the object that registers its outline-atomic
-// helpers (docs/Runtime.md, "Outline atomics"); executables the runtime.
+// helpers (docs/design/Runtime.md, "Outline atomics"); executables the runtime.
 // A64: "--whole-archive" "{{[^"]*}}/lib/pcmap/aarch64-linux-gnu/libclang_rt.pcmap_outline.a" "--no-whole-archive"
 // A64: "{{[^"]*}}/lib/pcmap/aarch64-linux-gnu/libclang_rt.pcmap_driver.a"
 // A64: "--whole-archive" "{{[^"]*}}/lib/pcmap/aarch64-linux-gnu/libclang_rt.pcmap.a" "--no-whole-archive" "--dynamic-list={{[^"]*}}/lib/pcmap/aarch64-linux-gnu/libpcmap_rt.syms"

@@ -1,8 +1,8 @@
 //===- PlatformTest.cpp - The runtime's OS services that guard privilege --===//
 //
 // The files the runtime writes, the trust check of the symbolizer a secure
-// process may run, and writes to a symbolizer that has exited (docs/Runtime.md,
-// "Security").
+// process may run, and writes to a symbolizer that has exited
+// (docs/design/Runtime.md, "Security").
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,6 @@
 // Bad input through the real registration callbacks, in a real executable:
 // what the runtime says (and does not do) for each row of
-// docs/robustness.md that concerns registration. Every section lives in
+// docs/design/robustness.md that concerns registration. Every section lives in
 // this program's data, so it belongs to this module; its relative PCs are
 // computed at run time.
 // RUN: rm -rf %t && mkdir %t

@@ -4,7 +4,7 @@
 // interceptor made itself the caller, so the loader searched the runtime's
 // path instead of the library's ("cannot open shared object file").
 // Not with a sanitizer: its own dlopen interceptor, which the program calls
-// first, has the same defect (docs/Runtime.md, "Discovery").
+// first, has the same defect (docs/design/Runtime.md, "Discovery").
 // UNSUPPORTED: sanitizer
 
 // RUN: rm -rf %t && mkdir -p %t/lib/plugins %t/bin

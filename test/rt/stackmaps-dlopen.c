@@ -45,7 +45,7 @@
 // A sanitizer's own dlopen/dlclose interceptors take precedence over the
 // runtime's when both are linked into the executable, as with the static
 // runtime: a sanitizer build (PCMAP_SANITIZE) checks the shared runtime only
-// (docs/Runtime.md, "Stack maps").
+// (docs/design/Runtime.md, "Stack maps").
 // RUN: %if !sanitizer %{ %{check} %}
 // REDEFINE: %{exe} = shared-rt
 // RUN: %{check}

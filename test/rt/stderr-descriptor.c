@@ -2,7 +2,7 @@
 // 2 and opened a file of its own, which took descriptor 2, keeps its file
 // as it wrote it. A log the program opened for appending gets the report,
 // as stderr would have; log_path keeps the report in either case.
-// (docs/Runtime.md, "Where the runtime writes".)
+// (docs/Options.md, "Where the runtime writes".)
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O1 -fsanitize-metadata=all %S/Inputs/stderr_file.c -o %t/prog

@@ -17,7 +17,7 @@
 // RUN: %python %S/Inputs/check_accuracy.py %t spin_on_atomic 0.9 %run %t/prog | FileCheck %s
 // Short-lived threads get their timer when they start, which a sanitizer's
 // pthread_create interceptor (it starts them itself) hides: there they are
-// found by the next scan (docs/Runtime.md, "The atomic tracer").
+// found by the next scan (docs/design/Runtime.md, "The atomic tracer").
 // RUN: rm -rf %t/trace*
 // RUN: %if !sanitizer %{ %python %S/Inputs/check_accuracy.py %t spin_on_atomic 0.5 %run %t/prog short | FileCheck %s --check-prefix=SHORT %}
 // CHECK:      interrupted sleeps: 0, spurious wake-ups: 0

@@ -29,7 +29,7 @@
 
 // Every signal blocked. The sanitizers' interceptors of these calls win
 // over pcmap's, which leave the tracer's signal out of the program's sets
-// (docs/Runtime.md): not there.
+// (docs/Tracer.md, "Limitations"): not there.
 // RUN: %if !sanitizer %{ env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog sigwaitinfo 2>&1 | FileCheck %s --check-prefix=WAIT %}
 // RUN: %if !sanitizer %{ env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog sigtimedwait 2>&1 | FileCheck %s --check-prefix=WAIT %}
 // RUN: %if !sanitizer %{ env PCMAP_OPTIONS=trace_atomics=1 %run %t/prog sigwait 2>&1 | FileCheck %s --check-prefix=WAIT %}

@@ -7,8 +7,8 @@
 // sanitizer), while the main thread sleeps. In a program that never called
 // pthread_create (no scan thread; the program's busy-main mode), a sampled
 // thread's handler finds them, but on a loaded machine late: 0.41 to 0.98
-// of the CPU time in samples (docs/Runtime.md, "Limits"), so that mode is
-// not checked here.
+// of the CPU time in samples (docs/design/Runtime.md, "Limits"), so that mode
+// is not checked here.
 // Regression test: the scanning thread waited in the idle scheduling class,
 // where a wake-up on busy cores waited for most of a second: under ASan,
 // one run in four of rt/tracer.c reported 1 sample for 600 ms of CPU time.

@@ -1,4 +1,4 @@
-"""Checks the runtime's layers (docs/Runtime.md, "Layout"): each layer
+"""Checks the runtime's layers (docs/design/Runtime.md, "Layout"): each layer
 includes only its own headers and those of the layers below it, and only
 platform/ calls the OS's signal and system-call interfaces. Prints one line
 per violation, then a summary line.

@@ -5,8 +5,8 @@
 ; multiple of 4; patchpoint 10's call sequence is 16, and a NOP after it
 ; keeps patchpoint 11 from being taken for a call's return address). Stack
 ; map 2 has no shadow: AArch64 pads a shadow with NOPs, which the runtime
-; would take for a patchpoint without a target (docs/Runtime.md, "Call-site
-; sizes").
+; would take for a patchpoint without a target (docs/design/Runtime.md,
+; "Call-site sizes").
 ;
 ; No ordinary call follows a patchpoint: llc (19 and 22) crashes on that when
 ; it computes live-outs (StackMaps::parseRegisterLiveOutMask).

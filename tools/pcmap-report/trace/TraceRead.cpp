@@ -1,7 +1,7 @@
 //===- TraceRead.cpp - The tracer's JSON Lines dumps, checked -------------===//
 //
 // Each line of a trace file is one dump (versions 2 and 3,
-// include/pcmap/TraceDump.h, docs/Runtime.md); blank
+// include/pcmap/TraceDump.h, docs/Tracer.md); blank
 // lines are skipped. A file that is one JSON document over several lines
 // (a version 1 trace, another report, a dump passed through a pretty
 // printer) is read as one document, so that it gets the error that says
