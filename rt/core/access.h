@@ -1,0 +1,74 @@
+//===- access.h - The memory an instruction accesses, from its bytes ------===//
+//
+// What a sampled instruction reads or writes: decoded from the instruction's
+// bytes alone into an addressing form (base, index, scale, displacement,
+// segment: registers by number), then evaluated against the registers of a
+// signal context. Decoding never guesses: an encoding it does not know in
+// full (its length, whether and how it accesses memory, the size) is
+// unknown, never a wrong address. One decoder per architecture
+// (access_x86_64.cpp, ...), each held against LLVM's disassembler on real
+// binaries (test/tools/access-check) and fuzzed.
+//
+// Async-signal-safe: no allocation, no locks, bounded time (an x86-64
+// instruction is at most 15 bytes), a few hundred bytes of stack.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_CORE_ACCESS_H
+#define PCMAP_RT_CORE_ACCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace pcmap {
+namespace rt {
+
+/// What the decoder says of an instruction.
+enum AccessDecode : uint8_t {
+  AD_Unknown,  // not decoded: the bytes are not an encoding it knows in full
+  AD_NoMemory, // decoded; accesses no data memory (LEA, NOP and prefetches
+               // included: they compute an address and access nothing)
+  AD_Memory,   // decoded; Form says which memory it accesses
+};
+
+/// Whether the access reads, writes or both (read-modify-write).
+enum AccessKind : uint8_t { AK_Read = 1, AK_Write = 2, AK_ReadWrite = 3 };
+
+/// x86-64 register numbers of an addressing form: the hardware's (RAX = 0
+/// ... R15 = 15), and two of its own.
+enum : uint8_t { kX86RegRIP = 16, kNoRegister = 0xff };
+
+/// The segment of an x86-64 access: only FS and GS have a base in 64-bit
+/// mode.
+enum AccessSegment : uint8_t { AS_None, AS_FS, AS_GS };
+
+/// How an instruction's memory operand is addressed, and what it does.
+/// Address = Segment base + Base + Index * Scale + Displacement, wrapped to
+/// 32 bits when AddressBytes is 4 (the 0x67 prefix); Base kX86RegRIP is
+/// the address of the next instruction (PC + Length).
+struct AccessForm {
+  uint8_t Length = 0;       // the instruction's bytes
+  uint8_t Size = 0;         // bytes accessed; 0: not known (address is)
+  uint8_t Kind = 0;         // AccessKind
+  uint8_t Base = kNoRegister, Index = kNoRegister;
+  uint8_t Scale = 1;        // 1, 2, 4 or 8
+  uint8_t Segment = AS_None;
+  uint8_t AddressBytes = 8; // 8, or 4 with the address-size prefix
+  /// Whether the instruction writes a register its address is formed from
+  /// (`mov (%rax),%rax`, `cmpxchg` and %rax, string and stack operations):
+  /// the form is then the address before the instruction ran, and says
+  /// nothing of the address after it.
+  bool WritesAddressRegister = false;
+  /// Lock prefix (x86-64).
+  bool Locked = false;
+  int64_t Displacement = 0;
+};
+
+/// Decodes the x86-64 instruction at Bytes (Avail of them readable).
+AccessDecode decodeX86_64Access(const uint8_t *Bytes, size_t Avail,
+                                AccessForm &Form);
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_CORE_ACCESS_H
