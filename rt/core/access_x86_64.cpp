@@ -59,7 +59,7 @@ constexpr uint16_t AluB = M | RW | Sb, AluV = M | RW | Sv,
 
 /// The one-byte map. Prefixes, REX, 0F, VEX (C4, C5) and EVEX (62) are
 /// taken before it is read (their entries are 0).
-const uint16_t kOneByte[256] = {
+const uint16_t kOneByte[] = {
     PCMAP_ALU, BAD, BAD,                                           // 00 add
     PCMAP_ALU, BAD, 0,                                             // 08 or
     PCMAP_ALU, BAD, BAD,                                           // 10 adc
@@ -97,7 +97,7 @@ const uint16_t kOneByte[256] = {
 constexpr uint16_t Sse = M | R | Sx, SseW = M | W | Sx;
 
 /// The 0F map.
-const uint16_t kTwoByte[256] = {
+const uint16_t kTwoByte[] = {
     M | UNK, M | UNK, M | UNK | WREG, M | UNK | WREG, BAD, 0, 0, 0, // 00
     0, 0, BAD, 0, BAD, M | ADDR, 0, M | UNK | Ib,                    // 08
     Sse, SseW, Sse, SseW, Sse, Sse, Sse, SseW,                       // 10
@@ -141,6 +141,8 @@ const uint16_t kTwoByte[256] = {
     Sse, Sse, Sse, Sse, Sse, Sse, Sse, M | UNK,                       // f8
 };
 #undef PCMAP_ALU
+static_assert(sizeof(kOneByte) == 256 * sizeof(uint16_t), "an entry a byte");
+static_assert(sizeof(kTwoByte) == 256 * sizeof(uint16_t), "an entry a byte");
 
 /// Sizes that depend on the mandatory prefix: none, 66, F3, F2. 0: not an
 /// instruction with a memory operand of a known size; Y: 8 with REX.W
