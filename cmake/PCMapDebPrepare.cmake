@@ -1,5 +1,8 @@
 # Run by cpack (CPACK_PRE_BUILD_SCRIPTS, cmake/PCMapPackaging.cmake) once the
 # package's files are staged, before the .deb is made:
+# - the manual pages are compressed with gzip -9n (no name or time stamp),
+#   as Debian's policy asks and dh_compress does, and a link to a page then
+#   names the compressed page (cmake/PCMapManPages.cmake);
 # - the static libraries lose their debug information, as dh_strip does
 #   (install(TARGETS) strips executables and shared objects, not archives);
 # - dpkg-shlibdeps on the package's native executables and shared objects,
@@ -14,6 +17,27 @@ if(NOT stage OR NOT IS_DIRECTORY "${stage}")
 endif()
 if(NOT IS_DIRECTORY "${stage}")
   message(FATAL_ERROR "pcmap: no staged package files ('${stage}')")
+endif()
+
+if(CPACK_PCMAP_GZIP AND CPACK_PCMAP_MANDIR)
+  file(GLOB_RECURSE pages LIST_DIRECTORIES false
+       "${stage}/*/${CPACK_PCMAP_MANDIR}/man*/*")
+  foreach(page ${pages})
+    if(NOT page MATCHES "/man[1-9]/[^/]+\\.[1-9][^/.]*$")
+      continue()
+    endif()
+    if(IS_SYMLINK "${page}")
+      file(READ_SYMLINK "${page}" target)
+      file(REMOVE "${page}")
+      file(CREATE_LINK "${target}.gz" "${page}.gz" SYMBOLIC)
+      continue()
+    endif()
+    execute_process(COMMAND "${CPACK_PCMAP_GZIP}" -9nf "${page}"
+                    RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "pcmap: ${CPACK_PCMAP_GZIP} -9nf ${page} failed")
+    endif()
+  endforeach()
 endif()
 
 file(GLOB_RECURSE files LIST_DIRECTORIES false "${stage}/*")
