@@ -68,6 +68,20 @@ struct AccessForm {
 AccessDecode decodeX86_64Access(const uint8_t *Bytes, size_t Avail,
                                 AccessForm &Form);
 
+/// The registers an x86-64 address is formed from, as the instruction at PC
+/// is about to run: the general registers by DWARF number (RAX RDX RCX RBX
+/// RSI RDI RBP RSP R8..R15, as signalContextRegisters gives them), and the
+/// FS and GS bases (0: not known).
+struct X86_64Registers {
+  const uintptr_t *Dwarf;
+  uintptr_t PC, FSBase, GSBase;
+};
+
+/// The address Form accesses with registers Regs; false if it cannot be
+/// known (a segment base not known).
+bool evaluateX86_64Access(const AccessForm &Form, const X86_64Registers &Regs,
+                          uintptr_t &Address);
+
 } // namespace rt
 } // namespace pcmap
 

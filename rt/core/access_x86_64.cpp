@@ -795,6 +795,33 @@ AccessDecode decodeX86_64Access(const uint8_t *Bytes, size_t Avail,
   return Result;
 }
 
+bool evaluateX86_64Access(const AccessForm &Form, const X86_64Registers &Regs,
+                          uintptr_t &Address) {
+  // Hardware register numbers (RAX RCX RDX RBX RSP RBP RSI RDI R8..R15) to
+  // DWARF's.
+  static constexpr uint8_t kDwarfOf[16] = {0, 2, 1,  3,  7,  6,  4,  5,
+                                           8, 9, 10, 11, 12, 13, 14, 15};
+  auto Value = [&](uint8_t Reg) -> uintptr_t {
+    if (Reg == kX86RegRIP)
+      return Regs.PC + Form.Length;
+    return Reg < 16 ? Regs.Dwarf[kDwarfOf[Reg]] : 0;
+  };
+  uintptr_t Offset = uintptr_t(Form.Displacement);
+  if (Form.Base != kNoRegister)
+    Offset += Value(Form.Base);
+  if (Form.Index != kNoRegister)
+    Offset += Value(Form.Index) * Form.Scale;
+  if (Form.AddressBytes == 4)
+    Offset = uint32_t(Offset);
+  uintptr_t Base = 0;
+  if (Form.Segment != AS_None) {
+    Base = Form.Segment == AS_FS ? Regs.FSBase : Regs.GSBase;
+    if (!Base)
+      return false;
+  }
+  Address = Base + Offset;
+  return true;
+}
 
 } // namespace rt
 } // namespace pcmap

@@ -119,3 +119,38 @@ TEST(AccessX86Test, UnknownRatherThanWrong) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(AccessX86Test, Evaluate) {
+  AccessForm F;
+  uintptr_t Dwarf[17] = {};
+  Dwarf[5] = 0x1000; // RDI
+  Dwarf[4] = 0x20;   // RSI
+  X86_64Registers Regs = {Dwarf, 0x400000, 0x7000, 0};
+  uintptr_t Address = 0;
+  // lock cmpxchg %ecx, 0x10(%rdi,%rsi,4)
+  ASSERT_EQ(decode({0xf0, 0x0f, 0xb1, 0x4c, 0xb7, 0x10}, F), AD_Memory);
+  ASSERT_TRUE(evaluateX86_64Access(F, Regs, Address));
+  EXPECT_EQ(Address, 0x1000u + 0x20 * 4 + 0x10);
+  // addl $1, 0x100(%rip): from the end of the instruction.
+  ASSERT_EQ(decode({0x83, 0x05, 0x00, 0x01, 0x00, 0x00, 0x01}, F), AD_Memory);
+  ASSERT_TRUE(evaluateX86_64Access(F, Regs, Address));
+  EXPECT_EQ(Address, 0x400000u + 7 + 0x100);
+  // mov %fs:0x28, %rax
+  ASSERT_EQ(decode({0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0}, F),
+            AD_Memory);
+  ASSERT_TRUE(evaluateX86_64Access(F, Regs, Address));
+  EXPECT_EQ(Address, 0x7028u);
+  // mov %gs:0x28, %rax: GS's base is not known.
+  ASSERT_EQ(decode({0x65, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0}, F),
+            AD_Memory);
+  EXPECT_FALSE(evaluateX86_64Access(F, Regs, Address));
+  // mov (%edi), %eax: a 32-bit address wraps.
+  Dwarf[5] = 0x1ffffffff;
+  ASSERT_EQ(decode({0x67, 0x8b, 0x47, 0x01}, F), AD_Memory);
+  ASSERT_TRUE(evaluateX86_64Access(F, Regs, Address));
+  EXPECT_EQ(Address, 0u);
+}
+
+} // namespace
