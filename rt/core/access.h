@@ -34,9 +34,22 @@ enum AccessDecode : uint8_t {
 /// Whether the access reads, writes or both (read-modify-write).
 enum AccessKind : uint8_t { AK_Read = 1, AK_Write = 2, AK_ReadWrite = 3 };
 
-/// x86-64 register numbers of an addressing form: the hardware's (RAX = 0
-/// ... R15 = 15), and two of its own.
-enum : uint8_t { kX86RegRIP = 16, kNoRegister = 0xff };
+/// Register numbers of an addressing form. x86-64: the hardware's (RAX = 0
+/// ... R15 = 15) and RIP; AArch64: DWARF's (X0 = 0 ... X30 = 30, SP = 31)
+/// and the PC.
+enum : uint8_t {
+  kX86RegRIP = 16,
+  kAArch64RegSP = 31,
+  kAArch64RegPC = 32,
+  kNoRegister = 0xff
+};
+
+/// How an AArch64 index register is extended before it is scaled.
+enum AccessExtend : uint8_t {
+  AE_None, // the 64-bit register as it is
+  AE_UXTW, // its low 32 bits, zero-extended
+  AE_SXTW, // its low 32 bits, sign-extended
+};
 
 /// The segment of an x86-64 access: only FS and GS have a base in 64-bit
 /// mode.
@@ -45,7 +58,8 @@ enum AccessSegment : uint8_t { AS_None, AS_FS, AS_GS };
 /// How an instruction's memory operand is addressed, and what it does.
 /// Address = Segment base + Base + Index * Scale + Displacement, wrapped to
 /// 32 bits when AddressBytes is 4 (the 0x67 prefix); Base kX86RegRIP is
-/// the address of the next instruction (PC + Length).
+/// the address of the next instruction (PC + Length), kAArch64RegPC the
+/// instruction's own; an AArch64 Index is extended first (IndexExtend).
 struct AccessForm {
   uint8_t Length = 0;       // the instruction's bytes
   uint8_t Size = 0;         // bytes accessed; 0: not known (address is)
@@ -54,6 +68,7 @@ struct AccessForm {
   uint8_t Scale = 1;        // 1, 2, 4 or 8
   uint8_t Segment = AS_None;
   uint8_t AddressBytes = 8; // 8, or 4 with the address-size prefix
+  uint8_t IndexExtend = AE_None;
   /// Whether the instruction writes a register its address is formed from
   /// (`mov (%rax),%rax`, `cmpxchg` and %rax, string and stack operations):
   /// the form is then the address before the instruction ran, and says
@@ -81,6 +96,15 @@ struct X86_64Registers {
 /// known (a segment base not known).
 bool evaluateX86_64Access(const AccessForm &Form, const X86_64Registers &Regs,
                           uintptr_t &Address);
+
+/// Decodes the AArch64 instruction at Bytes (Avail of them readable).
+AccessDecode decodeAArch64Access(const uint8_t *Bytes, size_t Avail,
+                                 AccessForm &Form);
+
+/// The address Form accesses as the AArch64 instruction at PC is about to
+/// run, with the general registers by DWARF number (X0..X30, SP).
+uintptr_t evaluateAArch64Access(const AccessForm &Form, const uintptr_t *Dwarf,
+                                uintptr_t PC);
 
 } // namespace rt
 } // namespace pcmap

@@ -78,11 +78,16 @@ struct MC {
     MRI.reset(TheTarget->createMCRegInfo(T.str()));
     MCTargetOptions Options;
     MAI.reset(TheTarget->createMCAsmInfo(*MRI, T.str(), Options));
-    STI.reset(TheTarget->createMCSubtargetInfo(T.str(), "", ""));
+    // Every AArch64 extension, as binaries may use any behind a CPU check.
+    STI.reset(TheTarget->createMCSubtargetInfo(T.str(), "",
+                                               T.isAArch64() ? "+all" : ""));
     MII.reset(TheTarget->createMCInstrInfo());
     Ctx = std::make_unique<MCContext>(T, MAI.get(), MRI.get(), STI.get());
     Disassembler.reset(TheTarget->createMCDisassembler(*STI, *Ctx));
-    Intel.reset(TheTarget->createMCInstPrinter(T, 1, *MAI, *MII, *MRI));
+    // Intel syntax on x86-64 (it prints the operand's size); AArch64's
+    // generic one.
+    Intel.reset(TheTarget->createMCInstPrinter(T, T.isAArch64() ? 0 : 1, *MAI,
+                                               *MII, *MRI));
     return Disassembler && Intel;
   }
 };
@@ -261,8 +266,11 @@ std::string hexBytes(ArrayRef<uint8_t> Bytes) {
   return Text;
 }
 
+std::string compareAArch64(const MCInstrDesc &Desc, StringRef Text,
+                           AccessDecode Result, const AccessForm &Form);
+
 void checkSection(const MC &M, ArrayRef<uint8_t> Bytes, uint64_t Address,
-                  StringRef File, Counts &C) {
+                  StringRef File, bool AArch64, Counts &C) {
   for (uint64_t Offset = 0; Offset < Bytes.size();) {
     MCInst Inst;
     uint64_t Size = 0;
@@ -290,14 +298,18 @@ void checkSection(const MC &M, ArrayRef<uint8_t> Bytes, uint64_t Address,
     Size += PrefixBytes;
     ++C.Instructions;
     AccessForm Form;
-    AccessDecode Result = decodeX86_64Access(Rest.data(), Rest.size(), Form);
+    AccessDecode Result =
+        AArch64 ? decodeAArch64Access(Rest.data(), Rest.size(), Form)
+                : decodeX86_64Access(Rest.data(), Rest.size(), Form);
     if (Result == AD_Unknown) {
       ++C.Unknown;
       ++C.UnknownByMnemonic[mnemonic(Intel).str()];
     } else {
       ++(Result == AD_Memory ? C.Memory : C.NoMemory);
-      std::string Why = compare(M, Inst, M.MII->get(Inst.getOpcode()), Intel,
-                                Result, Form, Size);
+      const MCInstrDesc &Desc = M.MII->get(Inst.getOpcode());
+      std::string Why = AArch64
+                            ? compareAArch64(Desc, Intel, Result, Form)
+                            : compare(M, Inst, Desc, Intel, Result, Form, Size);
       if (!Why.empty() && C.Disagreements++ < ShowLimit)
         outs() << File << "+0x" << utohexstr(Address + Offset) << ": "
                << hexBytes(Rest.take_front(Size)) << " ("
@@ -307,7 +319,7 @@ void checkSection(const MC &M, ArrayRef<uint8_t> Bytes, uint64_t Address,
   }
 }
 
-bool checkFile(const MC &M, StringRef Path, Counts &C) {
+bool checkFile(const MC &X86, const MC &A64, StringRef Path, Counts &C) {
   Expected<object::OwningBinary<object::ObjectFile>> Binary =
       object::ObjectFile::createObjectFile(Path);
   if (!Binary) {
@@ -315,6 +327,12 @@ bool checkFile(const MC &M, StringRef Path, Counts &C) {
            << toString(Binary.takeError()) << "\n";
     return false;
   }
+  bool AArch64 = Binary->getBinary()->getArch() == Triple::aarch64;
+  if (!AArch64 && Binary->getBinary()->getArch() != Triple::x86_64) {
+    errs() << "access-check: " << Path << ": neither x86-64 nor AArch64\n";
+    return false;
+  }
+  const MC &M = AArch64 ? A64 : X86;
   for (const object::SectionRef &Section : Binary->getBinary()->sections()) {
     if (!Section.isText())
       continue;
@@ -324,9 +342,154 @@ bool checkFile(const MC &M, StringRef Path, Counts &C) {
       continue;
     }
     checkSection(M, arrayRefFromStringRef(*Contents), Section.getAddress(),
-                 Path, C);
+                 Path, AArch64, C);
   }
   return true;
+}
+
+/// An AArch64 register's number in an address (SP 31), kNoRegister for
+/// XZR/WZR, 0xfe if not a general register.
+uint8_t aarch64Register(StringRef Name) {
+  Name = Name.trim();
+  if (Name == "sp" || Name == "wsp")
+    return kAArch64RegSP;
+  if (Name == "xzr" || Name == "wzr")
+    return kNoRegister;
+  unsigned N;
+  if ((Name.consume_front("x") || Name.consume_front("w")) &&
+      !Name.getAsInteger(10, N) && N < 31)
+    return uint8_t(N);
+  return 0xfe;
+}
+
+/// The bytes a register of this name holds (w 4, x 8, b h s d q).
+unsigned registerBytes(StringRef Name) {
+  switch (Name.trim().empty() ? 0 : Name.trim()[0]) {
+  case 'b':
+    return 1;
+  case 'h':
+    return 2;
+  case 'w':
+  case 's':
+    return 4;
+  case 'x':
+  case 'd':
+    return 8;
+  case 'q':
+    return 16;
+  default:
+    return 0;
+  }
+}
+
+/// The size an AArch64 load or store accesses, from its mnemonic and its
+/// data register: 0 if not told here (SIMD structures).
+unsigned aarch64Size(StringRef Mnemonic, StringRef Operands) {
+  SmallVector<StringRef, 6> Regs;
+  Operands.split('[').first.split(Regs, ',', -1, false);
+  bool Status = Mnemonic.starts_with("stxr") || Mnemonic.starts_with("stlxr") ||
+                Mnemonic.starts_with("stxp") || Mnemonic.starts_with("stlxp");
+  if (Regs.size() <= size_t(Status) || Mnemonic.starts_with("ld1") ||
+      Mnemonic.starts_with("st1") || Mnemonic.size() == 3)
+    return 0; // LD1..LD4, ST1..ST4 and their forms are not sized here
+  bool Pair = Mnemonic.contains("xp") || Mnemonic == "ldp" ||
+              Mnemonic == "stp" || Mnemonic == "ldnp" || Mnemonic == "stnp" ||
+              Mnemonic == "ldpsw" || Mnemonic.starts_with("casp");
+  unsigned Element = registerBytes(Regs[Status ? 1 : 0]);
+  if (Mnemonic.ends_with("sw"))
+    Element = 4;
+  else if (Mnemonic.ends_with("b"))
+    Element = 1;
+  else if (Mnemonic.ends_with("h"))
+    Element = 2;
+  return Pair ? 2 * Element : Element;
+}
+
+/// The address an AArch64 instruction's text shows: base, index and its
+/// extend and scale, displacement, write-back.
+struct TextAddress {
+  uint8_t Base = kNoRegister, Index = kNoRegister, Extend = AE_None;
+  unsigned Scale = 1;
+  int64_t Displacement = 0;
+  bool Writeback = false, Valid = false;
+};
+
+TextAddress aarch64Address(StringRef Operands) {
+  TextAddress A;
+  // The last bracket: "{ v0.s }[1], [x8]" names a lane first.
+  size_t Open = Operands.rfind('['), Close = Operands.find(']', Open);
+  if (Open == StringRef::npos || Close == StringRef::npos) {
+    // A literal: "#offset" from the instruction.
+    StringRef Imm = Operands.rsplit(',').second.trim();
+    A.Valid = Imm.consume_front("#") && !Imm.getAsInteger(0, A.Displacement);
+    A.Base = kAArch64RegPC;
+    return A;
+  }
+  SmallVector<StringRef, 4> Parts;
+  Operands.slice(Open + 1, Close).split(Parts, ',');
+  StringRef After = Operands.substr(Close + 1).trim();
+  A.Base = aarch64Register(Parts[0]);
+  A.Writeback = !After.empty(); // "!" (pre-index) or ", #8" (post-index)
+  A.Valid = true;
+  for (size_t I = 1; I < Parts.size(); ++I) {
+    StringRef Part = Parts[I].trim();
+    if (Part.consume_front("#")) {
+      A.Valid &= !Part.getAsInteger(0, A.Displacement);
+      continue;
+    }
+    StringRef Kind = Part.split(' ').first, Amount = Part.split('#').second;
+    if (aarch64Register(Part) != 0xfe) {
+      A.Index = aarch64Register(Part);
+      continue;
+    }
+    A.Extend = Kind == "uxtw" ? AE_UXTW : Kind == "sxtw" ? AE_SXTW : AE_None;
+    unsigned Shift = 0;
+    if (!Amount.empty())
+      A.Valid &= !Amount.getAsInteger(10, Shift);
+    A.Scale = 1u << Shift;
+  }
+  if (A.Writeback && !After.starts_with("!"))
+    A.Displacement = 0; // post-index: the access is at the base
+  return A;
+}
+
+std::string compareAArch64(const MCInstrDesc &Desc, StringRef Text,
+                           AccessDecode Result, const AccessForm &Form) {
+  StringRef Mnemonic = Text.split('\t').first.trim();
+  StringRef Operands = Text.split('\t').second.trim();
+  bool Loads = Desc.mayLoad(), Stores = Desc.mayStore();
+  bool Prefetch = Mnemonic.starts_with("prfm") || Mnemonic.starts_with("prfum");
+  if (Result == AD_NoMemory)
+    return Operands.contains('[') && (Loads || Stores) && !Prefetch
+               ? "no access, but MC loads or stores"
+               : "";
+  // MC models the exclusives (LDXR, STXR, ...) as loads and stores both.
+  unsigned MCKind = (Loads ? AK_Read : 0) + (Stores ? AK_Write : 0);
+  bool Exclusive = Mnemonic.contains("xr") || Mnemonic.contains("xp");
+  if (Exclusive ? (Form.Kind & ~MCKind) != 0 : Form.Kind != MCKind)
+    return "kind " + std::to_string(Form.Kind) + ", MC mayLoad " +
+           std::to_string(Loads) + " mayStore " + std::to_string(Stores);
+  TextAddress A = aarch64Address(Operands);
+  if (!A.Valid)
+    return "an address the checker cannot read";
+  if (A.Base != Form.Base || A.Index != Form.Index)
+    return "base/index " + std::to_string(Form.Base) + "/" +
+           std::to_string(Form.Index) + ", text " + std::to_string(A.Base) +
+           "/" + std::to_string(A.Index);
+  if (A.Displacement != Form.Displacement)
+    return "displacement " + std::to_string(Form.Displacement) + ", text " +
+           std::to_string(A.Displacement);
+  if (A.Index != kNoRegister &&
+      (A.Scale != Form.Scale || A.Extend != Form.IndexExtend))
+    return "index scale/extend " + std::to_string(Form.Scale) + "/" +
+           std::to_string(Form.IndexExtend);
+  if (A.Writeback && !Form.WritesAddressRegister)
+    return "write-back not said";
+  unsigned Size = aarch64Size(Mnemonic, Operands);
+  if (Form.Size && Size && Size != Form.Size)
+    return "size " + std::to_string(Form.Size) + ", text " +
+           std::to_string(Size);
+  return "";
 }
 
 } // namespace
@@ -338,9 +501,10 @@ int main(int Argc, char **Argv) {
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
   InitializeAllDisassemblers();
-  MC M;
-  if (!M.init(Triple("x86_64-linux-gnu"))) {
-    errs() << "access-check: no x86-64 disassembler in this LLVM\n";
+  MC X86, A64;
+  if (!X86.init(Triple("x86_64-linux-gnu")) ||
+      !A64.init(Triple("aarch64-linux-gnu"))) {
+    errs() << "access-check: no x86-64 or AArch64 disassembler in this LLVM\n";
     return 2;
   }
   bool AllAgree = true;
@@ -350,7 +514,7 @@ int main(int Argc, char **Argv) {
       continue;
     }
     Counts C;
-    if (!checkFile(M, Path, C))
+    if (!checkFile(X86, A64, Path, C))
       return 2;
     outs() << Path << ": " << C.Instructions << " instructions, " << C.Memory
            << " accesses and " << C.NoMemory << " without decoded, "
