@@ -12,7 +12,9 @@ output, a small JSON file:
 value is pcmap's figure and baseline the baseline's, measured in the same
 run; ratio is value / baseline unless the script computes it otherwise (the
 median of per-round ratios, say), and is left out where there is no
-baseline; "compare": "difference" says the figure is compared with its
+baseline; "ratio_of": "rounds" (or "objects") says the ratio is the median
+of each round's (object's) ratio, not the ratio of the medians; digits is
+how many decimals the script shows; "compare": "difference" says the figure is compared with its
 baseline by their difference instead (counts). note is optional text. ids are stable: the README's table names
 the figures it shows by benchmark and id (bench/benchmarks.json)."""
 
@@ -28,11 +30,14 @@ class Headline:
         self.entries = []
 
     def add(self, id, label, value, unit, baseline=None, baseline_label=None,
-            ratio=None, note=None, digits=None, difference=False):
+            ratio=None, note=None, digits=None, difference=False,
+            ratio_of=None):
         """One figure. digits rounds value and baseline (as the script's own
         output shows them). difference: the figure is compared with its
         baseline by their difference (counts of system calls, say), not
-        their ratio."""
+        their ratio. ratio_of says what a ratio the script computed itself
+        is the median of ("rounds": each round's pcmap / baseline;
+        "objects": each object's)."""
         def clean(x):
             if x is None or (isinstance(x, float) and not math.isfinite(x)):
                 return None
@@ -52,8 +57,12 @@ class Headline:
             entry["baseline_label"] = baseline_label
         if ratio is not None and math.isfinite(ratio):
             entry["ratio"] = round(ratio, 4)
+        if digits is not None:
+            entry["digits"] = digits
         if difference:
             entry["compare"] = "difference"
+        elif ratio_of and "ratio" in entry:
+            entry["ratio_of"] = ratio_of
         if note:
             entry["note"] = note
         self.entries.append(entry)

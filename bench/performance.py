@@ -18,8 +18,9 @@
       headline table between its markers <!-- performance:begin --> and
       <!-- performance:end --> (a README without them is left alone)
   performance.py check [--output FILE] [--readme FILE]
-      exits 1 if the page (or the README's table, where the README has the
-      markers) differs from what render would write
+      exits 1 if the page, or the README's table (where the README has the
+      markers and something between them), differs from what render would
+      write
 
 Commands name the build directory BUILD (--build, default build-19), a
 directory for what benchmarks build and keep WORK (--work, default
@@ -341,17 +342,20 @@ def number(v):
         return "-"
     if isinstance(v, int) or (isinstance(v, float) and v.is_integer() and
                               abs(v) >= 1000):
-        return "{:,}".format(int(v)).replace(",", "\u202f")
+        return "{:,}".format(int(v))
     text = "%.6g" % v
     if "e" in text:
         text = ("%.6f" % v).rstrip("0").rstrip(".")
     return text
 
 
-def with_unit(v, unit):
+def with_unit(v, unit, digits=None):
     if v is None:
         return "-"
-    return number(v) + (" " + unit if unit else "")
+    text = number(v)
+    if digits and isinstance(v, (int, float)) and abs(v) < 1000:
+        text = "%.*f" % (digits, v)
+    return text + (" " + unit if unit else "")
 
 
 def ratio_cell(e):
@@ -363,14 +367,18 @@ def ratio_cell(e):
     r = e.get("ratio")
     if r is None:
         return "-"
-    return ("%.2fx" % r) if r >= 0.1 else ("%.2gx" % r)
+    text = ("%.2fx" % r) if r >= 0.1 else ("%.2gx" % r)
+    if e.get("ratio_of"):
+        text += " (median by %s)" % {"rounds": "round", "objects": "object"}.get(
+            e["ratio_of"], e["ratio_of"])
+    return text
 
 
 def baseline_cell(e, with_label=True):
     label = e.get("baseline_label") or ""
     if e.get("baseline") is None:
         return label or "-"
-    value = with_unit(e["baseline"], e.get("unit", ""))
+    value = with_unit(e["baseline"], e.get("unit", ""), e.get("digits"))
     return "%s (%s)" % (value, label) if label and with_label else value
 
 
@@ -407,7 +415,7 @@ def output_block(result):
         fence = "```"
         while fence in text:
             fence += "`"
-        return "%s text\n%s\n%s" % (fence, text, fence)
+        return "%stext\n%s\n%s" % (fence, text, fence)
     lines = text.splitlines()
     levels = [len(l) - len(l.lstrip("#")) for l in lines
               if re.match(r"#+ ", l)]
@@ -428,7 +436,8 @@ def figures_table(entries):
             "| --- | ---: | --- | ---: |" + (" --- |" if notes else "")]
     for e in entries:
         row = [cell(e["label"]), cell(with_unit(e.get("value"),
-                                                e.get("unit", ""))),
+                                                e.get("unit", ""),
+                                                e.get("digits"))),
                cell(baseline_cell(e)), cell(ratio_cell(e))]
         if notes:
             row.append(cell(e.get("note", "")))
@@ -485,7 +494,8 @@ def headline_rows(registry, results, link):
                 label, cell(why)))
             continue
         rows.append("| %s | %s | %s | %s |" % (
-            label, cell(with_unit(entry.get("value"), entry.get("unit", ""))),
+            label, cell(with_unit(entry.get("value"), entry.get("unit", ""),
+                                  entry.get("digits"))),
             cell(baseline_cell(entry)), cell(ratio_cell(entry))))
     return (["| benchmark | pcmap | baseline | pcmap / baseline |",
              "| --- | ---: | --- | ---: |"] + rows)
@@ -606,6 +616,12 @@ def check_paths(text, what):
                  "%s" % (what, line, text.splitlines()[line - 1].strip()))
 
 
+def readme_block(readme_text):
+    """What the README has between the markers."""
+    b, e = readme_text.find(BEGIN), readme_text.find(END)
+    return readme_text[b + len(BEGIN):e] if 0 <= b < e else ""
+
+
 def replace_block(readme_text, block):
     """The README with block between the markers, or None if it has no
     markers."""
@@ -662,7 +678,10 @@ def cmd_check(args):
         status = 1
     text = read(args.readme)
     new = replace_block(text, block) if text else None
-    if new is not None and new != text:
+    if new is not None and not readme_block(text).strip():
+        log("%s's headline table is empty: `bench/performance.py render` "
+            "writes it" % args.readme)
+    elif new is not None and new != text:
         log("%s's headline table is not what render writes" % args.readme)
         status = 1
     if status == 0:

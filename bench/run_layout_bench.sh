@@ -276,7 +276,7 @@ for group in sorted(groups, key=lambda g: (g == "corpus", g)):
               baseline=statistics.median(b for _, b in pairs),
               baseline_label=baseline,
               ratio=statistics.median(a / b for a, b in pairs),
-              digits=1, note=note)
+              ratio_of="objects", digits=1, note=note)
 h.write()
 EOF
 fi

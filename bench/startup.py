@@ -350,11 +350,11 @@ def write_headline(progs, path):
         h.add("wall_" + slug, "start-up, %s: wall time per spawn" % p.name,
               s["wall_us"]["pcmap"], "µs", baseline=s["wall_us"]["plain"],
               baseline_label=plain, ratio=s["wall_us"]["ratio"], digits=1,
-              note="ratio: median of the rounds' pcmap / plain")
+              ratio_of="rounds")
         h.add("cpu_" + slug, "start-up, %s: CPU time per spawn" % p.name,
               s["cpu_us"]["pcmap"], "µs", baseline=s["cpu_us"]["plain"],
               baseline_label=plain, ratio=s["cpu_us"]["ratio"], digits=1,
-              note="ratio: median of the rounds' pcmap / plain")
+              ratio_of="rounds")
         if p.syscalls:
             g = syscall_groups(p)
             h.add("syscalls_" + slug, "start-up, %s: system calls" % p.name,

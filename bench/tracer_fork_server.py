@@ -124,14 +124,14 @@ for name, xs in (("no stacks", flat), ("stacks", on)):
                  baseline=statistics.median(map(rate, off)),
                  baseline_label="without tracing",
                  ratio=1 - statistics.median(throughput), digits=0,
-                 note="ratio: median of the rounds' traced / untraced")
+                 ratio_of="rounds")
     headline.add("cpu_" + name.replace(" ", "_"),
                  "workers' CPU per request, 1000 Hz, %s" % name,
                  statistics.median(cpu_per_request(r) for r in xs), "µs",
                  baseline=statistics.median(cpu_per_request(r) for r in off),
                  baseline_label="without tracing",
                  ratio=1 + statistics.median(cpu), digits=2,
-                 note="ratio: median of the rounds' traced / untraced")
+                 ratio_of="rounds")
 print("worker samples / worker CPU ms (stacks): median %.3f (min %.3f, max %.3f)" %
       (statistics.median(ratios), min(ratios), max(ratios)))
 headline.write()

@@ -115,8 +115,7 @@ for k, label, _ in MODES:
         off_cpu = statistics.median(r[1] for r in results["off"])
         headline.add("cpu_" + k, "refcache's CPU time, %s" % label, cpu,
                      "s", baseline=off_cpu, baseline_label="tracer off",
-                     ratio=cpu_ratio, digits=3,
-                     note="ratio: median of the rounds' ratios")
+                     ratio=cpu_ratio, digits=3, ratio_of="rounds")
     if k == "stacks" and accuracies:
         headline.add("accuracy", "samples against CPU time x rate, %s" %
                      label, statistics.median(accuracies), "", baseline=1.0,
