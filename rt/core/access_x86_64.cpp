@@ -277,7 +277,8 @@ struct Decoding {
   size_t Pos = 0;
   bool OpSize = false, AddrSize = false, Lock = false;
   uint8_t Rep = 0;      // the last of F2 and F3
-  uint8_t Segment = AS_None;
+  uint8_t Segment = AS_None, Segments = 0;
+  uint8_t LastPrefix = 0; // the legacy prefix right before REX or the opcode
   uint8_t Rex = 0;      // REX, or VEX's R, X, B and W in REX's places
   bool Vex = false, VexL = false;
   uint8_t VexPP = 0;    // 0 none, 1 66, 2 F3, 3 F2
@@ -314,6 +315,15 @@ bool lockable(const Decoding &D) {
          ((Op == 0xfe || Op == 0xff) && Reg < 2);
 }
 
+/// Whether an SSE instruction's prefixes are unambiguous: at most one of
+/// 66, F2 and F3 counts, and it is the last legacy prefix (disassemblers
+/// disagree with a segment or another prefix after it, or with 66 and F3).
+bool clearMandatoryPrefix(const Decoding &D) {
+  if (D.Vex || !(D.OpSize || D.Rep))
+    return true;
+  return !(D.OpSize && D.Rep) && D.LastPrefix == (D.Rep ? D.Rep : 0x66);
+}
+
 /// The mandatory prefix of an SSE instruction: 0 none, 1 66, 2 F3, 3 F2.
 uint8_t mandatoryPrefix(const Decoding &D) {
   if (D.Vex)
@@ -341,12 +351,22 @@ bool readPrefixes(Decoding &D) {
     case 0x67: D.AddrSize = true; break;
     case 0xf0: D.Lock = true; break;
     case 0xf2: case 0xf3: D.Rep = B; break;
-    case 0x64: D.Segment = AS_FS; break;
-    case 0x65: D.Segment = AS_GS; break;
-    case 0x26: case 0x2e: case 0x36: case 0x3e: break; // no base in 64-bit
+    case 0x64:
+    case 0x65:
+    case 0x26:
+    case 0x2e:
+    case 0x36:
+    case 0x3e:
+      // Two segment prefixes: processors and disassemblers differ on which
+      // counts. CS, DS, ES, SS have no base in 64-bit mode.
+      if (D.Segments++)
+        return false;
+      D.Segment = B == 0x64 ? AS_FS : B == 0x65 ? AS_GS : AS_None;
+      break;
     default:
       return true;
     }
+    D.LastPrefix = B;
   }
   return false;
 }
@@ -502,7 +522,7 @@ uint16_t groupAccess(const Decoding &D, uint16_t &Attr) {
       Attr = (Attr & ~kSizeMask) | Sd;
       return Reg == 2 ? R : Reg == 3 ? W : Reg == 7 ? ADDR : 0;
     }
-    if (D.Opcode == 0xae && D.OpSize && !D.Rep) // CLWB, CLFLUSHOPT
+    if (D.Opcode == 0xae && D.OpSize && !D.Rep && !rexW(D)) // CLWB, CLFLUSHOPT
       return Reg >= 6 ? ADDR : 0;
     return 0;
   }
@@ -615,11 +635,13 @@ AccessDecode memoryAccess(const Decoding &D, uint16_t Attr, uint16_t Access,
 /// MOVD/MOVQ 0F 7E: a store of a general register's width, or (F3) a
 /// 64-bit load.
 AccessDecode moveQuad(const Decoding &D, AccessForm &Form) {
+  if (!clearMandatoryPrefix(D))
+    return AD_Unknown;
   uint8_t Prefix = mandatoryPrefix(D);
   if (D.Mod == 3)
     return Prefix == 3 || (D.Vex && Prefix == 0) ? AD_Unknown : AD_NoMemory;
-  if (Prefix == 2)
-    return memoryAccess(D, 0, R, 8, Form);
+  if (Prefix == 2) // F3 MOVQ xmm, m64 (with REX.W, disassemblers differ)
+    return rexW(D) ? AD_Unknown : memoryAccess(D, 0, R, 8, Form);
   if (Prefix == 3 || (D.Vex && Prefix == 0))
     return AD_Unknown;
   return memoryAccess(D, 0, W, rexW(D) ? 8 : 4, Form);
@@ -627,6 +649,8 @@ AccessDecode moveQuad(const Decoding &D, AccessForm &Form) {
 
 /// 0F38 F0, F1 (MOVBE, CRC32) and F6 (ADCX, ADOX).
 AccessDecode generalPurpose0F38(const Decoding &D, AccessForm &Form) {
+  if (!clearMandatoryPrefix(D))
+    return AD_Unknown;
   bool Store = D.Opcode == 0xf1;
   if (D.Opcode == 0xf6) {
     if (D.Rep == 0xf2 || (!D.OpSize && D.Rep != 0xf3))
@@ -645,6 +669,8 @@ AccessDecode generalPurpose0F38(const Decoding &D, AccessForm &Form) {
 
 /// The instructions of 0F38, 0F3A and VEX: only those the tables list.
 AccessDecode decodeExtended(Decoding &D, AccessForm &Form) {
+  if (D.Lock)
+    return AD_Unknown; // none of them takes LOCK (#UD)
   if (D.Vex && D.Map == kMap0F && D.Opcode == 0x77) { // VZEROUPPER, VZEROALL
     Form.Length = uint8_t(D.Pos);
     return AD_NoMemory;
@@ -674,7 +700,7 @@ AccessDecode decodeExtended(Decoding &D, AccessForm &Form) {
                ? AD_NoMemory
                : AD_Unknown;
   uint8_t Size = E->Size[mandatoryPrefix(D)];
-  if (!Size || (D.VexL && Size == 8))
+  if (!Size || (D.VexL && Size == 8) || !clearMandatoryPrefix(D))
     return AD_Unknown;
   if (D.Mod == 3)
     return AD_NoMemory;
@@ -699,11 +725,14 @@ AccessDecode decodeWithoutModRM(Decoding &D, uint16_t Attr,
 /// The size of a legacy opcode's memory operand; 0 if not known.
 uint8_t legacySize(const Decoding &D, uint16_t Attr) {
   if ((Attr & kSizeMask) == Sx) {
+    if (!clearMandatoryPrefix(D))
+      return 0;
     const PrefixSizes *S = findOpcode(kSseSizes, D.Opcode);
     return S ? tableSize(D, S->Size[mandatoryPrefix(D)]) : 0;
   }
-  if (D.Map == kMapOneByte && D.Opcode == 0x63 && D.OpSize)
-    return 2; // MOVSXD r16, r/m16
+  // MOVSXD with 0x66: 16 bits by the manuals, 32 by disassemblers.
+  if (D.Map == kMapOneByte && D.Opcode == 0x63 && D.OpSize && !rexW(D))
+    return 0;
   return ruleSize(D, Attr & kSizeMask);
 }
 
@@ -748,17 +777,31 @@ AccessDecode decodeLegacyAccess(Decoding &D, uint16_t Attr,
   return memoryAccess(D, Attr, Access, Size, Form);
 }
 
+/// Whether F2 or F3 comes with 0x66, 0x67 or a segment on an instruction
+/// other than a string instruction: which of them count (and whether F2 or
+/// F3 is the instruction's own, as with SSE and POPCNT, or a hint), the
+/// processors and disassemblers do not agree.
+bool ambiguousPrefixes(const Decoding &D) {
+  if (!D.Rep || !(D.OpSize || D.AddrSize || D.Segments))
+    return false;
+  uint8_t Op = D.Opcode;
+  return D.Map != kMapOneByte ||
+         !((Op >= 0xa4 && Op <= 0xa7) || (Op >= 0xaa && Op <= 0xaf));
+}
+
 /// A one-byte or 0F instruction.
 AccessDecode decodeLegacy(Decoding &D, AccessForm &Form) {
   uint16_t Attr = (D.Map == kMapOneByte ? kOneByte : kTwoByte)[D.Opcode];
-  if (Attr & BAD)
+  if ((Attr & BAD) || ambiguousPrefixes(D))
     return AD_Unknown;
   if (D.Map == kMap0F && D.Opcode == 0xb8 && D.Rep != 0xf3) // POPCNT only
     return AD_Unknown;
-  // A near branch with 0x66 and no REX.W: rel16 on AMD, rel32 on Intel.
-  bool Branch = D.Map == kMapOneByte ? D.Opcode == 0xe8 || D.Opcode == 0xe9
-                                     : (D.Opcode & 0xf0) == 0x80;
-  if (Branch && D.OpSize && !rexW(D))
+  // A near branch with 0x66: rel16 on AMD, rel32 on Intel. Disassemblers
+  // take rel32 only for CALL with REX.W (glibc pads its TLS calls so).
+  bool Call = D.Map == kMapOneByte && D.Opcode == 0xe8;
+  bool Branch =
+      D.Map == kMapOneByte ? D.Opcode == 0xe9 : (D.Opcode & 0xf0) == 0x80;
+  if (D.OpSize && (Branch || (Call && !rexW(D))))
     return AD_Unknown;
   if (!(Attr & M))
     return D.Lock ? AD_Unknown : decodeWithoutModRM(D, Attr, Form);
