@@ -84,7 +84,7 @@ def postgres_commands(pg_build):
         words = shlex.split(line) if " -c " in line and not moved else []
         if words and directories and os.path.realpath(
                 directories[-1]).startswith(backend) and \
-                words[0].startswith("clang"):
+                os.path.basename(words[0]).startswith("clang"):
             commands.append((directories[-1], words[1:]))
     return commands
 

@@ -353,7 +353,7 @@ def with_unit(v, unit, digits=None):
     if v is None:
         return "-"
     text = number(v)
-    if digits and isinstance(v, (int, float)) and abs(v) < 1000:
+    if digits and isinstance(v, (int, float)):
         text = "%.*f" % (digits, v)
     return text + (" " + unit if unit else "")
 
@@ -422,6 +422,12 @@ def output_block(result):
     shift = 4 - min(levels) if levels else 0
     out = []
     for l in lines:
+        # A table or a heading after a paragraph's line starts a block of
+        # its own.
+        if out and out[-1].strip() and (
+                l.startswith("|") and not out[-1].startswith("|") or
+                re.match(r"#+ ", l)):
+            out.append("")
         if re.match(r"#+ ", l):
             l = "#" * min(6, len(l) - len(l.lstrip("#")) + shift) + \
                 l[len(l) - len(l.lstrip("#")):]
