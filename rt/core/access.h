@@ -106,6 +106,15 @@ AccessDecode decodeAArch64Access(const uint8_t *Bytes, size_t Avail,
 uintptr_t evaluateAArch64Access(const AccessForm &Form, const uintptr_t *Dwarf,
                                 uintptr_t PC);
 
+/// The access the instruction at a signal context's PC is about to make, on
+/// the architecture the runtime runs on: AD_Memory with its Form and
+/// Address; otherwise the decoder's answer (AD_Unknown also where the bytes
+/// cannot be read or a segment's base is not known). Call it on the thread
+/// the context is of (a segment base is the calling thread's).
+/// Async-signal-safe.
+AccessDecode accessAtSignalContext(const void *Context, AccessForm &Form,
+                                   uintptr_t &Address);
+
 } // namespace rt
 } // namespace pcmap
 

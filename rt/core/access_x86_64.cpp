@@ -446,7 +446,7 @@ bool readModRM(Decoding &D, AccessForm &Form) {
     uint8_t Sib = D.Bytes[D.Pos++];
     uint8_t Index = ((Sib >> 3) & 7) | ((D.Rex & 2) << 2);
     Form.Scale = uint8_t(1u << (Sib >> 6));
-    Form.Index = Index == RegRSP ? kNoRegister : Index;
+    Form.Index = Index == RegRSP ? uint8_t(kNoRegister) : Index;
     if ((Sib & 7) == 5 && D.Mod == 0)
       DispBytes = 4; // no base
     else

@@ -23,6 +23,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -830,6 +831,28 @@ bool pageIsMapped(uintptr_t Address) {
   unsigned char Resident;
   uintptr_t Page = Address & ~(pageSize() - 1);
   return syscall(SYS_mincore, Page, 1, &Resident) == 0;
+}
+
+size_t copyMemorySafely(uintptr_t Address, void *Buffer, size_t Size) {
+  struct iovec Local = {Buffer, Size};
+  struct iovec Remote = {reinterpret_cast<void *>(Address), Size};
+  long Copied =
+      syscall(SYS_process_vm_readv, getpid(), &Local, 1UL, &Remote, 1UL, 0UL);
+  if (Copied >= 0)
+    return size_t(Copied);
+  if (errno == EFAULT)
+    return 0;
+  // Forbidden (a seccomp sandbox): page by page, while the pages are mapped.
+  size_t Done = 0;
+  while (Done < Size && pageIsMapped(Address + Done)) {
+    uintptr_t PageEnd = ((Address + Done) | (pageSize() - 1)) + 1;
+    size_t Chunk = PageEnd - (Address + Done);
+    Chunk = Chunk < Size - Done ? Chunk : Size - Done;
+    memcpy(static_cast<char *>(Buffer) + Done,
+           reinterpret_cast<const void *>(Address + Done), Chunk);
+    Done += Chunk;
+  }
+  return Done;
 }
 
 int currentThreadId() { return int(syscall(SYS_gettid)); }

@@ -17,6 +17,8 @@
 namespace pcmap {
 namespace rt {
 
+uintptr_t threadSegmentBase(bool) { return 0; }
+
 uintptr_t signalContextPC(const void *Context) {
   auto *UC = static_cast<const ucontext_t *>(Context);
   return uintptr_t(UC->uc_mcontext.pc);

@@ -4,10 +4,20 @@
 
 #if defined(__x86_64__)
 
+#include <asm/prctl.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 namespace pcmap {
 namespace rt {
+
+uintptr_t threadSegmentBase(bool GS) {
+  unsigned long Base = 0;
+  if (syscall(SYS_arch_prctl, GS ? ARCH_GET_GS : ARCH_GET_FS, &Base) != 0)
+    return 0;
+  return uintptr_t(Base);
+}
 
 uintptr_t signalContextPC(const void *Context) {
   auto *UC = static_cast<const ucontext_t *>(Context);

@@ -423,6 +423,15 @@ uintptr_t unlinkedReturnAddress(const void *Context, uintptr_t FunctionStart,
                                 size_t FunctionSize);
 /// Whether the page holding Address is mapped (mincore). Async-signal-safe.
 bool pageIsMapped(uintptr_t Address);
+/// Copies up to Size bytes of the process's memory at Address into Buffer
+/// without faulting: stops at the first byte that cannot be read (an
+/// unmapped or unreadable page, execute-only code). Returns how many were
+/// copied. Async-signal-safe (process_vm_readv on the process itself; where
+/// a sandbox forbids it, the mapped pages are read directly).
+size_t copyMemorySafely(uintptr_t Address, void *Buffer, size_t Size);
+/// The base of the calling thread's FS or GS segment (x86-64), 0 if not
+/// known or not x86-64. Async-signal-safe.
+uintptr_t threadSegmentBase(bool GS);
 
 //===----------------------------------------------------------------------===//
 // Unwinding (optional/unwind.h): the registers DWARF numbers and where the
