@@ -1,6 +1,7 @@
 // The tracer's task-clock events hold a file descriptor per sampled thread:
 // this checks that the program keeps its own. A thread that runs long
-// enough to be sampled finds the events' descriptors (/proc/self/fd), puts a
+// enough to be sampled (up to 2 s of CPU time, until it has its event)
+// finds the events' descriptors (/proc/self/fd), puts a
 // file of its own on each number (dup2, as a program that does not know
 // them may), and ends: the tracer, which closes a thread's event when it
 // ends, must leave the program's file alone. The descriptors are above
@@ -48,8 +49,13 @@ static int find_events(int *out, int max) {
 
 static void *worker(void *arg) {
   (void)arg;
-  spin(0.05);
-  nfound = find_events(found, 64);
+  // Until the tracer has given this thread its event: a thread gets one
+  // after tens of milliseconds of CPU time, which a loaded machine may
+  // spread over more of its own wall time than this program's start.
+  for (int tries = 0; tries < 100 && !nfound; ++tries) {
+    spin(0.02);
+    nfound = find_events(found, 64);
+  }
   int null = open("/dev/null", O_RDONLY);
   for (int i = 0; i < nfound; ++i)
     dup2(null, found[i]);
