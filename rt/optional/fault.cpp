@@ -535,6 +535,22 @@ void callOnItsStack(HandlerCall &C) {
   memcpy(&Returned.Info, C.Info, sizeof(Returned.Info));
 }
 
+/// Makes Signal's default action follow when the handler returns. A sent
+/// signal (or a trap, which does not recur) is sent again. A fault recurs
+/// when its instruction runs again, unless the report mapped memory where
+/// the fault's address was unmapped (the kernel gives a hole to the next
+/// mapping at once): the program would then run on past its crash, so such
+/// a fault is queued again with the kernel's own information. Only then:
+/// qemu-user cannot deliver a queued fault (it asserts).
+void takeDefaultAction(int Signal, const siginfo_t *Info) {
+  restoreDefaultAction(Signal);
+  if (Info->si_code <= 0 || Signal == SIGTRAP)
+    raiseInThisThread(Signal);
+  else if (Signal == SIGSEGV && Info->si_code == SEGV_MAPERR &&
+           pageIsMapped(uintptr_t(Info->si_addr)))
+    resendToThisThread(Signal, Info);
+}
+
 void chain(int Signal, siginfo_t *Info, void *Context) {
   struct sigaction P = programAction(Signal);
   if (programHandles(P)) {
@@ -554,16 +570,7 @@ void chain(int Signal, siginfo_t *Info, void *Context) {
     if (Info->si_code <= 0)
       return;
   }
-  // The default action, taken when the handler returns. A sent signal is
-  // sent again. A fault is queued again with the kernel's own information
-  // rather than left to recur: the report may have mapped memory where the
-  // fault's address was unmapped (the kernel reuses a hole at once), and
-  // the program would then run on past its crash.
-  restoreDefaultAction(Signal);
-  if (Info->si_code <= 0)
-    raiseInThisThread(Signal);
-  else
-    resendToThisThread(Signal, Info);
+  takeDefaultAction(Signal, Info);
 }
 
 /// Where a fault inside the report returns to (one thread reports at a
@@ -762,11 +769,7 @@ __attribute__((noinline, cold)) void faultWhileDeciding(int Signal,
     << " in the fault reporter's handler, before its report; the default "
        "action follows";
   emitLine(Line);
-  restoreDefaultAction(Signal);
-  if (Info->si_code <= 0)
-    raiseInThisThread(Signal);
-  else
-    resendToThisThread(Signal, Info);
+  takeDefaultAction(Signal, Info);
 }
 
 /// Whether the program's own handler takes the fault, unreported: a fault

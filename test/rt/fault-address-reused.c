@@ -7,7 +7,8 @@
 // Regression test: examples/refcache.cpp --bug (a reference count dropped
 // on an unmapped page) was reported, then ran on with the runtime's buffer
 // under its pointer ("refcache: not reached", exit status 1).
-// UNSUPPORTED: sanitizer
+// UNSUPPORTED: sanitizer, emulator
+// (qemu-user asserts when it delivers a queued fault.)
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O1 -g -fsanitize-metadata=all %s -o %t/prog
