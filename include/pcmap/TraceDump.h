@@ -29,6 +29,37 @@
 // (the C library, the dynamic loader) whose nearest covered frame in the
 // stack is this function.
 //
+// Version 4 adds the data each sample touched (docs/Tracer.md, "Data"):
+//
+//   "line_size": 64,              the cache line size lines are keyed by
+//   "data_samples": 900,          samples whose access was decoded (at an
+//                                 instruction that touches memory)
+//   "data_samples_dropped": 0,    of them, samples the table had no room for
+//   "accesses": [{"samples": 12, "thread": 4242, "kind": "write",
+//                 "size": 8, "address": "0x55d0c0a04040",
+//                 "atomic": true, "site": [0, "0x1180"], "stack": 3,
+//                 "region": "module", "module": 0, "offset": "0x4040"},
+//                ...]
+//
+// One row per distinct (address, size, kind, thread, site, stack): the
+// thread is its id (gettid), the site the accessing instruction (module
+// index and offset, as a frame), "atomic" whether the tables call it an
+// atomic, "stack" the index in "stacks" of the sample's stack (-1: none).
+// "kind" is "read", "write" or "rmw"; "size" 0 when not known. "region"
+// says where the address lies, and names it:
+// - "module": a loaded object's static data; "module" and "offset" (the
+//   address less the module's load bias: a symbol's value);
+// - "tls": a module's static thread-local storage; "tp_offset", the
+//   address less the thread pointer (signed), and where the runtime found
+//   the module, "module" and "offset" (in the module's TLS block: an
+//   STT_TLS symbol's value);
+// - "stack": the sampled thread's own stack;
+// - "shared": a shared mapping (MAP_SHARED), named by "file" (as
+//   /proc/self/maps shows it), "inode" and "offset" (the file offset):
+//   the same bytes in every process that maps them;
+// - "heap": the C library's heap and private anonymous memory;
+// - "unknown": unmapped when the dump was written.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_TRACEDUMP_H
@@ -39,7 +70,7 @@ namespace trace {
 
 /// The version the runtime writes; pcmap-report reads it and every version
 /// from kMinReadVersion on (version 2 has no stacks).
-constexpr unsigned kVersion = 3;
+constexpr unsigned kVersion = 4;
 constexpr unsigned kMinReadVersion = 2;
 
 /// The "report" field of every dump.
@@ -103,6 +134,38 @@ constexpr const char kModulesKey[] = "modules";
 constexpr const char kStacksKey[] = "stacks";
 constexpr const char kFramesKey[] = "frames";
 constexpr const char kUncoveredCalleeSamplesKey[] = "uncovered_callee_samples";
+
+/// Keys that version 4 adds.
+constexpr const char kLineSizeKey[] = "line_size";
+constexpr const char kDataSamplesKey[] = "data_samples";
+constexpr const char kDataSamplesDroppedKey[] = "data_samples_dropped";
+constexpr const char kAccessesKey[] = "accesses";
+constexpr const char kThreadKey[] = "thread";
+constexpr const char kAddressKey[] = "address";
+constexpr const char kAtomicKey[] = "atomic";
+constexpr const char kSiteKey[] = "site";
+constexpr const char kStackKey[] = "stack";
+constexpr const char kRegionKey[] = "region";
+constexpr const char kOffsetKey[] = "offset";
+constexpr const char kTpOffsetKey[] = "tp_offset";
+constexpr const char kFileKey[] = "file";
+constexpr const char kInodeKey[] = "inode";
+
+/// An access's "kind".
+constexpr const char kAccessRead[] = "read";
+constexpr const char kAccessWrite[] = "write";
+constexpr const char kAccessReadWrite[] = "rmw";
+
+/// An access's "region".
+constexpr const char kRegionModule[] = "module";
+constexpr const char kRegionTLS[] = "tls";
+constexpr const char kRegionStack[] = "stack";
+constexpr const char kRegionShared[] = "shared";
+constexpr const char kRegionHeap[] = "heap";
+constexpr const char kRegionUnknown[] = "unknown";
+
+/// The default cache line size (option trace_line_size: 64 or 128).
+constexpr unsigned kDefaultLineSize = 64;
 
 /// A frame's module index when it lies in no module.
 constexpr int kNoModule = -1;

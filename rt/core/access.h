@@ -115,6 +115,46 @@ uintptr_t evaluateAArch64Access(const AccessForm &Form, const uintptr_t *Dwarf,
 AccessDecode accessAtSignalContext(const void *Context, AccessForm &Form,
                                    uintptr_t &Address);
 
+/// The same for the instruction at At, which ended at the context's PC (an
+/// atomic whose signal came as it retired): AD_Unknown unless it is At's
+/// length before the PC and writes no register its address is formed from
+/// (the registers are then still those it ran with).
+AccessDecode accessEndingAtSignalContext(const void *Context, uintptr_t At,
+                                         AccessForm &Form, uintptr_t &Address);
+
+/// How an instruction may change the flow of control.
+enum ControlFlow : uint8_t {
+  CF_None,         // on to the next instruction
+  CF_Jump,         // a direct jump or branch, conditional or not: Target
+  CF_IndirectJump, // a jump through a register or memory: anywhere
+  CF_Call,         // a call (the next instruction runs after a return)
+  CF_Return,       // a return, a trap or a system call
+};
+/// What the decoded instruction at PC (Length bytes at Bytes) does to the
+/// flow of control, and a direct jump's target.
+ControlFlow x86_64ControlFlow(const uint8_t *Bytes, size_t Length, uintptr_t PC,
+                              uintptr_t &Target);
+ControlFlow aarch64ControlFlow(const uint8_t *Bytes, uintptr_t PC,
+                               uintptr_t &Target);
+
+/// The most bytes instructionEndingAt decodes.
+constexpr uintptr_t kMaxCodeScan = 2048;
+
+/// The instruction that ran just before PC in straight-line code [Begin,
+/// End) (a covered function, whole: no other code jumps into it): where it
+/// starts, found by decoding forward from Begin. 0 when that cannot be
+/// known for sure: an instruction on the way the decoder does not know, PC
+/// the target of a jump of the code or any indirect jump in it (control
+/// may have come from elsewhere), the instruction before PC a jump, call or
+/// return, or more than kMaxCodeScan bytes. Reads the code in place (it
+/// runs). Async-signal-safe.
+uintptr_t instructionEndingAt(uintptr_t PC, uintptr_t Begin, uintptr_t End);
+
+/// The calling thread's thread pointer (x86-64: the TCB's self pointer at
+/// %fs:0; AArch64: TPIDR_EL0), which static TLS lies at fixed offsets of.
+/// Async-signal-safe.
+uintptr_t threadPointer();
+
 } // namespace rt
 } // namespace pcmap
 

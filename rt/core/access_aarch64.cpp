@@ -290,5 +290,44 @@ uintptr_t evaluateAArch64Access(const AccessForm &Form, const uintptr_t *Dwarf,
   return Address;
 }
 
+ControlFlow aarch64ControlFlow(const uint8_t *Bytes, uintptr_t PC,
+                               uintptr_t &Target) {
+  uint32_t I = uint32_t(Bytes[0]) | uint32_t(Bytes[1]) << 8 |
+               uint32_t(Bytes[2]) << 16 | uint32_t(Bytes[3]) << 24;
+  auto Offset = [I](unsigned Hi, unsigned Lo) {
+    unsigned Width = Hi - Lo + 1;
+    uint64_t V = (I >> Lo) & ((uint64_t(1) << Width) - 1);
+    // Sign-extended, in instructions.
+    int64_t S = int64_t(V << (64 - Width)) >> (64 - Width);
+    return uintptr_t(S * 4);
+  };
+  if ((I & 0xfc000000u) == 0x14000000u) { // B
+    Target = PC + Offset(25, 0);
+    return CF_Jump;
+  }
+  if ((I & 0xfc000000u) == 0x94000000u) // BL
+    return CF_Call;
+  if ((I & 0xff000000u) == 0x54000000u || // B.cond, BC.cond
+      (I & 0x7e000000u) == 0x34000000u) { // CBZ, CBNZ
+    Target = PC + Offset(23, 5);
+    return CF_Jump;
+  }
+  if ((I & 0x7e000000u) == 0x36000000u) { // TBZ, TBNZ
+    Target = PC + Offset(18, 5);
+    return CF_Jump;
+  }
+  if ((I & 0xfe000000u) == 0xd6000000u) { // branches to a register
+    unsigned Opc = (I >> 21) & 0xf;
+    if (Opc == 1 || Opc == 9) // BLR, BLRAA...
+      return CF_Call;
+    if (Opc == 0 || Opc == 8) // BR, BRAA...
+      return CF_IndirectJump;
+    return CF_Return; // RET, ERET, DRPS and their authenticated forms
+  }
+  if ((I & 0xff000000u) == 0xd4000000u) // SVC, HVC, SMC, BRK, HLT...
+    return CF_Return;
+  return CF_None;
+}
+
 } // namespace rt
 } // namespace pcmap

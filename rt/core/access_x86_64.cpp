@@ -866,5 +866,68 @@ bool evaluateX86_64Access(const AccessForm &Form, const X86_64Registers &Regs,
   return true;
 }
 
+ControlFlow x86_64ControlFlow(const uint8_t *Bytes, size_t Length, uintptr_t PC,
+                              uintptr_t &Target) {
+  size_t I = 0;
+  // Legacy prefixes (a branch hint or NOTRACK among them), then REX.
+  while (I < Length &&
+         (Bytes[I] == 0xf0 || Bytes[I] == 0xf2 || Bytes[I] == 0xf3 ||
+          Bytes[I] == 0x2e || Bytes[I] == 0x36 || Bytes[I] == 0x3e ||
+          Bytes[I] == 0x26 || Bytes[I] == 0x64 || Bytes[I] == 0x65 ||
+          Bytes[I] == 0x66 || Bytes[I] == 0x67))
+    ++I;
+  if (I < Length && (Bytes[I] & 0xf0) == 0x40)
+    ++I;
+  if (I >= Length)
+    return CF_None;
+  uint8_t Op = Bytes[I];
+  uintptr_t Next = PC + Length;
+  auto Rel8 = [&] {
+    return Next + uintptr_t(intptr_t(int8_t(Bytes[Length - 1])));
+  };
+  auto Rel32 = [&] {
+    const uint8_t *R = Bytes + Length - 4;
+    int32_t V = int32_t(uint32_t(R[0]) | uint32_t(R[1]) << 8 |
+                        uint32_t(R[2]) << 16 | uint32_t(R[3]) << 24);
+    return Next + uintptr_t(intptr_t(V));
+  };
+  if ((Op >= 0x70 && Op <= 0x7f) || Op == 0xeb || (Op >= 0xe0 && Op <= 0xe3)) {
+    Target = Rel8();
+    return CF_Jump;
+  }
+  if (Op == 0xe9 && Length - I == 5) {
+    Target = Rel32();
+    return CF_Jump;
+  }
+  if (Op == 0x0f && I + 1 < Length) {
+    uint8_t Op2 = Bytes[I + 1];
+    if (Op2 >= 0x80 && Op2 <= 0x8f && Length - I == 6) {
+      Target = Rel32();
+      return CF_Jump;
+    }
+    // SYSCALL, SYSENTER, UD2: the kernel runs, or nothing after it.
+    if (Op2 == 0x05 || Op2 == 0x34 || Op2 == 0x0b)
+      return CF_Return;
+    return CF_None;
+  }
+  if (Op == 0xe8 || Op == 0x9a)
+    return CF_Call;
+  if (Op == 0xff && I + 1 < Length) {
+    unsigned Reg = (Bytes[I + 1] >> 3) & 7;
+    if (Reg == 2 || Reg == 3)
+      return CF_Call;
+    if (Reg == 4 || Reg == 5)
+      return CF_IndirectJump;
+    return CF_None;
+  }
+  if (Op == 0xc2 || Op == 0xc3 || Op == 0xca || Op == 0xcb || Op == 0xcc ||
+      Op == 0xcd || Op == 0xcf || Op == 0xf4)
+    return CF_Return;
+  // A jump not decoded above (a 16-bit operand's): trust nothing.
+  if (Op == 0xe9 || Op == 0xea)
+    return CF_IndirectJump;
+  return CF_None;
+}
+
 } // namespace rt
 } // namespace pcmap

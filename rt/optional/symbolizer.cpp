@@ -255,38 +255,90 @@ bool Symbolizer::symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
   Text T(Request, sizeof(Request));
   T << "CODE \"" << Module << "\" ";
   T.hex(Offset) << "\n";
-  if (!writeToPipe(ToChild, T.data(), T.size())) {
+  char Answer[16384];
+  char *End = ask(T.data(), T.size(), Answer, sizeof(Answer));
+  if (!End)
+    return false;
+  parseFrames(Answer, End, Out);
+  return finishFrames(Out);
+}
+
+char *Symbolizer::ask(const char *Request, size_t Size, char *Answer,
+                      size_t AnswerSize) {
+  if (!writeToPipe(ToChild, Request, Size)) {
     Problem = "llvm-symbolizer exited";
     close();
     Failed = true;
-    return false;
+    return nullptr;
   }
-  // The answer: function, location, an empty line.
-  char Answer[16384];
+  // The answer: its lines, then an empty line.
   size_t Len = 0;
   for (;;) {
     // The first answer may wait for the debug information to load.
-    long N = readWithTimeout(FromChild, Answer + Len, sizeof(Answer) - 1 - Len,
-                             10000);
+    long N =
+        readWithTimeout(FromChild, Answer + Len, AnswerSize - 1 - Len, 10000);
     if (N <= 0) {
       Problem = "llvm-symbolizer did not answer";
       close();
       Failed = true;
-      return false;
+      return nullptr;
     }
     Len += size_t(N);
     Answer[Len] = '\0';
-    if (char *End = strstr(Answer, "\n\n")) {
-      parseFrames(Answer, End, Out);
-      return finishFrames(Out);
-    }
-    if (Len == sizeof(Answer) - 1) {
+    if (char *End = strstr(Answer, "\n\n"))
+      return End;
+    if (Len == AnswerSize - 1) {
       Problem = "llvm-symbolizer answered too much";
       close();
       Failed = true;
-      return false;
+      return nullptr;
     }
   }
+}
+
+bool Symbolizer::symbolizeData(const char *Module, uintptr_t Offset,
+                               SymbolizedData &Out) {
+  Out.Name[0] = '\0';
+  Out.Start = Out.Size = 0;
+  if (!Flags.symbolize || !Module || !*Module || haveSanitizerSymbolizer())
+    return false;
+  if (!Chosen) {
+    Chosen = true;
+    chooseSymbolizer();
+  }
+  if (!start())
+    return false;
+  char Request[600];
+  Text T(Request, sizeof(Request));
+  T << "DATA \"" << Module << "\" ";
+  T.hex(Offset) << "\n";
+  char Answer[2048];
+  char *End = ask(T.data(), T.size(), Answer, sizeof(Answer));
+  if (!End)
+    return false;
+  // "name\nstart size\n" (and a declaration's line where the debug
+  // information has one); "??\n0 0\n" for none.
+  *End = '\0';
+  char *NL = strchr(Answer, '\n');
+  if (!NL || !strcmp(Answer, "??") || NL == Answer)
+    return false;
+  *NL = '\0';
+  const char *P = NL + 1;
+  uint64_t Start = 0, Size = 0;
+  while (*P >= '0' && *P <= '9')
+    Start = Start * 10 + uint64_t(*P++ - '0');
+  while (*P == ' ')
+    ++P;
+  while (*P >= '0' && *P <= '9')
+    Size = Size * 10 + uint64_t(*P++ - '0');
+  if (Offset < Start || (Size && Offset >= Start + Size))
+    return false;
+  size_t N = strnlen(Answer, sizeof(Out.Name) - 1);
+  memcpy(Out.Name, Answer, N);
+  Out.Name[N] = '\0';
+  Out.Start = uintptr_t(Start);
+  Out.Size = uintptr_t(Size);
+  return true;
 }
 
 void normalizeSourcePath(char *Location) {

@@ -43,6 +43,13 @@ struct SymbolizedPC {
   unsigned NumFrames;
 };
 
+/// A data symbol: its name, and where it starts in its module and its size
+/// (0: not known).
+struct SymbolizedData {
+  char Name[256];
+  uintptr_t Start, Size;
+};
+
 class Symbolizer {
 public:
   ~Symbolizer() { close(); }
@@ -50,6 +57,10 @@ public:
   /// address Offset (PC - load bias). False if nothing could be said.
   bool symbolize(uintptr_t PC, const char *Module, uintptr_t Offset,
                  SymbolizedPC &Out);
+  /// The data symbol that holds file address Offset of Module (a path), by
+  /// llvm-symbolizer (the sanitizers' symbolizer names no data). False if
+  /// none does.
+  bool symbolizeData(const char *Module, uintptr_t Offset, SymbolizedData &Out);
   /// Ends the llvm-symbolizer process, if one was started.
   void close();
   /// Why the last symbolize() said nothing, or null.
@@ -57,6 +68,9 @@ public:
 
 private:
   bool start();
+  /// Sends Request, reads the answer up to its empty line into Answer;
+  /// where that line starts, or null (the process is then closed).
+  char *ask(const char *Request, size_t Size, char *Answer, size_t AnswerSize);
   int Pid = -1, ToChild = -1, FromChild = -1;
   bool Failed = false;
   const char *Problem = nullptr;

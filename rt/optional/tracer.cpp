@@ -7,6 +7,8 @@
 #include "core/options.h"
 #include "core/outline.h"
 #include "core/registry.h"
+#include "optional/data.h"
+#include "optional/data_report.h"
 #include "optional/describe.h"
 #include "optional/module_list.h"
 #include "optional/report.h"
@@ -67,6 +69,8 @@ struct SampleCounts {
 SampleCounts Counts;
 /// Each sample's call stack, when trace_stack_depth is not 0.
 StackTable Stacks;
+/// Each sample's memory access, when trace_data.
+DataTable Data;
 
 inline void add(uint64_t &Counter, uint64_t N = 1) {
   __atomic_fetch_add(&Counter, N, __ATOMIC_RELAXED);
@@ -302,6 +306,7 @@ struct ThreadSampling {
   // sample and no signal reports are charged to the same stack and caller.
   int LastStack;                   // the stack table's slot, or -1
   FunctionSlot *LastCoveredCaller; // charged for the last uncovered sample
+  uint32_t Tid;                    // its thread id, once looked up
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -310,7 +315,8 @@ void startSelf() {
   StackBounds B = {0, 0};
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
-  Self = {threadCPUNanos(), 0, 0, true, false, 0, 0, nullptr, B, -1, nullptr};
+  Self = {threadCPUNanos(), 0, 0,  true,    false, 0, 0,
+          nullptr,          B, -1, nullptr, 0};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -371,6 +377,21 @@ void recordAtLastStack(uint64_t Weight, uint64_t AtomicWeight, bool Uncovered) {
     add(Self.LastCoveredCaller->UncoveredCallees, Weight);
 }
 
+/// The access of the sample at Context (charged to the atomic Site, or 0),
+/// if it has one the tracer can name. Not inlined: the decoder's registers
+/// leave the stack before the stack walk's buffer takes it.
+__attribute__((noinline)) bool accessOfSample(const void *Context,
+                                              uintptr_t Site, DataAccess &A) {
+  if (!Data.ready() || !sampledAccess(Context, Site, A))
+    return false;
+  if (!Self.Tid)
+    Self.Tid = uint32_t(currentThreadId());
+  A.Tid = Self.Tid;
+  if (A.Address >= Self.Bounds.Lo && A.Address < Self.Bounds.Hi)
+    A.Flags |= DF_OwnStack;
+  return true;
+}
+
 void record(uintptr_t PC, uint64_t Weight, const void *Context) {
   add(Counts.Samples, Weight);
   // Mapped before any timer is armed; never null while sampling runs.
@@ -387,11 +408,17 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context) {
     else
       add(Counts.Dropped, Weight);
   }
+  DataAccess A;
+  bool HasAccess = Context && accessOfSample(Context, At.Hit ? At.Site : 0, A);
   if (Context && Stacks.ready())
     recordStack(*T, Context, At.Hit ? At.Site : PC, Weight, At.Hit ? Weight : 0,
                 !At.HasFunction);
   else if (Stacks.ready())
     recordAtLastStack(Weight, At.Hit ? Weight : 0, !At.HasFunction);
+  if (HasAccess) {
+    A.Stack = Stacks.ready() ? Self.LastStack : -1;
+    Data.record(A, Weight);
+  }
   if (At.HasFunction)
     recordFunction(*T, At.FunctionEntry, Weight, At.Hit);
   else
@@ -674,6 +701,7 @@ struct Snapshot {
   uint64_t CPUNanos;
 };
 StackTable SnapStacks;
+DataTable SnapData;
 
 /// This process's run: a random id (a forked child gets a new one and
 /// names its parent's), and the dumps written so far.
@@ -1161,6 +1189,7 @@ void writeJSONStacks(ReportWriter &W) {
     for (unsigned F = 0; F < E.Depth; ++F)
       Modules.collect(E.Frames[F]);
   }
+  collectDataModules(SnapData, Modules);
   key(W, trace::kModulesKey) << "[";
   for (unsigned I = 0; I < Modules.size(); ++I) {
     key(W << (I ? ", {" : "{"), trace::kPathKey, /*First=*/true);
@@ -1194,6 +1223,7 @@ void writeJSONStacks(ReportWriter &W) {
     W << "]}";
   }
   W << "]";
+  writeJSONAccesses(W, SnapData, Modules, SnapStacks);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1686,6 +1716,7 @@ void takeSnapshot(Snapshot &Snap, bool Final) {
   if (const SampleTables *T = Tables.peek())
     copyTables(*T, Snap);
   SnapStacks.copyFrom(Stacks);
+  SnapData.copyFrom(Data);
   Snap.Counts = Counts;
   Snap.Threads = ThreadsSeen;
   Snap.CPUNanos = processCPUNanos();
@@ -1774,6 +1805,7 @@ void writeReport(DumpReason Reason) {
   for (const FunctionSlot &S : Snap.Functions)
     Sum.DistinctFunctions += functionSamples(S) != 0;
 
+  bool WithData = SnapData.ready() && prepareDataReport();
   ReportWriter W;
   Symbolizer Sym;
   RowSink Sink(W, Fmt);
@@ -1784,6 +1816,8 @@ void writeReport(DumpReason Reason) {
     writeJSONStacks(W);
     W << "}\n";
   } else if (Sum.Format == ReportFormat::Text) {
+    if (WithData && SnapData.samples())
+      writeTextData(W, Sym, SnapData, Sum.Total, Want);
     writeResolution(W, Sum);
   }
   W.flush();
@@ -1962,6 +1996,12 @@ bool startSampling(bool MayHaveThreads) {
   }
   if (Stacks.ready())
     noteUnwindIndexes();
+  if (Flags.trace_data && (!Data.init() || !SnapData.init())) {
+    Message M;
+    M << "warning: no memory for the tracer's data table; samples without "
+         "data";
+    M.emit();
+  }
   startSelf();
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();
@@ -2002,6 +2042,7 @@ void restartInChild() {
   }
   memset(&Counts, 0, sizeof(Counts));
   Stacks.clear();
+  Data.clear();
   // The parent's clock events are its threads'; their descriptors are
   // closed here, the timers are not the child's (the kernel copies none).
   for (ThreadSlot &T : Threads)

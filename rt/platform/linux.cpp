@@ -363,6 +363,7 @@ int visitLoaderEntry(dl_phdr_info *Info, size_t, void *Data) {
   O.NumPhdrs = Info->dlpi_phnum;
   O.Name = Info->dlpi_name ? Info->dlpi_name : "";
   O.Key = firstLoadAddress(O);
+  O.TlsData = Info->dlpi_tls_data;
   return Walk.Visit(O, Walk.Data) ? 1 : 0;
 }
 
@@ -567,6 +568,7 @@ bool headersOfObjectAt(uintptr_t Address, ObjectHeaders &H) {
   H.NumPhdrs = E->e_phnum;
   H.Name = Found.dlfo_link_map->l_name ? Found.dlfo_link_map->l_name : "";
   H.Key = firstLoadAddress(H);
+  H.TlsData = nullptr;
   return H.Key != ~uintptr_t(0);
 #else
   (void)Address;
@@ -784,6 +786,48 @@ bool stackMappingAt(uintptr_t SP, uintptr_t &Begin, uintptr_t &End) {
   }
   close(Fd);
   return Found;
+}
+
+unsigned readMappings(MappingInfo *Out, unsigned Max, char *Paths,
+                      size_t PathsSize) {
+  int Fd = openMaps();
+  if (Fd < 0)
+    return 0;
+  LineReader Lines(Fd);
+  unsigned N = 0;
+  size_t Used = 0;
+  Paths[PathsSize - 1] = '\0';
+  while (char *Line = Lines.next()) {
+    MapsLine L;
+    const char *Perms = strchr(Line, ' ');
+    if (N == Max || !Perms || strlen(Perms) < 5 || !parseMapsLine(Line, L))
+      break;
+    MappingInfo &M = Out[N++];
+    M.Begin = uintptr_t(L.Begin);
+    M.End = uintptr_t(L.End);
+    M.Offset = L.Offset;
+    M.Shared = Perms[4] == 's';
+    // The inode is the field before the path.
+    const char *Inode = L.Path;
+    while (Inode > Line && Inode[-1] == ' ')
+      --Inode;
+    while (Inode > Line && Inode[-1] != ' ')
+      --Inode;
+    M.Inode = 0;
+    for (; *Inode >= '0' && *Inode <= '9'; ++Inode)
+      M.Inode = M.Inode * 10 + uint64_t(*Inode - '0');
+    // Paths[PathsSize - 1] stays the empty path of those that do not fit.
+    size_t Room = Used + 1 < PathsSize ? PathsSize - 1 - Used : 0;
+    size_t Len = strnlen(L.Path, Room ? Room - 1 : 0);
+    M.PathOffset = uint32_t(Room ? Used : PathsSize - 1);
+    if (Room) {
+      memcpy(Paths + Used, L.Path, Len);
+      Paths[Used + Len] = '\0';
+      Used += Len + 1;
+    }
+  }
+  close(Fd);
+  return N;
 }
 
 bool findMapping(uintptr_t Address, char *Path, size_t PathSize,

@@ -202,6 +202,9 @@ struct ObjectHeaders {
   const char *Name;
   /// The object's first mapped address: identifies it while it is loaded.
   uintptr_t Key;
+  /// The calling thread's copy of the object's PT_TLS block, where the
+  /// walker knows it (forEachLoadedObject); null otherwise.
+  const void *TlsData;
 };
 /// The one walker of loaded objects: calls Visit for each until it returns
 /// true.
@@ -226,6 +229,21 @@ bool readFileAt(int Fd, void *Buffer, size_t Size, uint64_t Offset);
 /// memory or when /proc is not mounted.
 bool findMapping(uintptr_t Address, char *Path, size_t PathSize,
                  uintptr_t &Bias);
+
+/// A mapping of /proc/self/maps: [Begin, End), the file offset and inode
+/// of its start, whether it is shared (MAP_SHARED), and its path ("" for
+/// anonymous memory) at Paths + PathOffset.
+struct MappingInfo {
+  uintptr_t Begin, End;
+  uint64_t Offset, Inode;
+  uint32_t PathOffset;
+  bool Shared;
+};
+/// Reads up to Max mappings, in address order, their paths into Paths
+/// (PathsSize bytes; a path that does not fit is cut); how many were read,
+/// 0 if /proc is not mounted.
+unsigned readMappings(MappingInfo *Out, unsigned Max, char *Paths,
+                      size_t PathsSize);
 
 int currentThreadId();
 

@@ -19,7 +19,7 @@
 
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:trace_symbolize_json=1:report_path=%t/trace %run %t/prog
 // RUN: %python %S/Inputs/check_stacks.py %t/trace.* %t/prog llvm-nm ref_get reader writer | FileCheck %s --check-prefix=JSON
-// JSON:      version: 3 depth: 32
+// JSON:      version: 4 depth: 32
 // JSON-NEXT: program listed with a build ID: True
 // JSON-NEXT: stacks hold every sample: True ([[#]] in stacks, [[#]] dropped, [[#]] samples)
 // JSON-NEXT: hot site's samples in stacks: True
@@ -32,7 +32,7 @@
 // NONE-NOT: from
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_stack_depth=0:report_format=json %run %t/prog 2>&1 | FileCheck %s --check-prefix=NONE-JSON
 // NONE-JSON: "stack_depth": 0, "stack_samples_dropped": 0,
-// NONE-JSON-SAME: "modules": [], "stacks": []}
+// NONE-JSON-SAME: "stacks": [], "line_size": 64,
 
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_stack_depth=65 %run %t/prog 2>&1 | FileCheck %s --check-prefix=DEPTH
 // DEPTH: pcmap: warning: trace_stack_depth must be 0 to 64; using 32

@@ -1,4 +1,4 @@
-"""Checks the call stacks of a tracer's JSON dump (version 3) against the
+"""Checks the call stacks of a tracer's JSON dump (version 3 and later) against the
 program's symbol table: every frame's module is listed, the stacks hold
 every sample (or count it as dropped), the hot site's stacks go through its
 caller, and a function's time in the C library is charged to it.

@@ -1,0 +1,68 @@
+//===- data_report.h - The tracer's data: lines, names, sharing -*- C++ -*-===//
+//
+// The reports of the accesses the tracer's samples touched (data.h): where
+// each address lies (a module's static data or TLS, a thread's stack, a
+// shared mapping, the heap), written row by row into the JSON dump for
+// pcmap-report trace, and, in the text report at exit, the hottest cache
+// lines with their objects, members and sharing. Runs where the tracer's
+// report runs (at exit, in a dump, after a fatal signal): system calls and
+// the runtime's own memory only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCMAP_RT_DATA_REPORT_H
+#define PCMAP_RT_DATA_REPORT_H
+
+#include "core/writer.h"
+#include "optional/data.h"
+#include "optional/module_list.h"
+#include "optional/stacks.h"
+#include "optional/symbolizer.h"
+
+namespace pcmap {
+namespace rt {
+
+/// The sharing a line's accesses show (a set of these bits).
+enum : unsigned {
+  /// Two threads on non-overlapping bytes, at least one of them writing.
+  kFalseSharing = 1,
+  /// Two threads on overlapping bytes, at least one of them writing.
+  kTrueSharing = 2,
+};
+
+/// One access of a line, for the verdict: its bytes [Offset, Offset +
+/// Size) (a size not known counts as one byte), its thread, whether it
+/// writes, and whether the bytes are on the thread's own stack (two
+/// threads each on its own stack share nothing: a stack the C library
+/// gave a thread that ended is given to the next).
+struct LineAccess {
+  uint32_t Offset, Size, Tid;
+  bool Writes, OwnStack;
+};
+/// The sharing of a line's N accesses.
+unsigned lineSharing(const LineAccess *Accesses, unsigned N);
+
+/// Maps the memory the data reports take; false if there is none (they
+/// then write no data).
+bool prepareDataReport();
+
+/// Lists in Modules the modules the accesses' instructions and static data
+/// lie in: before the dump's "modules" are written.
+void collectDataModules(const DataTable &Table, ModuleList &Modules);
+
+/// The dump's data keys (pcmap/TraceDump.h, version 4), each after a comma:
+/// "line_size", "data_samples", "data_samples_dropped" and "accesses",
+/// whose "stack" is the index of the stack of slot S of Stacks in the
+/// dump's "stacks", where only slots that hold a stack are written.
+void writeJSONAccesses(Writer &W, const DataTable &Table, ModuleList &Modules,
+                       const StackTable &Stacks);
+
+/// The text report's data table: the Top hottest cache lines, each with its
+/// object, sharing and members (of Total samples).
+void writeTextData(Writer &W, Symbolizer &Sym, const DataTable &Table,
+                   uint64_t Total, unsigned Top);
+
+} // namespace rt
+} // namespace pcmap
+
+#endif // PCMAP_RT_DATA_REPORT_H

@@ -1,0 +1,64 @@
+// Contention by data (test/rt/data-sharing.c): the phase given (or all
+// five), two threads each: two counters of one struct, one per thread
+// (false sharing); the same struct padded to two lines (no sharing); one
+// counter both bump (true sharing); the first struct on the heap (false
+// sharing); plain per-thread counters in one array (false sharing).
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct Stats { _Atomic long hits, misses; };
+struct Padded { _Atomic long hits; char pad[120]; _Atomic long misses; } __attribute__((aligned(128)));
+struct Stats stats __attribute__((aligned(64)));
+struct Padded padded;
+_Atomic long shared_counter __attribute__((aligned(64)));
+long plain_counts[2] __attribute__((aligned(64)));
+struct Stats *heap_stats;
+
+static double seconds = 0.3;
+static _Atomic int phase;
+
+static int running(struct timespec *start) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9 < seconds;
+}
+
+__attribute__((noinline)) void bump(_Atomic long *p) { atomic_fetch_add_explicit(p, 1, memory_order_relaxed); }
+
+static void *worker(void *arg) {
+  long me = (long)arg;
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  int p = phase;
+  while (running(&start))
+    for (int i = 0; i < 1000; ++i) {
+      switch (p) {
+      case 0: bump(me ? &stats.misses : &stats.hits); break;
+      case 1: bump(me ? &padded.misses : &padded.hits); break;
+      case 2: bump(&shared_counter); break;
+      case 3: bump(me ? &heap_stats->misses : &heap_stats->hits); break;
+      // Inline, not a call: under qemu-user a signal comes between blocks
+      // of translated code, and a function this short is one block.
+      case 4: ++*(volatile long *)&plain_counts[me]; break;
+      }
+    }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  heap_stats = aligned_alloc(64, 64);
+  memset(heap_stats, 0, 64);
+  for (int p = 0; p < 5; ++p) {
+    if (argc > 1 && atoi(argv[1]) != p) continue;
+    phase = p;
+    pthread_t t[2];
+    for (long i = 0; i < 2; ++i) pthread_create(&t[i], 0, worker, (void *)i);
+    for (int i = 0; i < 2; ++i) pthread_join(t[i], 0);
+  }
+  printf("done\n");
+  return 0;
+}
