@@ -166,6 +166,14 @@ cl::opt<unsigned> Callers("callers",
                           cl::value_desc("N"), cl::init(3), cl::sub(TraceCmd),
                           cl::cat(ReportCategory));
 
+cl::opt<size_t> DataLines("lines",
+                          cl::desc("In the text report, detail the members, "
+                                   "sites and callers of the N top cache "
+                                   "lines of the data (version 4 dumps; 0: "
+                                   "none)"),
+                          cl::value_desc("N"), cl::init(5), cl::sub(TraceCmd),
+                          cl::cat(ReportCategory));
+
 cl::list<std::string> FunctionsInputs(cl::Positional, cl::OneOrMore,
                                       cl::desc("<ELF file>..."),
                                       cl::sub(FunctionsCmd),
@@ -273,6 +281,7 @@ ExitCode runTrace() {
   Out.PerProcess = PerProcess;
   Out.FullNames = FullNames;
   Out.Callers = Callers;
+  Out.Lines = DataLines;
   ExitCode Status = ExitCode::Success;
   ExitCode Written = writeOutput([&](raw_ostream &OS) {
     switch (TraceFormatOpt) {

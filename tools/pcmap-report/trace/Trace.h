@@ -2,13 +2,15 @@
 //
 // `pcmap-report trace FILE...` (docs/Report.md, "Many processes' traces"):
 // the runtime's tracer writes, per process, JSON Lines of cumulative dumps
-// (versions 2 and 3, include/pcmap/TraceDump.h). TraceRead.cpp reads them
+// (versions 2 to 4, include/pcmap/TraceDump.h). TraceRead.cpp reads them
 // and keeps the last dump of each process; TraceMerge.cpp merges the
 // processes into one table of atomic sites, one of covered functions and
-// one of call stacks, keyed by build ID (or module path) and module offset;
-// TraceSymbolize.cpp names them offline; TraceStacks.cpp finds each row's
-// callers; TraceOutput.cpp (text, CSV, folded stacks), TraceJSON.cpp,
-// TraceHTML.cpp and TracePprof.cpp write them.
+// one of call stacks, keyed by build ID (or module path) and module offset,
+// and TraceData.cpp the data the samples touched into cache lines;
+// TraceSymbolize.cpp names them offline (TraceDataNames.cpp the data);
+// TraceStacks.cpp finds each row's callers; TraceOutput.cpp (text, CSV,
+// folded stacks), TraceDataOutput.cpp (the data's text and HTML),
+// TraceJSON.cpp, TraceHTML.cpp and TracePprof.cpp write them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pcmap {
@@ -47,6 +50,9 @@ struct TraceOptions : OutputOptions {
   /// Also a table of every function in the call stacks ranked by the
   /// samples of the stacks that hold it (cumulativeFunctions).
   bool Cumulative = false;
+  /// The top cache lines whose members, sites and callers the text
+  /// details (0: none).
+  size_t Lines = 5;
 };
 
 /// A source position a PC stands for; a PC in inlined code stands for
@@ -103,6 +109,9 @@ struct SampleCounts {
   uint64_t Samples = 0, AtomicSamples = 0, CoveredSamples = 0,
            UncoveredSamples = 0, DroppedSamples = 0;
   uint64_t StackSamplesDropped = 0; // version 3: samples without a stack
+  /// Version 4: samples whose access was decoded, and of them those the
+  /// runtime's table had no room for.
+  uint64_t DataSamples = 0, DataSamplesDropped = 0;
   /// The sampling signals the samples came in (0: a dump that does not say).
   uint64_t Observations = 0;
   /// Whether every process counted gave its observations.
@@ -121,6 +130,9 @@ struct TraceProcess : SampleCounts {
   uint64_t DistinctSites = 0, DistinctFunctions = 0;
   unsigned Version = 0;
   uint64_t StackDepth = 0; // version 3: the most frames a stack keeps
+  uint64_t LineSize = 0;   // version 4: the cache line size
+  /// Version 3: the report's index of each module the dump lists.
+  std::vector<uint32_t> Modules;
   /// Where the dump was read.
   std::string File;
   unsigned Line = 0;
@@ -141,13 +153,43 @@ struct DumpStack {
   std::vector<DumpFrame> Frames; // innermost first
 };
 
+/// An access's kind, and where its address lies (TraceDump.h).
+enum class AccessKind : uint8_t { Read, Write, ReadWrite };
+enum class DataRegion : uint8_t { Module, TLS, Stack, Shared, Heap, Unknown };
+/// "read", "write", "rmw"; "module", "tls", ... as the dumps spell them.
+llvm::StringRef accessKindName(AccessKind K);
+llvm::StringRef regionName(DataRegion R);
+
+/// A row of a version 4 dump's "accesses": the samples at one address,
+/// size, kind, thread, site and stack.
+struct DumpAccess {
+  uint64_t Samples = 0;
+  int64_t Thread = 0;
+  AccessKind Kind = AccessKind::Read;
+  uint64_t Size = 0; // 0: not known
+  uint64_t Address = 0;
+  bool Atomic = false;
+  DumpFrame Site;
+  int64_t Stack = -1; // index in the dump's stacks, or -1
+  DataRegion Region = DataRegion::Unknown;
+  /// Module: the module (index in the dump's modules) and the offset in it;
+  /// TLS: the module whose block holds it and the offset in the block (-1:
+  /// not given); Shared: Offset is the file offset.
+  int64_t Module = -1;
+  uint64_t Offset = 0;
+  int64_t TpOffset = 0; // TLS: the address less the thread pointer
+  std::string File;     // Shared
+  uint64_t Inode = 0;   // Shared
+};
+
 /// One dump line.
 struct TraceDump {
   TraceProcess Process;
   std::vector<TraceSite> Sites;
   std::vector<TraceFunction> Functions;
-  std::vector<DumpModule> Modules; // version 3
-  std::vector<DumpStack> Stacks;   // version 3
+  std::vector<DumpModule> Modules;  // version 3
+  std::vector<DumpStack> Stacks;    // version 3
+  std::vector<DumpAccess> Accesses; // version 4
 };
 
 /// A module the merged rows point into: one build ID, or one path for
@@ -228,6 +270,86 @@ struct CallerPath {
   bool Truncated = false;
 };
 
+/// A thread of the trace: its process and its id (gettid).
+struct DataThread {
+  uint32_t Process = 0;
+  int64_t Tid = 0;
+};
+
+/// An access of the merged data: a dump's row, in its line.
+struct DataAccess {
+  uint32_t Thread = 0; // index in TraceReport::Threads
+  uint32_t Offset = 0; // of its first byte, from the line's start
+  uint64_t Size = 0;   // 0: not known
+  AccessKind Kind = AccessKind::Read;
+  bool Atomic = false;
+  DataRegion Region = DataRegion::Unknown; // as its dump said
+  uint32_t Site = 0;                       // index in TraceReport::Frames
+  int64_t Stack = -1; // index in TraceReport::Stacks, or -1
+  uint64_t Samples = 0;
+  uint64_t Address = 0; // in its process
+  /// Module: the module offset; Shared: the file offset; TLS: the offset
+  /// in its module's block (when TlsModule is one), and the address less
+  /// the thread pointer.
+  uint64_t Place = 0;
+  int64_t TlsModule = -1; // index in TraceReport::Modules
+  int64_t TpOffset = 0;
+  /// What C would call the bytes (TraceDataNames.cpp), and whether it is a
+  /// variable's member or element named from the debug information (else
+  /// a symbol and offset, or the region's name).
+  std::string Name;
+  std::string Object; // the variable, or the region's name
+  bool Typed = false;
+  uint32_t Member = 0; // index in its line's Members
+};
+
+/// The PCs of one source line that touch a member (one when the line is
+/// not known), with their samples.
+struct DataSite {
+  std::vector<uint32_t> Frames; // indices in TraceReport::Frames, heaviest
+                                // first
+  uint64_t Samples = 0;
+  unsigned Kinds = 0; // bit 1 << AccessKind of each kind
+};
+
+/// The accesses of a line to one member (the same name; or without a type,
+/// the same bytes).
+struct DataMember {
+  std::string Name;
+  uint32_t Offset = 0, Size = 0; // the bytes of the line they touch
+  uint64_t Samples = 0, Reads = 0, Writes = 0, ReadWrites = 0, Atomic = 0;
+  uint32_t Threads = 0;
+  std::vector<DataSite> Sites; // most samples first
+};
+
+/// A line's verdict (dataSharing), bits.
+enum DataSharing : unsigned {
+  NoSharing = 0,
+  FalseSharing = 1,
+  TrueSharing = 2
+};
+
+/// A cache line of the merged data: static data of a module (build ID or
+/// path, offset), a shared file's bytes (inode, file, offset), or a
+/// process's memory (process, address), whatever address each process
+/// had it at.
+struct DataLine {
+  DataRegion Region = DataRegion::Unknown;
+  uint32_t Module = 0;  // Module
+  std::string File;     // Shared
+  uint64_t Inode = 0;   // Shared
+  uint32_t Process = 0; // the first process's
+  /// Module: the line's module offset; Shared: its file offset; else its
+  /// address.
+  uint64_t Start = 0;
+  std::vector<DataAccess> Accesses; // by offset, then most samples
+  std::vector<DataMember> Members;  // by offset
+  uint64_t Samples = 0;
+  uint32_t Threads = 0, Processes = 0;
+  unsigned Sharing = NoSharing;
+  std::string Object; // what it holds: "stats", "g_a, g_b", "heap 0x..."
+};
+
 struct TraceFile {
   std::string Path;
   uint64_t Dumps = 0; // dump lines read
@@ -244,6 +366,11 @@ struct TraceReport {
   std::vector<MergedStack> Stacks;       // most samples first
   SampleCounts Totals;                   // over the processes
   unsigned Version = 0;                  // the newest dump version read
+  /// Version 4: the cache line size, the threads that touched data, the
+  /// lines, most samples first.
+  uint64_t LineSize = 0;
+  std::vector<DataThread> Threads;
+  std::vector<DataLine> Lines;
 
   double cpuSeconds() const { return double(Totals.CpuNs) / 1e9; }
   /// Samples over what the CPU time at Hz would give (1.0: none lost).
@@ -277,6 +404,56 @@ void mergeSiteLines(TraceReport &R);
 /// the trace's names (linkStacks).
 TraceReport mergeTraces(std::vector<TraceDump> Dumps,
                         std::vector<TraceFile> Files);
+
+/// The data's cache lines while the dumps are merged (TraceData.cpp), found
+/// by what makes a line the same in every process (DataLine).
+class DataMerger {
+public:
+  explicit DataMerger(TraceReport &R) : R(R) {}
+  /// Adds an access of process Process: Module is the report's index of
+  /// its module (or -1), Site the frame of its site, Stack the merged stack
+  /// (before ranking) or -1.
+  void add(uint32_t Process, const DumpAccess &A, int64_t Module, uint32_t Site,
+           int64_t Stack);
+  /// Once the stacks are ranked (NewStack: each stack's index after):
+  /// counts, verdicts and the regions' names of the lines, ranked by
+  /// samples.
+  void finish(llvm::ArrayRef<uint32_t> NewStack);
+
+private:
+  uint32_t thread(uint32_t Process, int64_t Tid);
+
+  TraceReport &R;
+  /// (region group, module, inode or process, file, line start) -> line.
+  std::map<std::tuple<int, uint64_t, std::string, uint64_t>, size_t> Index;
+  std::map<std::pair<uint32_t, int64_t>, uint32_t> Threads;
+};
+
+/// The verdict on a line (DataSharing bits), from its accesses.
+unsigned dataSharing(llvm::ArrayRef<DataAccess> Accesses, uint64_t LineSize);
+
+/// Names each line's data (TraceDataNames.cpp): with Files, from the module
+/// files whose build ID matched (their symbols; with Types, their debug
+/// information's variables); else, and for what they do not name, by
+/// region. Then groups each line's accesses into its members.
+void nameData(TraceReport &R, bool Demangle, bool Files, bool Types);
+/// Groups each line's accesses into members by name (by bytes where there
+/// is no type), their sites by source line (TraceData.cpp).
+void groupMembers(TraceReport &R);
+
+/// A line as the reports name it: "prog+0x4040" (static data),
+/// "/dev/shm/x+0x40" (a shared file), "0x7f0000001000" (a process's
+/// memory; "0x7f0000001000 pid 12" when the trace has several processes).
+std::string lineText(const TraceReport &R, const DataLine &L);
+/// "false", "true", "false+true" or "none" (pprof's label); with Long,
+/// "false sharing", "true sharing", "false and true sharing", "no sharing".
+std::string sharingText(unsigned Sharing, bool Long = false);
+/// The heaviest N ways to member M of line L (its accesses' stacks, from
+/// the access outward), and the samples of its accesses with a stack.
+std::vector<CallerPath> memberCallers(const TraceReport &R, const DataLine &L,
+                                      size_t M, size_t N, uint64_t &Total);
+/// A member site's kinds: "rmw", "read/write".
+std::string kindsText(unsigned Kinds);
 
 /// Names and source lines (inline frames included) of sites, functions and
 /// stack frames from the modules whose build ID matches the trace's (one
@@ -336,6 +513,21 @@ void writeTraceJSON(llvm::raw_ostream &OS, const TraceReport &R,
                     const TraceOptions &O);
 void writeTraceHTML(llvm::raw_ostream &OS, const TraceReport &R,
                     const TraceOptions &O);
+/// The data: the text report's tables of lines and their members, and the
+/// HTML page's section (TraceDataOutput.cpp); nothing without version 4
+/// dumps.
+void writeDataText(llvm::raw_ostream &OS, const TraceReport &R,
+                   const TraceOptions &O);
+void writeDataHTML(llvm::raw_ostream &OS, const TraceReport &R,
+                   const TraceOptions &O);
+/// A way to a row as the text shows it: its samples and share of Total,
+/// then a frame a line, each line after Indent (TraceOutput.cpp).
+void callerPathText(llvm::raw_ostream &OS, const TraceReport &R,
+                    const CallerPath &P, uint64_t Total, const TraceOptions &O,
+                    llvm::StringRef Indent = "");
+/// The same as an HTML list item.
+void callerPathHTML(llvm::raw_ostream &OS, const TraceReport &R,
+                    const CallerPath &P, uint64_t Total, const TraceOptions &O);
 /// The HTML page's flame graph of the stacks (nothing without stacks).
 void writeFlameGraph(llvm::raw_ostream &OS, const TraceReport &R,
                      const OutputOptions &O);

@@ -4,7 +4,8 @@
 // table on a click): the summary, the ranked sites and functions with a bar
 // per share (each row's per-process counts in the tooltip of its processes
 // cell), the callers of the top rows (a list of frames each, folded away),
-// the flame graph of the stacks (TraceFlame.cpp), and the processes.
+// the data's cache lines (TraceDataOutput.cpp), the flame graph of the
+// stacks (TraceFlame.cpp), and the processes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,9 +115,11 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
   OS << "</tbody>\n</table>\n";
 }
 
+} // namespace
+
 /// One way to a row: its samples, then its frames, innermost first.
-void pathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
-              uint64_t Total, const TraceOptions &O) {
+void callerPathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
+                    uint64_t Total, const TraceOptions &O) {
   OS << "<li>" << P.Samples << " samples ("
      << percentText(Total ? double(P.Samples) / Total : 0)
      << ")<ol class=\"frames\">";
@@ -140,6 +143,8 @@ void pathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
   OS << "</ol></li>\n";
 }
 
+namespace {
+
 /// A folded list of callers per top row that has stacks.
 template <typename T>
 void callersHTML(raw_ostream &OS, const TraceReport &R,
@@ -158,7 +163,7 @@ void callersHTML(raw_ostream &OS, const TraceReport &R,
            << Entry.Samples << " samples, " << Total
            << " with stacks</summary>\n<ol class=\"callers\">\n";
         for (const CallerPath &P : Paths)
-          pathHTML(OS, R, P, Total, O);
+          callerPathHTML(OS, R, P, Total, O);
         OS << "</ol></details>\n";
       });
 }
@@ -198,6 +203,7 @@ void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
   rowsTable(OS, R, R.Functions, "Covered functions", "trace-functions", O);
   callersHTML(OS, R, R.Sites, "atomic sites", "site-callers", O);
   callersHTML(OS, R, R.Functions, "covered functions", "function-callers", O);
+  writeDataHTML(OS, R, O);
   writeFlameGraph(OS, R, O);
   processesTable(OS, R);
   htmlPageEnd(OS);

@@ -89,6 +89,11 @@ void process(json::OStream &J, const TraceProcess &P) {
     else
       J.attribute("stack_depth", nullptr);
     counts(J, P);
+    if (P.Version >= 4) {
+      J.attribute("line_size", int64_t(P.LineSize));
+      J.attribute("data_samples", int64_t(P.DataSamples));
+      J.attribute("data_samples_dropped", int64_t(P.DataSamplesDropped));
+    }
     J.attribute("file", utf8(P.File));
     J.attribute("line", int64_t(P.Line));
   });
@@ -268,6 +273,127 @@ void totals(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
   });
 }
 
+//===----------------------------------------------------------------------===//
+// The data (version 4)
+//===----------------------------------------------------------------------===//
+
+/// A member's sites (their PCs' frames, heaviest first) and callers.
+void memberJSON(json::OStream &J, const TraceReport &R, const DataLine &L,
+                size_t M, const TraceOptions &O) {
+  const DataMember &X = L.Members[M];
+  J.object([&] {
+    J.attribute("name", utf8(X.Name));
+    J.attribute("offset", int64_t(X.Offset));
+    J.attribute("size", int64_t(X.Size));
+    J.attribute("samples", int64_t(X.Samples));
+    J.attribute("threads", int64_t(X.Threads));
+    J.attribute("read_samples", int64_t(X.Reads));
+    J.attribute("write_samples", int64_t(X.Writes));
+    J.attribute("rmw_samples", int64_t(X.ReadWrites));
+    J.attribute("atomic_samples", int64_t(X.Atomic));
+    J.attributeArray("sites", [&] {
+      for (const DataSite &S : X.Sites)
+        J.object([&] {
+          J.attribute("samples", int64_t(S.Samples));
+          J.attribute("kinds", kindsText(S.Kinds));
+          frameList(J, S.Frames);
+        });
+    });
+    uint64_t Total = 0;
+    std::vector<CallerPath> Paths = memberCallers(R, L, M, O.Callers, Total);
+    callersAttributes(J, Total, Paths);
+  });
+}
+
+void accessJSON(json::OStream &J, const TraceReport &R, const DataAccess &A) {
+  J.object([&] {
+    const DataThread &T = R.Threads[A.Thread];
+    J.attribute("pid", R.Processes[T.Process].Pid);
+    J.attribute("run", utf8(R.Processes[T.Process].Run));
+    J.attribute("thread", T.Tid);
+    J.attribute("offset", int64_t(A.Offset));
+    if (A.Size)
+      J.attribute("size", int64_t(A.Size));
+    else
+      J.attribute("size", nullptr);
+    J.attribute("kind", accessKindName(A.Kind));
+    J.attribute("atomic", A.Atomic);
+    J.attribute("region", regionName(A.Region));
+    J.attribute("address", hexAddress(A.Address));
+    J.attribute("site_frame", int64_t(A.Site));
+    rankOrNull(J, "stack_rank", A.Stack);
+    J.attribute("samples", int64_t(A.Samples));
+    J.attribute("name", utf8(A.Name));
+    J.attribute("member", int64_t(A.Member));
+  });
+}
+
+/// Where a line is: its module and offset, its shared file, or its
+/// process and address.
+void linePlace(json::OStream &J, const TraceReport &R, const DataLine &L) {
+  bool Static = L.Region == DataRegion::Module;
+  bool Shared = L.Region == DataRegion::Shared;
+  if (Static)
+    J.attribute("module_index", int64_t(L.Module));
+  else
+    J.attribute("module_index", nullptr);
+  if (Static || Shared)
+    J.attribute("offset", hexAddress(L.Start));
+  else
+    J.attribute("offset", nullptr);
+  stringOrNull(J, "file", L.File);
+  if (Shared)
+    J.attribute("inode", int64_t(L.Inode));
+  else
+    J.attribute("inode", nullptr);
+  if (Static || Shared) {
+    J.attribute("pid", nullptr);
+    J.attribute("run", nullptr);
+    J.attribute("address", nullptr);
+    return;
+  }
+  J.attribute("pid", R.Processes[L.Process].Pid);
+  J.attribute("run", utf8(R.Processes[L.Process].Run));
+  J.attribute("address", hexAddress(L.Start));
+}
+
+void lineJSON(json::OStream &J, const TraceReport &R, size_t Rank,
+              const DataLine &L, const TraceOptions &O) {
+  J.object([&] {
+    J.attribute("rank", int64_t(Rank));
+    J.attribute("line", utf8(lineText(R, L)));
+    J.attribute("region", regionName(L.Region));
+    linePlace(J, R, L);
+    J.attribute("object", utf8(L.Object));
+    J.attribute("sharing", sharingText(L.Sharing));
+    J.attribute("samples", int64_t(L.Samples));
+    fraction(J, "share", R.share(L.Samples));
+    J.attribute("threads", int64_t(L.Threads));
+    J.attribute("processes", int64_t(L.Processes));
+    J.attributeArray("members", [&] {
+      for (size_t M = 0; M < L.Members.size(); ++M)
+        memberJSON(J, R, L, M, O);
+    });
+    J.attributeArray("accesses", [&] {
+      for (const DataAccess &A : L.Accesses)
+        accessJSON(J, R, A);
+    });
+  });
+}
+
+void dataJSON(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
+  J.attributeObject("data", [&] {
+    J.attribute("line_size", int64_t(R.LineSize));
+    J.attribute("data_samples", int64_t(R.Totals.DataSamples));
+    J.attribute("data_samples_dropped", int64_t(R.Totals.DataSamplesDropped));
+    J.attribute("lines_total", int64_t(R.Lines.size()));
+    J.attributeArray("lines", [&] {
+      for (size_t I = 0, E = shownRows(R.Lines.size(), O); I < E; ++I)
+        lineJSON(J, R, I + 1, R.Lines[I], O);
+    });
+  });
+}
+
 } // namespace
 
 void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
@@ -296,6 +422,8 @@ void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
     rows(J, "functions", R, R.Functions, O);
     stacks(J, R, O);
     totals(J, R, O);
+    if (R.Version >= 4)
+      dataJSON(J, R, O);
   });
   OS << "\n";
 }

@@ -28,6 +28,8 @@ void SampleCounts::add(const SampleCounts &C) {
   UncoveredSamples += C.UncoveredSamples;
   DroppedSamples += C.DroppedSamples;
   StackSamplesDropped += C.StackSamplesDropped;
+  DataSamples += C.DataSamples;
+  DataSamplesDropped += C.DataSamplesDropped;
   Observations += C.Observations;
   ObservationsKnown = ObservationsKnown && C.ObservationsKnown;
 }
@@ -80,16 +82,20 @@ class Merger {
 public:
   explicit Merger(TraceReport &R) : R(R) {}
   void add(TraceDump &D);
+  /// Ranks the lines of the data once the stacks are ranked.
+  void finishData(ArrayRef<uint32_t> NewStack) { Data.finish(NewStack); }
 
 private:
   uint32_t module(const std::string &BuildID, const std::string &Path,
                   bool NoModule = false);
+  uint32_t frame(const DumpFrame &F, ArrayRef<uint32_t> Modules);
   template <typename T>
   void addEntry(RowIndex<T> &Index, uint32_t Process, T &E);
-  void addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
-                ArrayRef<uint32_t> Modules);
+  uint32_t addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
+                    ArrayRef<uint32_t> Modules);
 
   TraceReport &R;
+  DataMerger Data{R};
   /// "b:<build ID>", "p:<path>", or "n:" for code in no module.
   std::map<std::string, uint32_t> Modules;
   RowIndex<TraceSite> Sites{R.Sites, {}};
@@ -134,22 +140,26 @@ void Merger::addEntry(RowIndex<T> &Index, uint32_t Process, T &E) {
     Row.Processes.push_back(C);
 }
 
-/// Adds a stack of process Process; Modules maps the dump's module indices
+/// The report's frame of a dump's; Modules maps the dump's module indices
 /// to the report's.
-void Merger::addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
-                      ArrayRef<uint32_t> Modules) {
-  std::vector<uint32_t> Key;
-  for (const DumpFrame &F : S.Frames) {
-    uint32_t M =
-        F.Module == trace::kNoModule ? module("", "", true) : Modules[F.Module];
-    auto [It, New] = Frames.try_emplace({M, F.Offset}, R.Frames.size());
-    if (New) {
-      R.Frames.emplace_back();
-      R.Frames.back().Module = M;
-      R.Frames.back().Offset = F.Offset;
-    }
-    Key.push_back(It->second);
+uint32_t Merger::frame(const DumpFrame &F, ArrayRef<uint32_t> Modules) {
+  uint32_t M =
+      F.Module == trace::kNoModule ? module("", "", true) : Modules[F.Module];
+  auto [It, New] = Frames.try_emplace({M, F.Offset}, R.Frames.size());
+  if (New) {
+    R.Frames.emplace_back();
+    R.Frames.back().Module = M;
+    R.Frames.back().Offset = F.Offset;
   }
+  return It->second;
+}
+
+/// Adds a stack of process Process; returns its index in R.Stacks.
+uint32_t Merger::addStack(const TraceDump &D, uint32_t Process,
+                          const DumpStack &S, ArrayRef<uint32_t> Modules) {
+  std::vector<uint32_t> Key;
+  for (const DumpFrame &F : S.Frames)
+    Key.push_back(frame(F, Modules));
   auto [It, New] = Stacks.try_emplace(Key, R.Stacks.size());
   if (New) {
     R.Stacks.emplace_back();
@@ -163,6 +173,7 @@ void Merger::addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
     M.Processes.back().Samples += S.Samples;
   else
     M.Processes.push_back({Process, 0, S.Samples, 0, 0, S.AtomicSamples});
+  return It->second;
 }
 
 void Merger::add(TraceDump &D) {
@@ -175,11 +186,18 @@ void Merger::add(TraceDump &D) {
     addEntry(Sites, P, S);
   for (TraceFunction &F : D.Functions)
     addEntry(Functions, P, F);
-  std::vector<uint32_t> Modules;
+  std::vector<uint32_t> &Modules = D.Process.Modules;
   for (const DumpModule &M : D.Modules)
     Modules.push_back(module(M.BuildID, M.Path));
+  std::vector<uint32_t> StackIndex;
   for (const DumpStack &S : D.Stacks)
-    addStack(D, P, S, Modules);
+    StackIndex.push_back(addStack(D, P, S, Modules));
+  if (!R.LineSize)
+    R.LineSize = T.LineSize;
+  for (const DumpAccess &A : D.Accesses)
+    Data.add(P, A, A.Module >= 0 ? int64_t(Modules[A.Module]) : -1,
+             frame(A.Site, Modules),
+             A.Stack >= 0 ? int64_t(StackIndex[A.Stack]) : -1);
   R.Processes.push_back(std::move(D.Process));
 }
 
@@ -200,16 +218,27 @@ template <typename T> void rank(std::vector<Merged<T>> &Rows) {
   });
 }
 
-/// Stacks likewise; ties in the order of their frames.
-void rankStacks(std::vector<MergedStack> &Stacks) {
+/// Stacks likewise; ties in the order they were merged. Returns each
+/// stack's index after.
+std::vector<uint32_t> rankStacks(std::vector<MergedStack> &Stacks) {
   for (MergedStack &S : Stacks)
     llvm::stable_sort(S.Processes,
                       [](const ProcessCount &A, const ProcessCount &B) {
                         return A.Samples > B.Samples;
                       });
-  llvm::stable_sort(Stacks, [](const MergedStack &A, const MergedStack &B) {
-    return A.Samples > B.Samples;
+  std::vector<uint32_t> Order(Stacks.size()), NewIndex(Stacks.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
+    return Stacks[A].Samples > Stacks[B].Samples;
   });
+  std::vector<MergedStack> Ranked;
+  for (size_t I = 0; I < Order.size(); ++I) {
+    NewIndex[Order[I]] = I;
+    Ranked.push_back(std::move(Stacks[Order[I]]));
+  }
+  Stacks = std::move(Ranked);
+  return NewIndex;
 }
 
 } // namespace
@@ -300,7 +329,7 @@ TraceReport mergeTraces(std::vector<TraceDump> Dumps,
     M.add(D);
   rank(R.Sites);
   rank(R.Functions);
-  rankStacks(R.Stacks);
+  M.finishData(rankStacks(R.Stacks));
   // With the trace's names; symbolizeTrace links them again from the files.
   linkStacks(R);
   return R;

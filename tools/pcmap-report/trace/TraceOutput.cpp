@@ -270,11 +270,13 @@ std::string callersHeading(const TraceFunction &F, const TraceOptions &O) {
          num(F.UncoveredCalleeSamples) + " more in uncovered callees";
 }
 
+} // namespace
+
 /// One way to a row: its samples and share of the row's stacks, then a
 /// frame a line, innermost first, names and positions aligned.
-void pathText(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
-              uint64_t Total, const TraceOptions &O) {
-  OS << "  " << P.Samples << " samples ("
+void callerPathText(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
+                    uint64_t Total, const TraceOptions &O, StringRef Indent) {
+  OS << Indent << "  " << P.Samples << " samples ("
      << percentText(Total ? double(P.Samples) / Total : 0) << "):\n";
   std::vector<std::pair<std::string, std::string>> Lines;
   for (uint32_t I : P.Frames) {
@@ -296,8 +298,11 @@ void pathText(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
   for (const auto &L : Lines)
     Width = std::max(Width, L.first.size());
   for (const auto &L : Lines)
-    OS << "    " << left_justify(L.first, Width) << "  " << L.second << "\n";
+    OS << Indent << "    " << left_justify(L.first, Width) << "  " << L.second
+       << "\n";
 }
+
+namespace {
 
 /// The callers of the top rows that have stacks; nothing if none has.
 template <typename T>
@@ -315,7 +320,7 @@ void callersText(raw_ostream &OS, const TraceReport &R,
         OS << "#" << I + 1 << " " << callersHeading(Rows[I].Entry, O) << "; "
            << Total << " with stacks\n";
         for (const CallerPath &P : Paths)
-          pathText(OS, R, P, Total, O);
+          callerPathText(OS, R, P, Total, O);
       });
 }
 
@@ -494,10 +499,11 @@ void writeTraceText(raw_ostream &OS, const TraceReport &R,
                                   : "samples");
   if (O.Cumulative)
     cumulativeText(OS, R, O);
-  if (!O.Callers)
-    return;
-  callersText(OS, R, R.Sites, "atomic sites", O);
-  callersText(OS, R, R.Functions, "covered functions", O);
+  if (O.Callers) {
+    callersText(OS, R, R.Sites, "atomic sites", O);
+    callersText(OS, R, R.Functions, "covered functions", O);
+  }
+  writeDataText(OS, R, O);
 }
 
 void writeTraceCSV(raw_ostream &OS, const TraceReport &R,

@@ -3,9 +3,11 @@
 // A gzipped profile.proto (github.com/google/pprof, proto/profile.proto),
 // the protocol buffer encoded by hand: two sample types, samples/count and
 // cpu/nanoseconds; a Sample per merged stack (locations leaf first), one
-// labelled as an atomic for its samples on an atomic site; a Mapping per
-// module, a Location per frame (its inline frames as Lines, innermost
-// first, the last the function that holds the code), a Function per name.
+// labelled as an atomic for its samples on an atomic site, and one per
+// access of the data with that stack, labelled with its cache line, object
+// and verdict (version 4); a Mapping per module, a Location per frame (its
+// inline frames as Lines, innermost first, the last the function that
+// holds the code), a Function per name.
 // A process of a version 2 dump, which has no stacks, gives a one-frame
 // Sample per site and one per function for its samples off atomics.
 // Modules are laid out at addresses of their own ((index + 1) << 32), so
@@ -83,6 +85,12 @@ enum ProfileField : uint32_t {
 
 constexpr unsigned kModuleShift = 32;
 
+/// The labels of samples that touched data: the cache line, the member's
+/// name, the line's verdict.
+struct DataLabels {
+  std::string Line, Object, Sharing;
+};
+
 class ProfileBuilder {
 public:
   explicit ProfileBuilder(const TraceReport &R)
@@ -100,7 +108,10 @@ private:
   uint64_t location(uint32_t Module, uint64_t Offset,
                     ArrayRef<TraceSourceFrame> Lines);
   void sample(ArrayRef<uint64_t> Locations, uint64_t Samples, bool Atomic,
-              const TraceSite *Site);
+              const TraceSite *Site, const DataLabels *Data = nullptr);
+  void stackSample(
+      const MergedStack &S, ArrayRef<uint64_t> Locations,
+      ArrayRef<std::pair<const DataLine *, const DataAccess *>> Accesses);
   void mappings();
   void valueType(uint32_t Field, StringRef Type, StringRef Unit);
 
@@ -173,9 +184,11 @@ uint64_t nanoseconds(uint64_t N, uint64_t Hz) {
 }
 
 /// A Sample; one of samples on an atomic is labelled with it (and with
-/// Site, the site its frame 0 is, if known).
+/// Site, the site its frame 0 is, if known), one of samples that touched
+/// data with it.
 void ProfileBuilder::sample(ArrayRef<uint64_t> Locs, uint64_t Samples,
-                            bool Atomic, const TraceSite *Site) {
+                            bool Atomic, const TraceSite *Site,
+                            const DataLabels *Data) {
   if (!Samples)
     return;
   ProtoWriter S;
@@ -197,19 +210,52 @@ void ProfileBuilder::sample(ArrayRef<uint64_t> Locs, uint64_t Samples,
     Label("atomic_order", Site->Order);
     Label("atomic_site", functionText(*Site));
   }
+  if (Data) {
+    Label("cache_line", Data->Line);
+    Label("object", Data->Object);
+    Label("sharing", Data->Sharing);
+  }
   Out.message(SampleField, S);
 }
 
+/// A stack's samples: those of each access with this stack labelled with
+/// its data (an atomic access's taken from the stack's atomic samples
+/// first), the rest as before; the stack's counts are the sum, whatever
+/// the accesses say.
+void ProfileBuilder::stackSample(
+    const MergedStack &S, ArrayRef<uint64_t> Locs,
+    ArrayRef<std::pair<const DataLine *, const DataAccess *>> Accesses) {
+  const TraceSite *Site = S.Site >= 0 ? &R.Sites[S.Site].Entry : nullptr;
+  uint64_t Atomic = S.AtomicSamples, Plain = S.Samples - S.AtomicSamples;
+  for (auto [L, A] : Accesses) {
+    uint64_t &First = A->Atomic ? Atomic : Plain;
+    uint64_t &Second = A->Atomic ? Plain : Atomic;
+    uint64_t FromFirst = std::min(A->Samples, First);
+    First -= FromFirst;
+    uint64_t FromSecond = std::min(A->Samples - FromFirst, Second);
+    Second -= FromSecond;
+    DataLabels D{lineText(R, *L), A->Name, sharingText(L->Sharing)};
+    sample(Locs, A->Atomic ? FromFirst : FromSecond, true, Site, &D);
+    sample(Locs, A->Atomic ? FromSecond : FromFirst, false, nullptr, &D);
+  }
+  sample(Locs, Atomic, true, Site);
+  sample(Locs, Plain, false, nullptr);
+}
+
 void ProfileBuilder::addStacks() {
-  for (const MergedStack &S : R.Stacks) {
+  std::vector<std::vector<std::pair<const DataLine *, const DataAccess *>>>
+      Accesses(R.Stacks.size());
+  for (const DataLine &L : R.Lines)
+    for (const DataAccess &A : L.Accesses)
+      if (A.Stack >= 0)
+        Accesses[A.Stack].push_back({&L, &A});
+  for (size_t I = 0; I < R.Stacks.size(); ++I) {
     std::vector<uint64_t> Locs;
-    for (uint32_t I : S.Frames) {
-      const TraceFrame &F = R.Frames[I];
-      Locs.push_back(location(F.Module, F.Offset, F.Lines));
+    for (uint32_t F : R.Stacks[I].Frames) {
+      const TraceFrame &Frame = R.Frames[F];
+      Locs.push_back(location(Frame.Module, Frame.Offset, Frame.Lines));
     }
-    const TraceSite *Site = S.Site >= 0 ? &R.Sites[S.Site].Entry : nullptr;
-    sample(Locs, S.AtomicSamples, true, Site);
-    sample(Locs, S.Samples - S.AtomicSamples, false, nullptr);
+    stackSample(R.Stacks[I], Locs, Accesses[I]);
   }
 }
 

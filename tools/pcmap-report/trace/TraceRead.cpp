@@ -1,6 +1,6 @@
 //===- TraceRead.cpp - The tracer's JSON Lines dumps, checked -------------===//
 //
-// Each line of a trace file is one dump (versions 2 and 3,
+// Each line of a trace file is one dump (versions 2 to 4,
 // include/pcmap/TraceDump.h, docs/Tracer.md); blank
 // lines are skipped. A file that is one JSON document over several lines
 // (a version 1 trace, another report, a dump passed through a pretty
@@ -22,6 +22,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -176,6 +177,94 @@ static bool mapVersion3(const json::Value &V, TraceDump &D, json::Path P) {
   return true;
 }
 
+/// A string field of a fixed set of values.
+template <typename T, size_t N>
+static bool fromJSONEnum(const json::Value &V, T &Out, json::Path P,
+                         const std::pair<const char *, T> (&Values)[N],
+                         StringLiteral Expected) {
+  std::optional<StringRef> S = V.getAsString();
+  for (size_t I = 0; S && I < N; ++I)
+    if (*S == Values[I].first) {
+      Out = Values[I].second;
+      return true;
+    }
+  P.report(Expected);
+  return false;
+}
+
+static bool fromJSON(const json::Value &V, AccessKind &K, json::Path P) {
+  static const std::pair<const char *, AccessKind> Values[] = {
+      {trace::kAccessRead, AccessKind::Read},
+      {trace::kAccessWrite, AccessKind::Write},
+      {trace::kAccessReadWrite, AccessKind::ReadWrite}};
+  return fromJSONEnum(V, K, P, Values,
+                      "expected \"read\", \"write\" or \"rmw\"");
+}
+
+static bool fromJSON(const json::Value &V, DataRegion &R, json::Path P) {
+  static const std::pair<const char *, DataRegion> Values[] = {
+      {trace::kRegionModule, DataRegion::Module},
+      {trace::kRegionTLS, DataRegion::TLS},
+      {trace::kRegionStack, DataRegion::Stack},
+      {trace::kRegionShared, DataRegion::Shared},
+      {trace::kRegionHeap, DataRegion::Heap},
+      {trace::kRegionUnknown, DataRegion::Unknown}};
+  return fromJSONEnum(V, R, P, Values,
+                      "expected a region: \"module\", \"tls\", \"stack\", "
+                      "\"shared\", \"heap\" or \"unknown\"");
+}
+
+/// The fields that name an access's region: a module's offset, a TLS
+/// offset (and its module's, when given), a shared file's.
+static bool mapRegion(json::ObjectMapper &O, DumpAccess &A) {
+  Hex Offset;
+  std::optional<int64_t> Module;
+  bool OK = true;
+  switch (A.Region) {
+  case DataRegion::Module:
+    OK = O.map(trace::kModuleKey, A.Module) && O.map(trace::kOffsetKey, Offset);
+    break;
+  case DataRegion::TLS:
+    OK = O.map(trace::kTpOffsetKey, A.TpOffset) &&
+         O.map(trace::kModuleKey, Module) &&
+         (!Module || O.map(trace::kOffsetKey, Offset));
+    A.Module = Module.value_or(-1);
+    break;
+  case DataRegion::Shared:
+    OK = O.map(trace::kFileKey, A.File) && O.map(trace::kInodeKey, A.Inode) &&
+         O.map(trace::kOffsetKey, Offset);
+    break;
+  default:
+    break;
+  }
+  A.Offset = Offset.Value;
+  return OK;
+}
+
+static bool fromJSON(const json::Value &V, DumpAccess &A, json::Path P) {
+  json::ObjectMapper O(V, P);
+  Hex Address;
+  bool OK =
+      O && O.map(trace::kSamplesKey, A.Samples) &&
+      O.map(trace::kThreadKey, A.Thread) && O.map(trace::kKindKey, A.Kind) &&
+      O.map(trace::kSizeKey, A.Size) && O.map(trace::kAddressKey, Address) &&
+      O.map(trace::kAtomicKey, A.Atomic) && O.map(trace::kSiteKey, A.Site) &&
+      O.map(trace::kStackKey, A.Stack) && O.map(trace::kRegionKey, A.Region) &&
+      mapRegion(O, A);
+  A.Address = Address.Value;
+  return OK;
+}
+
+/// What version 4 adds: the data the samples touched.
+static bool mapVersion4(const json::Value &V, TraceDump &D, json::Path P) {
+  json::ObjectMapper O(V, P);
+  TraceProcess &T = D.Process;
+  return O && O.map(trace::kLineSizeKey, T.LineSize) &&
+         O.map(trace::kDataSamplesKey, T.DataSamples) &&
+         O.map(trace::kDataSamplesDroppedKey, T.DataSamplesDropped) &&
+         O.map(trace::kAccessesKey, D.Accesses);
+}
+
 namespace {
 
 /// A place in the input: "file:line".
@@ -268,6 +357,51 @@ Error checkStacks(const TraceDump &D, const Where &W) {
   return Error::success();
 }
 
+/// A module index of a dump: one of its modules, or with Address, -1 and
+/// an address (a frame in no module); "" if so, else what is wrong.
+std::string checkModuleIndex(const TraceDump &D, int64_t Module,
+                             std::optional<uint64_t> Address) {
+  if (Module >= 0 && Module < int64_t(D.Modules.size()))
+    return "";
+  if (Address && Module == trace::kNoModule && *Address)
+    return "";
+  if (Address && Module == trace::kNoModule)
+    return "address 0x0 in no module";
+  return "module index " + std::to_string(Module) + ", but the dump has " +
+         std::to_string(D.Modules.size()) + " modules";
+}
+
+/// What the JSON types cannot say about a version 4 dump's accesses: a
+/// line size that is a power of two, sites, stacks and modules the dump
+/// has.
+Error checkAccesses(const TraceDump &D, const Where &W) {
+  uint64_t Line = D.Process.LineSize;
+  if ((Line < 8 || Line > 4096 || (Line & (Line - 1))) &&
+      !(Line == 0 && D.Accesses.empty()))
+    return W.error(ExitCode::MalformedMetadata,
+                   "malformed pcmap trace dump: line_size " + Twine(Line) +
+                       " (a power of two from 8 to 4096)");
+  for (size_t I = 0; I < D.Accesses.size(); ++I) {
+    const DumpAccess &A = D.Accesses[I];
+    std::string Problem;
+    if (std::string S = checkModuleIndex(D, A.Site.Module, A.Site.Offset);
+        !S.empty())
+      Problem = "site: " + S;
+    else if (A.Stack < -1 || A.Stack >= int64_t(D.Stacks.size()))
+      Problem = "stack " + std::to_string(A.Stack) + ", but the dump has " +
+                std::to_string(D.Stacks.size()) + " stacks";
+    else if (A.Region == DataRegion::Module || A.Module >= 0)
+      if (std::string S = checkModuleIndex(D, A.Module, std::nullopt);
+          !S.empty())
+        Problem = S;
+    if (!Problem.empty())
+      return W.error(ExitCode::MalformedMetadata,
+                     "malformed pcmap trace dump: accesses[" + Twine(I) +
+                         "]: " + Problem);
+  }
+  return Error::success();
+}
+
 class TraceReader {
 public:
   /// Reads one file (index FileIndex of the command line); fails at the
@@ -284,6 +418,7 @@ public:
 private:
   Error readDocument(const json::Value &V, const Where &W, size_t FileIndex);
   Error checkRate(const TraceProcess &P, const Where &W);
+  void checkLineSize(const TraceProcess &P, const Where &W);
   void keep(TraceDump D);
   /// E, unless it says a dump is malformed: then a warning, and the dump is
   /// skipped, so that one bad dump (a process killed while writing, a
@@ -297,6 +432,10 @@ private:
   /// (file, file it repeats) -> dumps repeated.
   std::map<std::pair<size_t, size_t>, uint64_t> Repeated;
   std::optional<TraceProcess> FirstRate; // the first dump: its hz and place
+  /// The first dump with a line size (version 4), and the files already
+  /// warned of for another.
+  std::optional<TraceProcess> FirstLine;
+  std::set<std::string> OtherLineSize;
   uint64_t Skipped = 0;
 };
 
@@ -395,12 +534,16 @@ Error TraceReader::readDocument(const json::Value &V, const Where &W,
   if (Error E = checkKind(V, W, D.Process.Version))
     return E;
   json::Path::Root Root("dump");
-  bool Stacks = D.Process.Version >= 3;
-  if (!fromJSON(V, D, Root) || (Stacks && !mapVersion3(V, D, Root)))
+  bool Stacks = D.Process.Version >= 3, Data = D.Process.Version >= 4;
+  if (!fromJSON(V, D, Root) || (Stacks && !mapVersion3(V, D, Root)) ||
+      (Data && !mapVersion4(V, D, Root)))
     return W.error(ExitCode::MalformedMetadata,
                    "malformed pcmap trace dump: " + toString(Root.getError()));
   if (Stacks)
     if (Error E = checkStacks(D, W))
+      return E;
+  if (Data)
+    if (Error E = checkAccesses(D, W))
       return E;
   TraceProcess &P = D.Process;
   if (P.Run.empty() || P.Dump == 0 || P.Hz == 0)
@@ -409,6 +552,7 @@ Error TraceReader::readDocument(const json::Value &V, const Where &W,
                    "\"hz\" 0");
   if (Error E = checkRate(P, W))
     return E;
+  checkLineSize(P, W);
   auto [It, New] = Seen.try_emplace({P.Run, P.Dump}, FileIndex);
   if (!New) {
     ++Repeated[{FileIndex, It->second}];
@@ -435,6 +579,27 @@ Error TraceReader::checkRate(const TraceProcess &P, const Where &W) {
                      Twine(FirstRate->Hz) +
                      " Hz: traces sampled at different rates cannot be "
                      "merged (trace with the same trace_hz)");
+}
+
+/// Dumps of another line size still merge, in the first one's lines (an
+/// access is at its own address whatever the size): one warning per file.
+void TraceReader::checkLineSize(const TraceProcess &P, const Where &W) {
+  if (!P.LineSize)
+    return;
+  if (!FirstLine) {
+    FirstLine = P;
+    FirstLine->File = W.File.str();
+    FirstLine->Line = W.Line;
+    return;
+  }
+  if (P.LineSize == FirstLine->LineSize ||
+      !OtherLineSize.insert(W.File.str()).second)
+    return;
+  WithColor::warning(errs(), "pcmap-report")
+      << W.File << ":" << W.Line << ": line_size " << P.LineSize << ", but "
+      << FirstLine->File << ":" << FirstLine->Line << " has "
+      << FirstLine->LineSize << ": the data is merged in lines of "
+      << FirstLine->LineSize << " bytes (the first dump's)\n";
 }
 
 void TraceReader::keep(TraceDump D) {

@@ -263,6 +263,8 @@ void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines) {
     F.Lines = N.lookUp(M.SymbolizedPath, F.Offset, &F.Start);
   }
   linkStacks(R);
+  // The data's names, and its sites by the lines just read.
+  nameData(R, Demangle, /*Files=*/true, /*Types=*/SourceLines);
 }
 
 } // namespace report
