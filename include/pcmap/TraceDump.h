@@ -53,7 +53,9 @@
 //   address less the thread pointer (signed), and where the runtime found
 //   the module, "module" and "offset" (in the module's TLS block: an
 //   STT_TLS symbol's value);
-// - "stack": the sampled thread's own stack;
+// - "stack": a thread's stack, "stack_owner" the id of the thread whose it
+//   is: the sampled thread's own, or the main thread's (its id is the
+//   process's) for the process's initial stack;
 // - "shared": a shared mapping (MAP_SHARED), named by "file" (as
 //   /proc/self/maps shows it), "inode" and "offset" (the file offset):
 //   the same bytes in every process that maps them;
@@ -150,6 +152,7 @@ constexpr const char kOffsetKey[] = "offset";
 constexpr const char kTpOffsetKey[] = "tp_offset";
 constexpr const char kFileKey[] = "file";
 constexpr const char kInodeKey[] = "inode";
+constexpr const char kStackOwnerKey[] = "stack_owner";
 
 /// An access's "kind".
 constexpr const char kAccessRead[] = "read";

@@ -98,7 +98,7 @@ enum class Region { Module, TLS, Stack, Shared, Heap, Unknown };
 struct Place {
   Region Kind;
   int Module;              // Module, TLS: the index in the module list
-  uint64_t Offset;         // Module, TLS, Shared
+  uint64_t Offset;         // Module, TLS, Shared; Stack: the owner's id
   const MappingInfo *Map;  // Shared
 };
 
@@ -118,7 +118,7 @@ const MappingInfo *mappingAt(const DataReportMemory &M, uintptr_t Address) {
 
 Place placeOf(DataReportMemory &M, const DataAccess &A, ModuleList &Modules) {
   if (A.Flags & DF_OwnStack)
-    return {Region::Stack, -1, 0, nullptr};
+    return {Region::Stack, -1, A.Tid, nullptr};
   for (unsigned I = 0; I < M.NumTls; ++I) {
     const TlsBlock &B = M.Tls[I];
     if (A.TpOffset >= B.Begin && A.TpOffset < B.Begin + intptr_t(B.Size))
@@ -135,8 +135,8 @@ Place placeOf(DataReportMemory &M, const DataAccess &A, ModuleList &Modules) {
   const char *Path = M.Paths + Map->PathOffset;
   if (Map->Shared)
     return {Region::Shared, -1, Map->Offset + (A.Address - Map->Begin), Map};
-  if (!strcmp(Path, "[stack]"))
-    return {Region::Stack, -1, 0, nullptr};
+  if (!strcmp(Path, "[stack]")) // the initial thread's
+    return {Region::Stack, -1, uint64_t(currentProcessId()), nullptr};
   if (!*Path || !strcmp(Path, "[heap]"))
     return {Region::Heap, -1, 0, nullptr};
   return {Region::Unknown, -1, 0, nullptr};
@@ -198,6 +198,8 @@ void writePlace(Writer &W, const DataReportMemory &M, const Place &P,
     key(W, trace::kOffsetKey) << "\"";
     W.hex(P.Offset) << "\"";
   }
+  if (P.Kind == Region::Stack)
+    key(W, trace::kStackOwnerKey) << P.Offset;
   if (P.Kind == Region::Shared) {
     key(W, trace::kFileKey).json(M.Paths + P.Map->PathOffset);
     key(W, trace::kInodeKey) << P.Map->Inode;
@@ -428,6 +430,7 @@ void writeObjectName(Writer &W, Symbolizer &Sym, DataReportMemory &M,
   DataAccess A = {};
   A.Address = X.Address;
   A.Flags = X.Flags;
+  A.Tid = X.AnyTid;
   Place P = placeOf(M, A, Modules);
   switch (P.Kind) {
   case Region::Module: {
@@ -449,7 +452,7 @@ void writeObjectName(Writer &W, Symbolizer &Sym, DataReportMemory &M,
     W.hex(P.Offset);
     return;
   case Region::Stack:
-    W << "stack of thread " << uint64_t(X.AnyTid);
+    W << "stack of thread " << P.Offset;
     return;
   case Region::Shared:
     W << M.Paths + P.Map->PathOffset << "+";
@@ -461,7 +464,7 @@ void writeObjectName(Writer &W, Symbolizer &Sym, DataReportMemory &M,
   case Region::Unknown:
     break;
   }
-  W << "unmapped";
+  W << "memory unmapped by the report";
 }
 
 void writeMember(Writer &W, Symbolizer &Sym, DataReportMemory &M,
