@@ -45,6 +45,11 @@
       are the sum of its processes' (and exact + skid, for sites), shares
       are samples over the total, the totals are the processes' sums, and
       every process of a row is one of the document's processes
+  compare.py data TRACE.json
+      a merged trace's data adds up: lines are ranked by samples, a line's
+      samples are its accesses' and its members', a member's its kinds' and
+      its sites', threads and processes are counted, the verdict is the one
+      the rules give (written again here), shares are of all samples
   compare.py png FILE
       FILE is a PNG image of a plausible size in which at least four
       colours besides the background fill areas (the page rendered)
@@ -673,6 +678,80 @@ def check_trace_stacks(doc, errors):
                                   % (kind, r["rank"]))
 
 
+def data_sharing(accesses, line_size, across_processes):
+    """The verdict of docs/Report.md ("Data"), written again: pairs of
+    accesses of two threads (of one process, but for a shared mapping), at
+    least one writing, are false sharing where their bytes do not overlap,
+    true sharing where they do."""
+    ranges = {}
+    for a in accesses:
+        size = min(a["size"] or 1, line_size)
+        key = (a["offset"], a["offset"] + size,
+               (a["pid"], a["run"], a["thread"]))
+        ranges[key] = ranges.get(key, False) or a["kind"] != "read"
+    verdict = set()
+    items = list(ranges.items())
+    for i, ((b1, e1, t1), w1) in enumerate(items):
+        for (b2, e2, t2), w2 in items[i + 1:]:
+            if t1 == t2 or not (w1 or w2):
+                continue
+            if not across_processes and t1[:2] != t2[:2]:
+                continue
+            verdict.add("true" if b1 < e2 and b2 < e1 else "false")
+    return "+".join(sorted(verdict)) or "none"
+
+
+def cmd_data(args):
+    """A trace document's "data": lines ranked by samples, each line's
+    samples those of its accesses and of its members, each member's those
+    of its kinds and of its sites, threads and processes counted, the
+    verdict recomputed, the shares of all samples."""
+    doc = load(args[0])
+    data, errors = doc["data"], []
+    total = doc["totals"]["samples"]
+    lines = data["lines"]
+    for i, line in enumerate(lines):
+        where = "line %d (%s)" % (line["rank"], line["line"])
+        if line["rank"] != i + 1:
+            errors.append("%s: rank" % where)
+        if i and lines[i - 1]["samples"] < line["samples"]:
+            errors.append("%s: not ranked by samples" % where)
+        acc, members = line["accesses"], line["members"]
+        if sum(a["samples"] for a in acc) != line["samples"]:
+            errors.append("%s: accesses' samples" % where)
+        if sum(m["samples"] for m in members) != line["samples"]:
+            errors.append("%s: members' samples" % where)
+        for m in members:
+            kinds = m["read_samples"] + m["write_samples"] + m["rmw_samples"]
+            if kinds != m["samples"] or \
+                    sum(x["samples"] for x in m["sites"]) != m["samples"]:
+                errors.append("%s: member %s: kinds or sites" % (where, m["name"]))
+        for a in acc:
+            if members[a["member"]]["name"] != a["name"]:
+                errors.append("%s: access named %s in member %s" % (
+                    where, a["name"], members[a["member"]]["name"]))
+        threads = {(a["pid"], a["run"], a["thread"]) for a in acc}
+        if len(threads) != line["threads"] or \
+                len({t[:2] for t in threads}) != line["processes"]:
+            errors.append("%s: threads or processes" % where)
+        sharing = data_sharing(acc, data["line_size"],
+                               line["region"] == "shared")
+        if sharing != line["sharing"]:
+            errors.append("%s: sharing %s, recomputed %s" % (
+                where, line["sharing"], sharing))
+        if not near(line["share"], line["samples"] / total if total else 0):
+            errors.append("%s: share" % where)
+    samples = sum(l["samples"] for l in lines)
+    if data["lines_total"] == len(lines) and \
+            samples != data["data_samples"] - data["data_samples_dropped"]:
+        errors.append("lines' samples %d, data_samples less dropped %d" % (
+            samples, data["data_samples"] - data["data_samples_dropped"]))
+    if errors:
+        fail(errors)
+    print("OK: %d lines, %d samples: members, accesses, threads and "
+          "verdicts add up" % (len(lines), samples))
+
+
 def png_pixels(data):
     """Width, height and rows of (r, g, b) of an 8-bit RGB or RGBA PNG,
     decoded with zlib alone."""
@@ -977,7 +1056,7 @@ def main():
     commands = {"pprof": cmd_pprof, "flame": cmd_flame, "nm": cmd_nm, "runtime": cmd_runtime, "objects": cmd_objects,
                 "csv": cmd_csv, "schema": cmd_schema, "zeros": cmd_zeros,
                 "diff": cmd_diff, "html": cmd_html,
-                "png": cmd_png, "trace": cmd_trace, "tree": cmd_tree,
+                "png": cmd_png, "trace": cmd_trace, "data": cmd_data, "tree": cmd_tree,
                 "dom": cmd_dom, "symbolizer": cmd_symbolizer,
                 "addresses": cmd_addresses, "chains": cmd_chains}
     if len(sys.argv) < 3 or sys.argv[1] not in commands:

@@ -429,8 +429,11 @@ private:
   std::map<std::pair<uint32_t, int64_t>, uint32_t> Threads;
 };
 
-/// The verdict on a line (DataSharing bits), from its accesses.
-unsigned dataSharing(llvm::ArrayRef<DataAccess> Accesses, uint64_t LineSize);
+/// The verdict on a line (DataSharing bits), from its accesses; unless
+/// AcrossProcesses (a shared mapping), only threads of one process share
+/// (Threads: the report's).
+unsigned dataSharing(llvm::ArrayRef<DataAccess> Accesses, uint64_t LineSize,
+                     llvm::ArrayRef<DataThread> Threads, bool AcrossProcesses);
 
 /// Names each line's data (TraceDataNames.cpp): with Files, from the module
 /// files whose build ID matched (their symbols; with Types, their debug

@@ -138,8 +138,12 @@ void DataMerger::add(uint32_t Process, const DumpAccess &A, int64_t Module,
 //   never touch the same data) and true sharing when they do (the threads
 //   communicate through those bytes);
 // - a line can be both; with neither (one thread, or reads only) it has no
-//   verdict.
-unsigned dataSharing(ArrayRef<DataAccess> Accesses, uint64_t LineSize) {
+//   verdict;
+// - threads of two processes share only a shared mapping: a module's static
+//   data merged over the processes is each one's own copy (a fork's is
+//   copied on write), so its verdict is that of each process's threads.
+unsigned dataSharing(ArrayRef<DataAccess> Accesses, uint64_t LineSize,
+                     ArrayRef<DataThread> Threads, bool AcrossProcesses) {
   // The bytes each thread touched, and whether it wrote them.
   std::map<std::tuple<uint64_t, uint64_t, uint32_t>, bool> Ranges;
   for (const DataAccess &A : Accesses) {
@@ -151,7 +155,9 @@ unsigned dataSharing(ArrayRef<DataAccess> Accesses, uint64_t LineSize) {
     for (auto Y = std::next(X); Y != Ranges.end(); ++Y) {
       auto [XBegin, XEnd, XThread] = X->first;
       auto [YBegin, YEnd, YThread] = Y->first;
-      if (XThread == YThread || !(X->second || Y->second))
+      if (XThread == YThread || !(X->second || Y->second) ||
+          (!AcrossProcesses &&
+           Threads[XThread].Process != Threads[YThread].Process))
         continue;
       Sharing |= XBegin < YEnd && YBegin < XEnd ? TrueSharing : FalseSharing;
       if (Sharing == (FalseSharing | TrueSharing))
@@ -178,7 +184,8 @@ void countLine(const TraceReport &R, DataLine &L) {
   }
   L.Threads = Threads.size();
   L.Processes = Processes.size();
-  L.Sharing = dataSharing(L.Accesses, R.LineSize);
+  L.Sharing = dataSharing(L.Accesses, R.LineSize, R.Threads,
+                          L.Region == DataRegion::Shared);
 }
 
 } // namespace

@@ -34,12 +34,21 @@ std::string dataSummary(const TraceReport &R) {
          num(R.LineSize) + " bytes";
 }
 
+/// A name of the data as tables show it: a C++ name shortened (shortName),
+/// a shared file's as it is ("/dev/zero (deleted)").
+std::string dataName(const DataLine &L, const std::string &Name,
+                     const OutputOptions &O) {
+  return L.Region == DataRegion::Shared ? Name : tableName(Name, O);
+}
+
 /// "stats; false sharing; 400 samples, 2 threads in 1 process"
-std::string lineHeading(const TraceReport &R, const DataLine &L) {
-  return L.Object + "; " + sharingText(L.Sharing, /*Long=*/true) + "; " +
-         num(L.Samples) + " samples, " + num(L.Threads) +
-         (L.Threads == 1 ? " thread" : " threads") + " in " +
-         num(L.Processes) + (L.Processes == 1 ? " process" : " processes");
+std::string lineHeading(const TraceReport &R, const DataLine &L,
+                        const OutputOptions &O) {
+  return dataName(L, L.Object, O) + "; " +
+         sharingText(L.Sharing, /*Long=*/true) + "; " + num(L.Samples) +
+         " samples, " + num(L.Threads) +
+         (L.Threads == 1 ? " thread" : " threads") + " in " + num(L.Processes) +
+         (L.Processes == 1 ? " process" : " processes");
 }
 
 /// A site's function (the one that holds its code), its source positions
@@ -91,7 +100,7 @@ void linesTable(raw_ostream &OS, const TraceReport &R, const TraceOptions &O) {
     T.addRow({num(L.Samples), percentText(R.share(L.Samples)), num(L.Threads),
               num(L.Processes), sharingText(L.Sharing),
               regionName(L.Region).str(), lineText(R, L),
-              tableName(L.Object, O)});
+              dataName(L, L.Object, O)});
   }
   OS << "\ncache lines by samples";
   if (Shown < R.Lines.size())
@@ -104,7 +113,7 @@ void linesTable(raw_ostream &OS, const TraceReport &R, const TraceOptions &O) {
 void memberText(raw_ostream &OS, const TraceReport &R, const DataLine &L,
                 size_t M, const TraceOptions &O) {
   const DataMember &X = L.Members[M];
-  OS << "  " << tableName(X.Name, O) << " (+" << X.Offset << ", " << X.Size
+  OS << "  " << dataName(L, X.Name, O) << " (+" << X.Offset << ", " << X.Size
      << (X.Size == 1 ? " byte" : " bytes") << "): " << X.Samples
      << " samples\n";
   bool Source = any_of(X.Sites, [&](const DataSite &S) {
@@ -134,8 +143,8 @@ void memberText(raw_ostream &OS, const TraceReport &R, const DataLine &L,
 void lineDetailText(raw_ostream &OS, const TraceReport &R, size_t I,
                     const TraceOptions &O) {
   const DataLine &L = R.Lines[I];
-  OS << "#" << I + 1 << " " << lineText(R, L) << ": "
-     << tableName(lineHeading(R, L), O) << "\n";
+  OS << "#" << I + 1 << " " << lineText(R, L) << ": " << lineHeading(R, L, O)
+     << "\n";
   Table T({{"OFFSET", true},
            {"SIZE", true},
            {"SAMPLES", true},
@@ -148,7 +157,7 @@ void lineDetailText(raw_ostream &OS, const TraceReport &R, size_t I,
   for (const DataMember &X : L.Members)
     T.addRow({num(X.Offset), num(X.Size), num(X.Samples), num(X.Threads),
               num(X.Reads), num(X.Writes), num(X.ReadWrites), num(X.Atomic),
-              tableName(X.Name, O)});
+              dataName(L, X.Name, O)});
   indentedTable(OS, T, "  ");
   for (size_t M = 0; M < L.Members.size(); ++M)
     memberText(OS, R, L, M, O);
@@ -203,7 +212,7 @@ void memberHTML(raw_ostream &OS, const TraceReport &R, const DataLine &L,
                 size_t M, const TraceOptions &O) {
   const DataMember &X = L.Members[M];
   OS << "<details class=\"data-member\"><summary>"
-     << htmlEscape(tableName(X.Name, O)) << " (+" << X.Offset << ", "
+     << htmlEscape(dataName(L, X.Name, O)) << " (+" << X.Offset << ", "
      << X.Size << " bytes): " << X.Samples
      << " samples</summary>\n<ul class=\"sites\">\n";
   for (const DataSite &S : X.Sites) {
@@ -211,9 +220,10 @@ void memberHTML(raw_ostream &OS, const TraceReport &R, const DataLine &L,
     OS << "<li>" << S.Samples << " " << kindsText(S.Kinds) << " <span title=\""
        << htmlEscape(siteFunction(R, S)) << "\">"
        << htmlEscape(tableName(siteFunction(R, S), O))
-       << "</span> <span class=\"meta\">"
-       << htmlEscape(siteSource(R, S, true)) << " "
-       << htmlEscape(moduleText(R, F.Module, F.Offset)) << "</span></li>\n";
+       << "</span> <span class=\"meta\">";
+    if (std::string Source = siteSource(R, S, true); !Source.empty())
+      OS << htmlEscape(Source) << " ";
+    OS << htmlEscape(moduleText(R, F.Module, F.Offset)) << "</span></li>\n";
   }
   OS << "</ul>\n";
   uint64_t Total = 0;
@@ -231,7 +241,7 @@ void lineHTML(raw_ostream &OS, const TraceReport &R, size_t I,
               const TraceOptions &O) {
   const DataLine &L = R.Lines[I];
   OS << "<details class=\"data-line\"><summary>#" << I + 1 << " "
-     << htmlEscape(lineText(R, L)) << ": " << htmlEscape(lineHeading(R, L))
+     << htmlEscape(lineText(R, L)) << ": " << htmlEscape(lineHeading(R, L, O))
      << "</summary>\n<table class=\"data-members\">\n<thead><tr>"
      << "<th class=\"n\">Offset</th><th class=\"n\">Size</th>"
      << "<th class=\"n\">Samples</th><th class=\"n\">Threads</th>"
