@@ -93,8 +93,12 @@ void DataMerger::add(uint32_t Process, const DumpAccess &A, int64_t Module,
   bool Shared = A.Region == DataRegion::Shared;
   uint64_t Place = Static || Shared ? A.Offset : A.Address;
   std::tuple<int, uint64_t, std::string, uint64_t> Key = {
-      Static ? ModuleLine : Shared ? SharedLine : ProcessLine,
-      Static ? uint64_t(Module) : Shared ? A.Inode : Process,
+      Static   ? ModuleLine
+      : Shared ? SharedLine
+               : ProcessLine,
+      Static   ? uint64_t(Module)
+      : Shared ? A.Inode
+               : Process,
       Shared ? A.File : "", Place & ~Mask};
   auto [It, New] = Index.try_emplace(Key, R.Lines.size());
   if (New) {
@@ -210,8 +214,7 @@ namespace {
 std::tuple<uint32_t, std::string, std::string, uint32_t>
 siteKey(const TraceReport &R, uint32_t Frame) {
   const TraceFrame &F = R.Frames[Frame];
-  if (F.Lines.empty() || F.Lines.front().File.empty() ||
-      !F.Lines.front().Line)
+  if (F.Lines.empty() || F.Lines.front().File.empty() || !F.Lines.front().Line)
     return {F.Module, "#" + std::to_string(Frame), "", 0};
   return {F.Module, F.Lines.back().Function, F.Lines.front().File,
           F.Lines.front().Line};
@@ -230,9 +233,8 @@ std::vector<DataSite> memberSites(const TraceReport &R, const DataLine &L,
   std::vector<std::pair<uint32_t, uint64_t>> Order;
   for (const auto &[Frame, Count] : PCs)
     Order.push_back({Frame, Count.first});
-  stable_sort(Order, [](const auto &A, const auto &B) {
-    return A.second > B.second;
-  });
+  stable_sort(Order,
+              [](const auto &A, const auto &B) { return A.second > B.second; });
   std::vector<DataSite> Sites;
   std::map<std::tuple<uint32_t, std::string, std::string, uint32_t>, size_t>
       Index;
@@ -320,11 +322,9 @@ std::vector<CallerPath> memberCallers(const TraceReport &R, const DataLine &L,
       Stacks[A.Stack] += A.Samples;
       Total += A.Samples;
     }
-  std::vector<std::pair<int64_t, uint64_t>> Order(Stacks.begin(),
-                                                  Stacks.end());
-  stable_sort(Order, [](const auto &A, const auto &B) {
-    return A.second > B.second;
-  });
+  std::vector<std::pair<int64_t, uint64_t>> Order(Stacks.begin(), Stacks.end());
+  stable_sort(Order,
+              [](const auto &A, const auto &B) { return A.second > B.second; });
   // The PCs of one line from the same callers are one way in, shown with
   // its heaviest stack's first frame.
   std::vector<CallerPath> Paths;

@@ -108,7 +108,8 @@ std::optional<uint64_t> memberLocation(DWARFDie D) {
 std::optional<Field> fieldOf(DWARFDie D) {
   Field F;
   F.Type = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-  if (const char *Name = D.getShortName(); Name && D.getTag() != dwarf::DW_TAG_inheritance)
+  if (const char *Name = D.getShortName();
+      Name && D.getTag() != dwarf::DW_TAG_inheritance)
     F.Name = Name;
   std::optional<uint64_t> Bits;
   if (std::optional<DWARFFormValue> V = D.find(dwarf::DW_AT_bit_size))
@@ -148,8 +149,7 @@ std::vector<Field> fieldsOf(DWARFDie T) {
   return Out;
 }
 
-std::string memberPath(DWARFDie T, uint64_t Off, uint64_t Size,
-                       unsigned Depth);
+std::string memberPath(DWARFDie T, uint64_t Off, uint64_t Size, unsigned Depth);
 
 /// In a struct, class or union: the first member that holds all the bytes
 /// (of a union's members, or of bit-fields that share bytes), else the
@@ -195,8 +195,8 @@ std::string indexText(ArrayRef<uint64_t> Index) {
 /// The indices of the element that holds byte Off of an array whose
 /// dimensions are Counts (0: not known, the first only) and whose
 /// elements are Element bytes; none past the end.
-std::optional<std::vector<uint64_t>>
-elementAt(ArrayRef<uint64_t> Counts, uint64_t Element, uint64_t Off) {
+std::optional<std::vector<uint64_t>> elementAt(ArrayRef<uint64_t> Counts,
+                                               uint64_t Element, uint64_t Off) {
   std::vector<uint64_t> Strides(Counts.size(), Element);
   for (size_t I = Counts.size() - 1; I > 0; --I) {
     if (!Counts[I])
@@ -215,8 +215,7 @@ elementAt(ArrayRef<uint64_t> Counts, uint64_t Element, uint64_t Off) {
 
 /// In an array: the element's indices, then its member; an access over
 /// several elements, "[1..2]" (or "[1][3]..[2][0]").
-std::string arrayPath(DWARFDie T, uint64_t Off, uint64_t Size,
-                      unsigned Depth) {
+std::string arrayPath(DWARFDie T, uint64_t Off, uint64_t Size, unsigned Depth) {
   DWARFDie Element = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
   uint64_t ElementSize = typeSize(Element);
   std::vector<uint64_t> Counts;
@@ -254,6 +253,22 @@ std::string arrayPath(DWARFDie T, uint64_t Off, uint64_t Size,
          indexText(ArrayRef(*Last).drop_front(Common));
 }
 
+/// std::atomic<T> (and std::atomic_ref<T>): C++ names the atomic, not the
+/// members of the library's implementation (libstdc++'s _M_i).
+bool isStdAtomic(DWARFDie T) {
+  const char *Name = T.getShortName();
+  if (!Name || !(StringRef(Name).starts_with("atomic<") ||
+                 StringRef(Name).starts_with("atomic_ref<")))
+    return false;
+  DWARFDie Parent = T.getParent();
+  // libc++'s inline namespace std::__1.
+  if (Parent && Parent.getShortName() &&
+      StringRef(Parent.getShortName()) == "__1")
+    Parent = Parent.getParent();
+  return Parent && Parent.getTag() == dwarf::DW_TAG_namespace &&
+         Parent.getShortName() && StringRef(Parent.getShortName()) == "std";
+}
+
 /// The path, as C writes it, from an object of type T to the member or
 /// element that holds its bytes [Off, Off + Size): ".hits", "[1]",
 /// ".shards[3].lock"; "" for the object itself.
@@ -266,6 +281,8 @@ std::string memberPath(DWARFDie T, uint64_t Off, uint64_t Size,
   case dwarf::DW_TAG_structure_type:
   case dwarf::DW_TAG_class_type:
   case dwarf::DW_TAG_union_type:
+    if (isStdAtomic(T))
+      return "";
     return recordPath(T, Off, Size, Depth);
   case dwarf::DW_TAG_array_type:
     return arrayPath(T, Off, Size, Depth);
@@ -379,8 +396,7 @@ void ModuleData::readHeaders(const object::ELF64LEObjectFile &Elf) {
 }
 
 std::unique_ptr<ModuleData> ModuleData::load(StringRef Path, bool Types) {
-  Expected<object::OwningBinary<object::Binary>> B =
-      object::createBinary(Path);
+  Expected<object::OwningBinary<object::Binary>> B = object::createBinary(Path);
   if (!B) {
     consumeError(B.takeError());
     return nullptr;

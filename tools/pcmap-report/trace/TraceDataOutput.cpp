@@ -186,8 +186,8 @@ void writeDataText(raw_ostream &OS, const TraceReport &R,
 namespace {
 
 std::string cell(StringRef Text, bool Number = false) {
-  return std::string(Number ? "<td class=\"n\">" : "<td>") +
-         htmlEscape(Text) + "</td>";
+  return std::string(Number ? "<td class=\"n\">" : "<td>") + htmlEscape(Text) +
+         "</td>";
 }
 
 void linesHTML(raw_ostream &OS, const TraceReport &R, const TraceOptions &O) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""data_dump.py PROG PLACES: writes a version 4 trace dump of
-Inputs/trace/data.c built as PROG, whose accesses are at the places PROG
+"""data_dump.py PROG PLACES [--cxx]: writes a version 4 trace dump of
+Inputs/trace/data.c (with --cxx, data.cpp) built as PROG, whose accesses
+are at the places PROG
 printed when run (PLACES: "NAME module 0xOFFSET", "NAME tls TP_OFFSET"), in
 two threads, as the tracer would write it: static data by module offset,
 TLS by the offset from the thread pointer (the first access without its
@@ -21,6 +22,26 @@ import sys
 def run(*args):
     return subprocess.run(args, check=True, capture_output=True,
                           text=True).stdout
+
+
+def c_accesses(static, tls, nm):
+    """Inputs/trace/data.c's accesses."""
+    static(300, 101, "rmw", 8, "stats", 0, "stats.hits", atomic=True)
+    static(200, 102, "rmw", 8, "stats", 8, "stats.misses", atomic=True)
+    static(60, 101, "write", 8, "plain_counts", 8, "plain_counts[1]")
+    static(50, 102, "write", 8, "plain_counts", 0, "plain_counts[0]")
+    static(40, 101, "write", 4, "g", 56, "g.shards[3].lock")
+    static(30, 102, "read", 8, "g", 56, "g.shards[3].{lock..pad}")
+    static(20, 101, "read", 8, "g", 64, "g.shards[3].value")
+    static(15, 101, "write", 1, "flags", 0, "flags.a")
+    static(14, 102, "read", 4, "flags", 0, "flags.{a..c}")
+    static(13, 101, "read", 4, "grid", 24, "grid[1][2]")
+    static(12, 102, "read", 8, "grid", 28, "grid[1][3]..[2][0]")
+    static(11, 101, "write", 1, "word", 0, "word.l")
+    static(10, 102, "rmw", 8, "counter", 0, "bump.counter")
+    static(5, 101, "read", 8, "_DYNAMIC", 0, "data+0x%x" % nm["_DYNAMIC"])
+    tls(9, 101, "rmw", 8, "tls_counter", 0, "tls_counter", False)
+    tls(8, 102, "write", 8, "tls_stats", 8, "tls_stats.misses", True)
 
 
 def main():
@@ -57,22 +78,16 @@ def main():
             a.update({"module": 0, "offset": "0x%x" % (nm[obj] + off)})
         accesses.append(a)
 
-    static(300, 101, "rmw", 8, "stats", 0, "stats.hits", atomic=True)
-    static(200, 102, "rmw", 8, "stats", 8, "stats.misses", atomic=True)
-    static(60, 101, "write", 8, "plain_counts", 8, "plain_counts[1]")
-    static(50, 102, "write", 8, "plain_counts", 0, "plain_counts[0]")
-    static(40, 101, "write", 4, "g", 56, "g.shards[3].lock")
-    static(30, 102, "read", 8, "g", 56, "g.shards[3].{lock..pad}")
-    static(20, 101, "read", 8, "g", 64, "g.shards[3].value")
-    static(15, 101, "write", 1, "flags", 0, "flags.a")
-    static(14, 102, "read", 4, "flags", 0, "flags.{a..c}")
-    static(13, 101, "read", 4, "grid", 24, "grid[1][2]")
-    static(12, 102, "read", 8, "grid", 28, "grid[1][3]..[2][0]")
-    static(11, 101, "write", 1, "word", 0, "word.l")
-    static(10, 102, "rmw", 8, "counter", 0, "bump.counter")
-    static(5, 101, "read", 8, "_DYNAMIC", 0, "data+0x%x" % nm["_DYNAMIC"])
-    tls(9, 101, "rmw", 8, "tls_counter", 0, "tls_counter", False)
-    tls(8, 102, "write", 8, "tls_stats", 8, "tls_stats.misses", True)
+    if "--cxx" in sys.argv:
+        static(40, 101, "write", 8, "node", 0, "app::node.refs")
+        static(30, 102, "rmw", 8, "node", 8, "app::node.count", atomic=True)
+        static(20, 102, "write", 4, "node", 16, "app::node.id")
+        static(10, 101, "rmw", 8, "counter", 0, "app::counter", atomic=True)
+        static(9, 101, "write", 8, "shared", 0, "app::Holder::shared")
+        static(8, 102, "read", 4, "box", 4, "app::box.value[1]")
+    else:
+        c_accesses(static, tls, nm)
+    samples = sum(a["samples"] for a in accesses)
     samples = sum(a["samples"] for a in accesses)
     dump = {
         "report": "pcmap-trace", "version": 4, "pid": 100, "ppid": 1,
