@@ -178,6 +178,8 @@ struct DumpAccess {
   int64_t Module = -1;
   uint64_t Offset = 0;
   int64_t TpOffset = 0; // TLS: the address less the thread pointer
+  /// Stack: the thread whose stack it is (when the dump says), -1.
+  int64_t StackOwner = -1;
   std::string File;     // Shared
   uint64_t Inode = 0;   // Shared
 };
@@ -294,6 +296,7 @@ struct DataAccess {
   uint64_t Place = 0;
   int64_t TlsModule = -1; // index in TraceReport::Modules
   int64_t TpOffset = 0;
+  int64_t StackOwner = -1; // Stack: its thread's id, when known
   /// What C would call the bytes (TraceDataNames.cpp), and whether it is a
   /// variable's member or element named from the debug information (else
   /// a symbol and offset, or the region's name).

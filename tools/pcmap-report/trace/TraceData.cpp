@@ -128,6 +128,7 @@ void DataMerger::add(uint32_t Process, const DumpAccess &A, int64_t Module,
   D.Place = A.Region == DataRegion::TLS || Static || Shared ? A.Offset : 0;
   D.TlsModule = A.Region == DataRegion::TLS ? Module : -1;
   D.TpOffset = A.TpOffset;
+  D.StackOwner = A.StackOwner;
   L.Accesses.push_back(std::move(D));
 }
 

@@ -631,17 +631,20 @@ std::string DataNamer::lineName(const DataLine &L) const {
   case DataRegion::Stack:
     break;
   }
-  // The stack's own thread: of those that saw it as theirs, the one with
-  // the most samples.
-  std::map<uint32_t, uint64_t> Samples;
+  // The stack's own thread, as the dump says (the sampled thread's own
+  // stack, or the main thread's, the process's initial stack), or else the
+  // thread that saw it as its stack; of several, the one with the most
+  // samples.
+  std::map<int64_t, uint64_t> Samples;
   for (const DataAccess &A : L.Accesses)
     if (A.Region == DataRegion::Stack)
-      Samples[A.Thread] += A.Samples;
+      Samples[A.StackOwner >= 0 ? A.StackOwner : R.Threads[A.Thread].Tid] +=
+          A.Samples;
   auto Most = max_element(Samples, [](const auto &A, const auto &B) {
     return A.second < B.second;
   });
-  int64_t Tid = Most == Samples.end() ? R.Threads[L.Accesses[0].Thread].Tid
-                                      : R.Threads[Most->first].Tid;
+  int64_t Tid =
+      Most == Samples.end() ? R.Threads[L.Accesses[0].Thread].Tid : Most->first;
   return "stack of thread " + std::to_string(Tid);
 }
 

@@ -215,10 +215,11 @@ static bool fromJSON(const json::Value &V, DataRegion &R, json::Path P) {
 }
 
 /// The fields that name an access's region: a module's offset, a TLS
-/// offset (and its module's, when given), a shared file's.
+/// offset (and its module's, when given), a stack's owner (when given), a
+/// shared file's.
 static bool mapRegion(json::ObjectMapper &O, DumpAccess &A) {
   Hex Offset;
-  std::optional<int64_t> Module;
+  std::optional<int64_t> Module, Owner;
   bool OK = true;
   switch (A.Region) {
   case DataRegion::Module:
@@ -233,6 +234,10 @@ static bool mapRegion(json::ObjectMapper &O, DumpAccess &A) {
   case DataRegion::Shared:
     OK = O.map(trace::kFileKey, A.File) && O.map(trace::kInodeKey, A.Inode) &&
          O.map(trace::kOffsetKey, Offset);
+    break;
+  case DataRegion::Stack:
+    OK = O.map(trace::kStackOwnerKey, Owner);
+    A.StackOwner = Owner.value_or(-1);
     break;
   default:
     break;
