@@ -43,13 +43,13 @@
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_top=1 %run %t/prog 4 2>&1 | FileCheck %s --check-prefixes=%if emulator %{PLAIN-EMU%} %else %{PLAIN%}
 // PLAIN:      pcmap: data:
 // PLAIN-NEXT: 0x{{[0-9a-f]+}}  false sharing: [[#]] samples ({{[0-9.]+}}%), 2 threads
-// PLAIN-NEXT: + 0  8 bytes  plain_counts: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{read [0-9]+, write [0-9]+|rmw [0-9]+|write [0-9]+}}; worker
-// PLAIN-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{read [0-9]+, write [0-9]+|rmw [0-9]+|write [0-9]+}}; worker
+// PLAIN-NEXT: + 0  8 bytes  plain_counts: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{read [0-9]+, write [0-9]+|rmw [0-9]+|write [0-9]+}}; phase_plain
+// PLAIN-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{read [0-9]+, write [0-9]+|rmw [0-9]+|write [0-9]+}}; phase_plain
 // PLAIN-NEXT: pcmap: resolution:
 // PLAIN-EMU:      pcmap: data:
 // PLAIN-EMU-NEXT: 0x{{[0-9a-f]+}}  {{.*}}: [[#]] samples ({{[0-9.]+}}%), 2 threads
-// PLAIN-EMU-NEXT: + 0  8 bytes  plain_counts: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; worker
-// PLAIN-EMU-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; worker
+// PLAIN-EMU-NEXT: + 0  8 bytes  plain_counts: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; phase_plain
+// PLAIN-EMU-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; phase_plain
 
 // trace_data=0: no data table.
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_data=0 %run %t/prog 0 2>&1 | FileCheck %s --check-prefix=OFF

@@ -29,23 +29,42 @@ static int running(struct timespec *start) {
 
 __attribute__((noinline)) void bump(_Atomic long *p) { atomic_fetch_add_explicit(p, 1, memory_order_relaxed); }
 
+// Each phase is a function of its own: a switch in the loop would compile
+// to a jump table, an indirect jump after which the tracer names no
+// instruction before the PC (any could have jumped there).
+static void phase_struct(long me) {
+  for (int i = 0; i < 1000; ++i)
+    bump(me ? &stats.misses : &stats.hits);
+}
+static void phase_padded(long me) {
+  for (int i = 0; i < 1000; ++i)
+    bump(me ? &padded.misses : &padded.hits);
+}
+static void phase_shared(long me) {
+  (void)me;
+  for (int i = 0; i < 1000; ++i)
+    bump(&shared_counter);
+}
+static void phase_heap(long me) {
+  for (int i = 0; i < 1000; ++i)
+    bump(me ? &heap_stats->misses : &heap_stats->hits);
+}
+// Inline, not a call: under qemu-user a signal comes between blocks of
+// translated code, and a function this short is one block.
+static void phase_plain(long me) {
+  for (int i = 0; i < 1000; ++i)
+    ++*(volatile long *)&plain_counts[me];
+}
+static void (*const phases[])(long) = {phase_struct, phase_padded, phase_shared,
+                                       phase_heap, phase_plain};
+
 static void *worker(void *arg) {
   long me = (long)arg;
   struct timespec start;
   clock_gettime(CLOCK_MONOTONIC, &start);
-  int p = phase;
+  void (*run)(long) = phases[phase];
   while (running(&start))
-    for (int i = 0; i < 1000; ++i) {
-      switch (p) {
-      case 0: bump(me ? &stats.misses : &stats.hits); break;
-      case 1: bump(me ? &padded.misses : &padded.hits); break;
-      case 2: bump(&shared_counter); break;
-      case 3: bump(me ? &heap_stats->misses : &heap_stats->hits); break;
-      // Inline, not a call: under qemu-user a signal comes between blocks
-      // of translated code, and a function this short is one block.
-      case 4: ++*(volatile long *)&plain_counts[me]; break;
-      }
-    }
+    run(me);
   return 0;
 }
 
