@@ -18,6 +18,9 @@ built. A package's checks:
   precision   every table entry starts an instruction of a complete function
   recall      every locked instruction in a covered function is recorded
               (only for recipes whose atomics the plugin must all record)
+  decoder     the runtime's memory-access decoder agrees with LLVM's
+              disassembler on every instruction of every ELF file it built
+              (test/tools/access-check)
   invariance  the objects built without -fsanitize-metadata have the same
               code and relocations in every function (liburcu, ck)
 
@@ -659,6 +662,31 @@ def check_files(files, objdump, out_json):
         return None, out
 
 
+def decoder_check(build, files):
+    """The runtime's memory-access decoder against LLVM's disassembler
+    (test/tools/access-check) on every instruction of the package's ELF
+    files: (no disagreement, a one-line account)."""
+    tool = os.path.join(build, "test", "tools", "access-check")
+    if not files:
+        return False, "no ELF files"
+    if not os.path.exists(tool):
+        return False, "no %s (a build with tests)" % tool
+    out = subprocess.run([tool, "--skip-missing"] + files,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True).stdout
+    counts = [(int(i), int(d)) for i, d in re.findall(
+        r": (\d+) instructions, .*disagreements: (\d+)", out)]
+    instructions = sum(i for i, _ in counts)
+    disagreements = sum(d for _, d in counts)
+    ok = len(counts) == len(files) and disagreements == 0
+    detail = "%d disagreements with MC in %d instructions of %d files" % (
+        disagreements, instructions, len(counts))
+    if len(counts) != len(files):
+        detail += "; %d files not checked: %s" % (
+            len(files) - len(counts), out[-300:].strip())
+    return ok, detail
+
+
 def totals(stats):
     keys = ["functions", "atomics", "atomics_from_asm", "visible",
             "visible_recorded", "wrong_no", "precise", "metadata_bytes",
@@ -899,6 +927,10 @@ def main(argv=None):
                 "%d of %d locked instructions recorded (%s)" % (
                     t["visible_recorded"], t["visible"],
                     pct(t["visible_recorded"], t["visible"])))
+        start = time.time()
+        dok, ddetail = decoder_check(build, files)
+        res["seconds"]["check"] += round(time.time() - start, 1)
+        res["checks"]["decoder"] = verdict(r.name, "decoder", dok, ddetail)
         if r.plain:
             start = time.time()
             if ok:
