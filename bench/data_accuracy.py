@@ -16,7 +16,8 @@ right, the median share of the samples whose access was recorded, and the
 median share of those on the expected line (both lines for the padded
 struct).
 
-usage: bench/data_accuracy.py BUILD_DIR [RUNS]"""
+usage: bench/data_accuracy.py BUILD_DIR [RUNS] [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py)."""
 
 import os
 import re
@@ -25,6 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -64,19 +68,20 @@ def data_table(text):
     return summary, lines
 
 
-# name, program, arguments, lines expected first: (verdict, objects)
+# id, name, program, arguments, lines expected first: (verdict, objects)
 CASES = (
-    ("false sharing, struct", "data_sharing", ["0"],
+    ("struct", "false sharing, struct", "data_sharing", ["0"],
      [("false sharing", {"stats", "stats+8"})]),
-    ("padded struct", "data_sharing", ["1"],
+    ("padded", "padded struct", "data_sharing", ["1"],
      [("no sharing", {"padded"}), ("no sharing", {"padded+128"})]),
-    ("true sharing, one counter", "data_sharing", ["2"],
+    ("shared", "true sharing, one counter", "data_sharing", ["2"],
      [("true sharing", {"shared_counter"})]),
-    ("false sharing, heap struct", "data_sharing", ["3"],
+    ("heap", "false sharing, heap struct", "data_sharing", ["3"],
      [("false sharing", {"heap"})]),
-    ("false sharing, plain array", "data_sharing", ["4"],
+    ("plain", "false sharing, plain array", "data_sharing", ["4"],
      [("false sharing", {"plain_counts", "plain_counts+8"})]),
-    ("contended global mutex", "data_mutex", [], [(None, {"big_lock"})]),
+    ("mutex", "contended global mutex", "data_mutex", [],
+     [(None, {"big_lock"})]),
 )
 
 
@@ -102,7 +107,7 @@ programs = {}
 print("data_accuracy: %d runs per case, 1000 Hz, text report at exit" % runs)
 print("%-28s %7s %18s %22s" % ("case", "right", "samples with data",
                                "data on expected line"))
-for name, program, args, expected in CASES:
+for id, name, program, args, expected in CASES:
     if program not in programs:
         programs[program] = compile_input(program)
     ok, with_data, on_line = 0, [], []
@@ -119,7 +124,14 @@ for name, program, args, expected in CASES:
         ok += good
         with_data.append(summary[1])
         on_line.append(100.0 * samples / summary[0] if summary[0] else 0)
+    on_expected = statistics.median(on_line) if on_line else 0
     print("%-28s %3d/%-3d %17.1f%% %21.1f%%" %
           (name, ok, runs,
-           statistics.median(with_data) if with_data else 0,
-           statistics.median(on_line) if on_line else 0))
+           statistics.median(with_data) if with_data else 0, on_expected))
+    headline.add("right_" + id, "%s: runs whose hottest line is right" % name,
+                 ok, "of %d runs" % runs,
+                 baseline_label="perf c2c and perf mem: no memory events "
+                 "in a VM", difference=True)
+    headline.add("on_line_" + id, "%s: data samples on the expected line" %
+                 name, on_expected, "%", digits=1)
+headline.write()

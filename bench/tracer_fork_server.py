@@ -4,8 +4,9 @@
 connection; the workers contend on an atomic counter and a spinlock in
 shared memory while a client drives them), built with frame pointers:
 runs the server alternately without the tracer, with it at the default
-1000 Hz without call stacks (trace_stack_depth=0) and with its default
-stacks (JSON reports per process), RUNS rounds of the three in an order that
+1000 Hz without call stacks (trace_stack_depth=0), with its default stacks
+and data (JSON reports per process), and with stacks but without the data
+each sample touches (trace_data=0), RUNS rounds of the four in an order that
 rotates from round to round, and prints the median
 throughput (requests/s) of each with its spread and the workers' CPU time
 per request, the overheads (median against median, and the median of each
@@ -44,7 +45,7 @@ subprocess.run([os.path.join(build, "bin", "pcmap-clang"), "-O2", "-g",
 SUMMARY = re.compile(r"requests/s: ([\d.]+), worker cpu ms: ([\d.]+)")
 
 
-def run(traced, index, stacks=True):
+def run(traced, index, stacks=True, data=True):
     env = dict(os.environ)
     env.pop("PCMAP_OPTIONS", None)
     prefix = os.path.join(work, "trace%d" % index)
@@ -52,6 +53,7 @@ def run(traced, index, stacks=True):
         env["PCMAP_OPTIONS"] = ("trace_atomics=1:report_format=json:"
                                 "report_path=" + prefix +
                                 ("" if stacks else ":trace_stack_depth=0") +
+                                ("" if data else ":trace_data=0") +
                                 # More options for every traced run, e.g.
                                 # trace_high_resolution=0.
                                 (":" + os.environ["TRACER_OPTIONS"]
@@ -70,17 +72,19 @@ def run(traced, index, stacks=True):
     return rate, cpu_ms, samples
 
 
-off, flat, on, ratios = [], [], [], []
-MODES = ((off, False, True), (flat, True, False), (on, True, True))
+off, flat, on, nodata, ratios = [], [], [], [], []
+MODES = ((off, False, True, True), (flat, True, False, True),
+         (on, True, True, True), (nodata, True, True, False))
 for i in range(runs):
-    # The three modes in an order that rotates from round to round: a run
-    # that always came first (after the previous round's last run, whose
-    # eight workers and their sockets the kernel is still tearing down)
-    # would carry that position's bias into every ratio.
-    for j in range(3):
-        k = (i + j) % 3
-        results, traced, stacks = MODES[k]
-        results.append(run(traced, 3 * i + k, stacks=stacks))
+    # The modes in an order that rotates from round to round: a run that
+    # always came first (after the previous round's last run, whose eight
+    # workers and their sockets the kernel is still tearing down) would
+    # carry that position's bias into every ratio.
+    for j in range(len(MODES)):
+        k = (i + j) % len(MODES)
+        results, traced, stacks, data = MODES[k]
+        results.append(run(traced, len(MODES) * i + k, stacks=stacks,
+                           data=data))
     ratios.append(on[-1][2] / on[-1][1])  # at 1000 Hz, one sample per ms
 
 
@@ -105,10 +109,12 @@ print("fork_server, %s connections, %s s, %d runs each, alternating" %
       (connections, seconds, runs))
 show("without tracing", off)
 show("1000 Hz, no stacks", flat)
-show("1000 Hz, stacks", on)
+show("1000 Hz, stacks, data", on)
+show("1000 Hz, stacks, no data", nodata)
 # Each round's traced run against the untraced run beside it: the machine's
 # drift over the benchmark (other load, frequency) cancels out.
-for name, xs in (("no stacks", flat), ("stacks", on)):
+for name, xs in (("no stacks", flat), ("stacks", on),
+                 ("stacks no data", nodata)):
     throughput = [1 - rate(t) / rate(o) for t, o in zip(xs, off)]
     cpu = [cpu_per_request(t) / cpu_per_request(o) - 1
            for t, o in zip(xs, off)]

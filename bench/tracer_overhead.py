@@ -7,8 +7,11 @@ round to round, so that a change of the machine's load falls on every mode:
 
   off       without the tracer
   flat      1000 Hz, no call stacks (trace_stack_depth=0)
-  stacks    1000 Hz, 32-frame call stacks (the default: task-clock events
-            where the kernel allows them, about 1000 signals per second)
+  stacks    1000 Hz, 32-frame call stacks and each sample's data (the
+            default: task-clock events where the kernel allows them, about
+            1000 signals per second)
+  nodata    the same without the data (trace_data=0): stacks against it is
+            the cost of naming the data each sample touches
   tick      the same with CPU-time timers alone (trace_high_resolution=0:
             one signal per clock tick, 250 per second on many kernels)
   text      the same, with the text report at exit, which starts
@@ -58,7 +61,9 @@ JSON = ":report_format=json:report_path=" + os.path.join(tmp, "trace")
 MODES = (("off", "tracer off", "trace_atomics=0"),
          ("flat", "1000 Hz, no stacks", "trace_atomics=1:trace_stack_depth=0" +
           JSON),
-         ("stacks", "1000 Hz, stacks", "trace_atomics=1" + JSON),
+         ("stacks", "1000 Hz, stacks, data", "trace_atomics=1" + JSON),
+         ("nodata", "1000 Hz, stacks, no data",
+          "trace_atomics=1:trace_data=0" + JSON),
          ("tick", "1000 Hz, stacks, tick only",
           "trace_atomics=1:trace_high_resolution=0" + JSON),
          ("text", "1000 Hz, stacks, text report", "trace_atomics=1"))
@@ -111,7 +116,7 @@ for k, label, _ in MODES:
           (label, wall, cpu, 100 * (wall_ratio - 1), 100 * (cpu_ratio - 1),
            "%.3f" % statistics.median(accuracies) if accuracies else "-",
            "%.0f" % statistics.median(rates) if rates else "-"))
-    if k in ("flat", "stacks", "tick"):
+    if k in ("flat", "stacks", "nodata", "tick"):
         off_cpu = statistics.median(r[1] for r in results["off"])
         headline.add("cpu_" + k, "refcache's CPU time, %s" % label, cpu,
                      "s", baseline=off_cpu, baseline_label="tracer off",
