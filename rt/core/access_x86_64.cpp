@@ -910,6 +910,11 @@ ControlFlow x86_64ControlFlow(const uint8_t *Bytes, size_t Length, uintptr_t PC,
       return CF_Return;
     return CF_None;
   }
+  // XBEGIN: an abort resumes at its target.
+  if (Op == 0xc7 && I + 1 < Length && Bytes[I + 1] == 0xf8 && Length - I == 6) {
+    Target = Rel32();
+    return CF_Jump;
+  }
   if (Op == 0xe8 || Op == 0x9a)
     return CF_Call;
   if (Op == 0xff && I + 1 < Length) {

@@ -68,6 +68,9 @@ TEST(AccessFlow, X86Branches) {
   const uint8_t NotrackJmp[] = {0x3e, 0xff, 0xe0}; // notrack jmp *%rax
   EXPECT_EQ(x86_64ControlFlow(NotrackJmp, 3, 0x1000, Target),
             CF_IndirectJump);
+  const uint8_t Xbegin[] = {0xc7, 0xf8, 0x20, 0, 0, 0};
+  EXPECT_EQ(x86_64ControlFlow(Xbegin, 6, 0x1000, Target), CF_Jump);
+  EXPECT_EQ(Target, 0x1026u);
   const uint8_t Load[] = {0x8b, 0x07};
   EXPECT_EQ(x86_64ControlFlow(Load, 2, 0x1000, Target), CF_None);
 }
