@@ -58,6 +58,7 @@ struct DataReportMemory {
   MappingInfo Mappings[kMaxMappings];
   char Paths[1 << 16];
   unsigned NumMappings;
+  bool MappingsRead; // read at the first address no module holds
   TlsBlock Tls[kMaxTlsBlocks];
   unsigned NumTls;
   LoadedObject Objects[ModuleList::kMax + 1];
@@ -102,7 +103,14 @@ struct Place {
   const MappingInfo *Map;  // Shared
 };
 
-const MappingInfo *mappingAt(const DataReportMemory &M, uintptr_t Address) {
+const MappingInfo *mappingAt(DataReportMemory &M, uintptr_t Address) {
+  // /proc/self/maps is read once a report, and only if an address needs it
+  // (under qemu-user, reading it takes tens of milliseconds).
+  if (!M.MappingsRead) {
+    M.NumMappings =
+        readMappings(M.Mappings, kMaxMappings, M.Paths, sizeof(M.Paths));
+    M.MappingsRead = true;
+  }
   unsigned Lo = 0, Hi = M.NumMappings;
   while (Lo < Hi) {
     unsigned Mid = Lo + (Hi - Lo) / 2;
@@ -252,8 +260,7 @@ bool prepareDataReport() {
   DataReportMemory *M = Memory.get();
   if (!M)
     return false;
-  M->NumMappings = readMappings(M->Mappings, kMaxMappings, M->Paths,
-                                sizeof(M->Paths));
+  M->MappingsRead = false;
   M->NumTls = 0;
   forEachLoadedObject(noteTlsBlock, M);
   return true;
