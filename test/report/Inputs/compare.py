@@ -682,18 +682,22 @@ def data_sharing(accesses, line_size, across_processes):
     """The verdict of docs/Report.md ("Data"), written again: pairs of
     accesses of two threads (of one process, but for a shared mapping), at
     least one writing, are false sharing where their bytes do not overlap,
-    true sharing where they do."""
+    true sharing where they do; two threads each on its own stack share
+    nothing."""
     ranges = {}
     for a in accesses:
         size = min(a["size"] or 1, line_size)
         key = (a["offset"], a["offset"] + size,
                (a["pid"], a["run"], a["thread"]))
-        ranges[key] = ranges.get(key, False) or a["kind"] != "read"
+        own = a["region"] == "stack" and \
+            a.get("stack_owner", a["thread"]) == a["thread"]
+        writes, all_own = ranges.get(key, (False, True))
+        ranges[key] = (writes or a["kind"] != "read", all_own and own)
     verdict = set()
     items = list(ranges.items())
-    for i, ((b1, e1, t1), w1) in enumerate(items):
-        for (b2, e2, t2), w2 in items[i + 1:]:
-            if t1 == t2 or not (w1 or w2):
+    for i, ((b1, e1, t1), (w1, o1)) in enumerate(items):
+        for (b2, e2, t2), (w2, o2) in items[i + 1:]:
+            if t1 == t2 or not (w1 or w2) or (o1 and o2):
                 continue
             if not across_processes and t1[:2] != t2[:2]:
                 continue

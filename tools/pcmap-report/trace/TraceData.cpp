@@ -146,21 +146,31 @@ void DataMerger::add(uint32_t Process, const DumpAccess &A, int64_t Module,
 //   verdict;
 // - threads of two processes share only a shared mapping: a module's static
 //   data merged over the processes is each one's own copy (a fork's is
-//   copied on write), so its verdict is that of each process's threads.
+//   copied on write), so its verdict is that of each process's threads;
+// - two threads each on its own stack share nothing: the C library gives a
+//   thread that ended's stack to the next one.
 unsigned dataSharing(ArrayRef<DataAccess> Accesses, uint64_t LineSize,
                      ArrayRef<DataThread> Threads, bool AcrossProcesses) {
-  // The bytes each thread touched, and whether it wrote them.
-  std::map<std::tuple<uint64_t, uint64_t, uint32_t>, bool> Ranges;
+  // The bytes each thread touched: whether it wrote them, and whether they
+  // were all on its own stack.
+  struct Use {
+    bool Writes = false, OwnStack = true;
+  };
+  std::map<std::tuple<uint64_t, uint64_t, uint32_t>, Use> Ranges;
   for (const DataAccess &A : Accesses) {
     uint64_t Size = std::min<uint64_t>(A.Size ? A.Size : 1, LineSize);
-    Ranges[{A.Offset, A.Offset + Size, A.Thread}] |= A.Kind != AccessKind::Read;
+    Use &U = Ranges[{A.Offset, A.Offset + Size, A.Thread}];
+    U.Writes |= A.Kind != AccessKind::Read;
+    U.OwnStack &= A.Region == DataRegion::Stack &&
+                  (A.StackOwner < 0 || A.StackOwner == Threads[A.Thread].Tid);
   }
   unsigned Sharing = NoSharing;
   for (auto X = Ranges.begin(); X != Ranges.end(); ++X)
     for (auto Y = std::next(X); Y != Ranges.end(); ++Y) {
       auto [XBegin, XEnd, XThread] = X->first;
       auto [YBegin, YEnd, YThread] = Y->first;
-      if (XThread == YThread || !(X->second || Y->second) ||
+      if (XThread == YThread || !(X->second.Writes || Y->second.Writes) ||
+          (X->second.OwnStack && Y->second.OwnStack) ||
           (!AcrossProcesses &&
            Threads[XThread].Process != Threads[YThread].Process))
         continue;

@@ -320,6 +320,8 @@ void accessJSON(json::OStream &J, const TraceReport &R, const DataAccess &A) {
     J.attribute("atomic", A.Atomic);
     J.attribute("region", regionName(A.Region));
     J.attribute("address", hexAddress(A.Address));
+    if (A.Region == DataRegion::Stack && A.StackOwner >= 0)
+      J.attribute("stack_owner", A.StackOwner);
     J.attribute("site_frame", int64_t(A.Site));
     rankOrNull(J, "stack_rank", A.Stack);
     J.attribute("samples", int64_t(A.Samples));
