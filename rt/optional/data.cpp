@@ -193,6 +193,7 @@ void DataTable::copyFrom(const DataTable &From) {
       continue;
     D.Access = S.Access;
     D.Samples = __atomic_load_n(&S.Samples, __ATOMIC_RELAXED);
+    D.Hint = __atomic_load_n(&S.Hint, __ATOMIC_RELAXED);
     D.Hash = Hash;
     Used[NumUsed++] = I;
   }
@@ -211,8 +212,16 @@ DataTable::Entry DataTable::entry(unsigned K) const {
   unsigned I = Rows && K < size() ? __atomic_load_n(&Used[K], __ATOMIC_RELAXED)
                                   : kSlots;
   if (I >= kSlots || __atomic_load_n(&Rows[I].Hash, __ATOMIC_ACQUIRE) < 2)
-    return {{}, 0};
-  return {Rows[I].Access, __atomic_load_n(&Rows[I].Samples, __ATOMIC_RELAXED)};
+    return {{}, 0, DH_None};
+  return {Rows[I].Access, __atomic_load_n(&Rows[I].Samples, __ATOMIC_RELAXED),
+          __atomic_load_n(&Rows[I].Hint, __ATOMIC_RELAXED)};
+}
+
+void DataTable::setHint(unsigned K, uint8_t Hint) {
+  unsigned I =
+      Rows && K < size() ? __atomic_load_n(&Used[K], __ATOMIC_RELAXED) : kSlots;
+  if (I < kSlots)
+    __atomic_store_n(&Rows[I].Hint, Hint, __ATOMIC_RELAXED);
 }
 
 } // namespace rt

@@ -21,6 +21,17 @@
 namespace pcmap {
 namespace rt {
 
+/// What the service thread found at an access's address while the program
+/// ran (DataTable::setHint), for a report written once it is gone (a page
+/// the program unmapped): 0 when not looked at.
+enum : uint8_t {
+  DH_None,
+  DH_Heap,  // the C library's heap or private anonymous memory
+  DH_Stack, // the initial thread's stack
+  DH_Other, // anything else (a module, a file, shared memory)
+  DH_Gone,  // already unmapped
+};
+
 /// What a DataAccess's Flags say.
 enum : uint8_t {
   DF_Atomic = 1,   // the instruction is an atomic of the tables
@@ -70,9 +81,13 @@ public:
   struct Entry {
     DataAccess Access;
     uint64_t Samples; // 0: the slot is free or being written
+    uint8_t Hint;     // DH_*
   };
   /// The K-th row claimed, K < size().
   Entry entry(unsigned K) const;
+  /// Notes what the K-th row's address was seen to be (DH_*): by one
+  /// thread at a time (the service thread).
+  void setHint(unsigned K, uint8_t Hint);
   unsigned size() const;
   /// Samples whose access was recorded, and those the table had no room
   /// for.
@@ -84,6 +99,7 @@ private:
     uint64_t Hash; // 0: free; 1: being written
     DataAccess Access;
     uint64_t Samples;
+    uint8_t Hint;
   };
   Row *Rows = nullptr;
   uint32_t *Used = nullptr; // the slots claimed, first claimed first

@@ -17,7 +17,7 @@ namespace rt {
 
 namespace {
 
-constexpr unsigned kMaxMappings = 4096;
+constexpr unsigned kMaxMappings = 16384;
 constexpr unsigned kMaxTlsBlocks = 64;
 constexpr unsigned kMaxLineAccesses = 512;
 constexpr unsigned kMaxMembers = 32;
@@ -52,6 +52,7 @@ struct Member {
   uintptr_t Address;
   uint8_t Flags;
   uint32_t AnyTid;
+  uint8_t Hint; // DH_*: what a row saw at its address
 };
 
 struct DataReportMemory {
@@ -103,6 +104,20 @@ struct Place {
   const MappingInfo *Map;  // Shared
 };
 
+/// The mapping of Maps[0..N) (in address order) that holds Address.
+const MappingInfo *findIn(const MappingInfo *Maps, unsigned N,
+                          uintptr_t Address) {
+  unsigned Lo = 0, Hi = N;
+  while (Lo < Hi) {
+    unsigned Mid = Lo + (Hi - Lo) / 2;
+    if (Maps[Mid].End <= Address)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  return Lo < N && Maps[Lo].Begin <= Address ? &Maps[Lo] : nullptr;
+}
+
 const MappingInfo *mappingAt(DataReportMemory &M, uintptr_t Address) {
   // /proc/self/maps is read once a report, and only if an address needs it
   // (under qemu-user, reading it takes tens of milliseconds).
@@ -111,20 +126,13 @@ const MappingInfo *mappingAt(DataReportMemory &M, uintptr_t Address) {
         readMappings(M.Mappings, kMaxMappings, M.Paths, sizeof(M.Paths));
     M.MappingsRead = true;
   }
-  unsigned Lo = 0, Hi = M.NumMappings;
-  while (Lo < Hi) {
-    unsigned Mid = Lo + (Hi - Lo) / 2;
-    if (M.Mappings[Mid].End <= Address)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
-  return Lo < M.NumMappings && M.Mappings[Lo].Begin <= Address
-             ? &M.Mappings[Lo]
-             : nullptr;
+  return findIn(M.Mappings, M.NumMappings, Address);
 }
 
-Place placeOf(DataReportMemory &M, const DataAccess &A, ModuleList &Modules) {
+/// Where A's address lies; Hint says what it was while the program ran,
+/// for memory gone by now.
+Place placeOf(DataReportMemory &M, const DataAccess &A, uint8_t Hint,
+              ModuleList &Modules) {
   if (A.Flags & DF_OwnStack)
     return {Region::Stack, -1, A.Tid, nullptr};
   for (unsigned I = 0; I < M.NumTls; ++I) {
@@ -138,6 +146,10 @@ Place placeOf(DataReportMemory &M, const DataAccess &A, ModuleList &Modules) {
     return {Region::Module, Module, A.Address - Modules[unsigned(Module)].Bias,
             nullptr};
   const MappingInfo *Map = mappingAt(M, A.Address);
+  if (!Map && Hint == DH_Heap)
+    return {Region::Heap, -1, 0, nullptr};
+  if (!Map && Hint == DH_Stack)
+    return {Region::Stack, -1, uint64_t(currentProcessId()), nullptr};
   if (!Map)
     return {Region::Unknown, -1, 0, nullptr};
   const char *Path = M.Paths + Map->PathOffset;
@@ -217,7 +229,8 @@ void writePlace(Writer &W, const DataReportMemory &M, const Place &P,
 }
 
 void writeJSONAccess(Writer &W, DataReportMemory &M, const DataAccess &A,
-                     uint64_t Samples, ModuleList &Modules, bool First) {
+                     uint64_t Samples, uint8_t Hint, ModuleList &Modules,
+                     bool First) {
   key(W << (First ? "{" : ", {"), trace::kSamplesKey, /*First=*/true)
       << Samples;
   key(W, trace::kThreadKey) << uint64_t(A.Tid);
@@ -232,11 +245,60 @@ void writeJSONAccess(Writer &W, DataReportMemory &M, const DataAccess &A,
                       ? M.StackIndex[A.Stack]
                       : -1;
   signedNumber(key(W, trace::kStackKey), Stack);
-  writePlace(W, M, placeOf(M, A, Modules), A);
+  writePlace(W, M, placeOf(M, A, Hint, Modules), A);
   W << "}";
 }
 
+/// noteDataRegions's memory and state: it runs on one thread (the
+/// service thread), apart from the reports'.
+struct RegionNotes {
+  MappingInfo Mappings[kMaxMappings];
+  char Paths[1 << 16];
+};
+Mapped<RegionNotes> Notes;
+unsigned RowsNoted;
+uint64_t NotedAtCPU;
+constexpr uint64_t kNoteEveryNanos = 1000000000;
+
+uint8_t hintOf(const MappingInfo *Map, const char *Paths) {
+  if (!Map)
+    return DH_Gone;
+  const char *Path = Paths + Map->PathOffset;
+  if (!Map->Shared && (!*Path || !strcmp(Path, "[heap]")))
+    return DH_Heap;
+  return !Map->Shared && !strcmp(Path, "[stack]") ? DH_Stack : DH_Other;
+}
+
 } // namespace
+
+void noteDataRegions(DataTable &Table) {
+  unsigned N = Table.size();
+  uint64_t Now = processCPUNanos();
+  if (RowsNoted >= N || (NotedAtCPU && Now - NotedAtCPU < kNoteEveryNanos))
+    return;
+  RegionNotes *R = Notes.get();
+  if (!R)
+    return;
+  NotedAtCPU = Now;
+  unsigned NumMaps =
+      readMappings(R->Mappings, kMaxMappings, R->Paths, sizeof(R->Paths));
+  if (!NumMaps)
+    return;
+  for (; RowsNoted < N; ++RowsNoted) {
+    DataTable::Entry E = Table.entry(RowsNoted);
+    if (!E.Samples)
+      break; // still being written: at the next look
+    if (!(E.Access.Flags & DF_OwnStack))
+      Table.setHint(
+          RowsNoted,
+          hintOf(findIn(R->Mappings, NumMaps, E.Access.Address), R->Paths));
+  }
+}
+
+void resetDataRegions() {
+  RowsNoted = 0;
+  NotedAtCPU = 0;
+}
 
 unsigned lineSharing(const LineAccess *Accesses, unsigned N) {
   unsigned Sharing = 0;
@@ -303,7 +365,7 @@ void writeJSONAccesses(Writer &W, const DataTable &Table, ModuleList &Modules,
       DataTable::Entry E = Table.entry(K);
       if (!E.Samples)
         continue;
-      writeJSONAccess(W, *M, E.Access, E.Samples, Modules, First);
+      writeJSONAccess(W, *M, E.Access, E.Samples, E.Hint, Modules, First);
       First = false;
     }
   }
@@ -399,11 +461,14 @@ unsigned gatherLine(DataReportMemory &M, const DataTable &Table, unsigned First,
     if (J == NumMembers) {
       if (NumMembers == kMaxMembers)
         continue;
-      M.Members[NumMembers++] = {Offset, A.Size, 0, 0, 0, 0, {}, 0, 0, 0,
-                                 A.Address, A.Flags, A.Tid};
+      M.Members[NumMembers++] = {Offset,    A.Size,  0,     0,      0,
+                                 0,         {},      0,     0,      0,
+                                 A.Address, A.Flags, A.Tid, DH_None};
     }
     Member &X = M.Members[J];
     X.Samples += E.Samples;
+    if (E.Hint != DH_None)
+      X.Hint = E.Hint;
     (A.Kind == AK_Read    ? X.Reads
      : A.Kind == AK_Write ? X.Writes
                           : X.ReadWrites) += E.Samples;
@@ -438,7 +503,7 @@ void writeObjectName(Writer &W, Symbolizer &Sym, DataReportMemory &M,
   A.Address = X.Address;
   A.Flags = X.Flags;
   A.Tid = X.AnyTid;
-  Place P = placeOf(M, A, Modules);
+  Place P = placeOf(M, A, X.Hint, Modules);
   switch (P.Kind) {
   case Region::Module: {
     SymbolizedData D;

@@ -42,6 +42,15 @@ struct LineAccess {
 /// The sharing of a line's N accesses.
 unsigned lineSharing(const LineAccess *Accesses, unsigned N);
 
+/// Looks, at most once per second of the process's CPU time, at the
+/// addresses of the rows recorded since the last look, while the program
+/// still has them mapped, and notes what they are (DataTable::setHint): a
+/// report at exit then names the heap pages the program has unmapped by
+/// then. Run by the tracer's service thread; reads /proc/self/maps.
+void noteDataRegions(DataTable &Table);
+/// Forgets which rows were looked at (a forked child's table is new).
+void resetDataRegions();
+
 /// Maps the memory the data reports take; false if there is none (they
 /// then write no data).
 bool prepareDataReport();

@@ -1926,6 +1926,8 @@ void *scanLoop(void *) {
       continue;
     uint64_t Seen = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED);
     discoverThreads();
+    if (Data.ready())
+      noteDataRegions(Data);
     long Next = __atomic_load_n(&ThreadsSeen, __ATOMIC_RELAXED) != Seen
                     ? kScanPeriods
                 : 2 * Periods < kMaxScanPeriods ? 2 * Periods
@@ -2043,6 +2045,7 @@ void restartInChild() {
   memset(&Counts, 0, sizeof(Counts));
   Stacks.clear();
   Data.clear();
+  resetDataRegions();
   // The parent's clock events are its threads'; their descriptors are
   // closed here, the timers are not the child's (the kernel copies none).
   for (ThreadSlot &T : Threads)
