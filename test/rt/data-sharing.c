@@ -51,6 +51,18 @@
 // PLAIN-EMU-NEXT: + 0  8 bytes  plain_counts: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; phase_plain
 // PLAIN-EMU-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; phase_plain
 
+// A page the program unmapped before the report is still heap: the
+// tracer's service thread saw it mapped (under qemu-user the service
+// thread may not have looked in the run's 0.3 s: then it is said to be
+// gone, never anything else).
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_top=1 %run %t/prog 5 2>&1 | FileCheck %s --check-prefixes=PAGE,%if emulator %{PAGE-EMU%} %else %{PAGE-NATIVE%}
+// PAGE:             pcmap: data:
+// PAGE-NEXT:        0x{{[0-9a-f]+}}  false sharing: [[#]] samples ({{[0-9.]+}}%), 2 threads
+// PAGE-NATIVE-NEXT: + 0  8 bytes  heap: [[#]] samples ({{[0-9.]+}}%), 1 thread, rmw [[#]]; bump
+// PAGE-NATIVE-NEXT: + 8  8 bytes  heap: [[#]] samples ({{[0-9.]+}}%), 1 thread, rmw [[#]]; bump
+// PAGE-EMU-NEXT:    + 0  8 bytes  {{heap|memory unmapped by the report}}: [[#]] samples
+// PAGE-EMU-NEXT:    + 8  8 bytes  {{heap|memory unmapped by the report}}: [[#]] samples
+
 // trace_data=0: no data table.
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_data=0 %run %t/prog 0 2>&1 | FileCheck %s --check-prefix=OFF
 // OFF-NOT: pcmap: data:

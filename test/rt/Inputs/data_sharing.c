@@ -1,13 +1,16 @@
 // Contention by data (test/rt/data-sharing.c): the phase given (or all
-// five), two threads each: two counters of one struct, one per thread
+// six), two threads each: two counters of one struct, one per thread
 // (false sharing); the same struct padded to two lines (no sharing); one
 // counter both bump (true sharing); the first struct on the heap (false
-// sharing); plain per-thread counters in one array (false sharing).
+// sharing); plain per-thread counters in one array (false sharing); the
+// struct on a page of its own, unmapped before the report (false sharing,
+// still named heap).
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 struct Stats { _Atomic long hits, misses; };
@@ -55,8 +58,14 @@ static void phase_plain(long me) {
   for (int i = 0; i < 1000; ++i)
     ++*(volatile long *)&plain_counts[me];
 }
+// The struct on a page of its own, which main unmaps before the report.
+static struct Stats *page_stats;
+static void phase_page(long me) {
+  for (int i = 0; i < 1000; ++i)
+    bump(me ? &page_stats->misses : &page_stats->hits);
+}
 static void (*const phases[])(long) = {phase_struct, phase_padded, phase_shared,
-                                       phase_heap, phase_plain};
+                                       phase_heap,   phase_plain,  phase_page};
 
 static void *worker(void *arg) {
   long me = (long)arg;
@@ -71,13 +80,16 @@ static void *worker(void *arg) {
 int main(int argc, char **argv) {
   heap_stats = aligned_alloc(64, 64);
   memset(heap_stats, 0, 64);
-  for (int p = 0; p < 5; ++p) {
+  page_stats = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  for (int p = 0; p < 6; ++p) {
     if (argc > 1 && atoi(argv[1]) != p) continue;
     phase = p;
     pthread_t t[2];
     for (long i = 0; i < 2; ++i) pthread_create(&t[i], 0, worker, (void *)i);
     for (int i = 0; i < 2; ++i) pthread_join(t[i], 0);
   }
+  munmap(page_stats, 4096);
   printf("done\n");
   return 0;
 }
