@@ -40,9 +40,13 @@ bool sameAccess(const DataAccess &X, const DataAccess &Y) {
 /// its address, or 0.
 uintptr_t retiredAccess(const void *Context, uintptr_t PC, AccessForm &Form,
                         uintptr_t &Address) {
+  // Decoded forward only where the bytes are instructions throughout: not
+  // in a function that holds inline asm or assembly pcmap could not read
+  // (data among its instructions would put the decoder out of step).
   pcmap_function F;
   if (!pcmap_lookup_function(PC, &F) ||
-      (F.features & PCMAP_FEATURE_FRAGMENTED) || F.start != F.entry)
+      (F.features & (PCMAP_FEATURE_FRAGMENTED | PCMAP_FEATURE_OPAQUE_ASM)) ||
+      F.start != F.entry)
     return 0;
   uintptr_t Before = instructionEndingAt(PC, F.start, F.start + F.size);
   if (!Before || accessEndingAtSignalContext(Context, Before, Form, Address) !=
