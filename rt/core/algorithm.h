@@ -1,4 +1,4 @@
-//===- algorithm.h - The runtime's binary searches --------------*- C++ -*-===//
+//===- algorithm.h - The runtime's searches and sort ------------*- C++ -*-===//
 //
 // Binary search, written once for code without the C++ library (gwpsan's
 // base/algorithm.h does the same). A sorted array is named by a range of
@@ -16,11 +16,15 @@
 //   - lastBelow takes ceil(log2(Hi - Lo)) steps whatever the data, and skips
 //     the test of the element it ends on: for the indexes of published
 //     ranges (arena.h), whose callers test that element anyway.
+//   - heapSort sorts in place, without memory or recursion (stack maps'
+//     records, the tracer's data rows in a report).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_RT_ALGORITHM_H
 #define PCMAP_RT_ALGORITHM_H
+
+#include <stddef.h>
 
 namespace pcmap {
 namespace rt {
@@ -71,6 +75,34 @@ __attribute__((always_inline)) inline Index lastBelow(Index Lo, Index Hi,
     Len -= Half;
   }
   return Base;
+}
+
+/// Sorts A[0..N) by Less: a heap sort, for code that may not allocate or
+/// recurse (a report written after a fatal signal, a table's writer).
+template <class T, class LessFn> void heapSort(T *A, size_t N, LessFn Less) {
+  auto SiftDown = [&](size_t I, size_t End) {
+    for (;;) {
+      size_t C = 2 * I + 1;
+      if (C >= End)
+        return;
+      if (C + 1 < End && Less(A[C], A[C + 1]))
+        ++C;
+      if (!Less(A[I], A[C]))
+        return;
+      T Tmp = A[I];
+      A[I] = A[C];
+      A[C] = Tmp;
+      I = C;
+    }
+  };
+  for (size_t I = N / 2; I-- > 0;)
+    SiftDown(I, N);
+  for (size_t End = N; End > 1; --End) {
+    T Tmp = A[0];
+    A[0] = A[End - 1];
+    A[End - 1] = Tmp;
+    SiftDown(0, End - 1);
+  }
 }
 
 } // namespace rt

@@ -3,6 +3,7 @@
 #include "optional/data_report.h"
 
 #include "core/access.h"
+#include "core/algorithm.h"
 #include "core/mapped.h"
 #include "core/options.h"
 #include "optional/describe.h"
@@ -374,33 +375,6 @@ void writeJSONAccesses(Writer &W, const DataTable &Table, ModuleList &Modules,
 
 namespace {
 
-/// Sorts Rows[0..N) by address: a heap sort (no recursion, no memory).
-void sortByAddress(Sorted *Rows, unsigned N) {
-  auto SiftDown = [Rows](unsigned Root, unsigned End) {
-    for (;;) {
-      unsigned Child = 2 * Root + 1;
-      if (Child >= End)
-        return;
-      if (Child + 1 < End && Rows[Child].Address < Rows[Child + 1].Address)
-        ++Child;
-      if (!(Rows[Root].Address < Rows[Child].Address))
-        return;
-      Sorted T = Rows[Root];
-      Rows[Root] = Rows[Child];
-      Rows[Child] = T;
-      Root = Child;
-    }
-  };
-  for (unsigned I = N / 2; I-- > 0;)
-    SiftDown(I, N);
-  for (unsigned End = N; End-- > 1;) {
-    Sorted T = Rows[0];
-    Rows[0] = Rows[End];
-    Rows[End] = T;
-    SiftDown(0, End);
-  }
-}
-
 /// The Top lines with the most samples: each one's first row in M.Rows.
 unsigned topLines(DataReportMemory &M, const DataTable &Table, unsigned N,
                   unsigned Top, unsigned &NumLines) {
@@ -583,7 +557,9 @@ void writeTextData(Writer &W, Symbolizer &Sym, const DataTable &Table,
     if (E.Samples)
       M->Rows[N++] = {E.Access.Address, K};
   }
-  sortByAddress(M->Rows, N);
+  heapSort(M->Rows, N, [](const Sorted &X, const Sorted &Y) {
+    return X.Address < Y.Address;
+  });
   Top = Top < 1 ? 1 : Top > kMaxTopLines ? kMaxTopLines : Top;
   unsigned NumLines = 0;
   unsigned Count = topLines(*M, Table, N, Top, NumLines);

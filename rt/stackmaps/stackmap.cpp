@@ -49,33 +49,6 @@ uint64_t NextSerial = 1;
 // Building (writers)
 //===----------------------------------------------------------------------===//
 
-/// Heap sort (no allocation, no recursion), for the writer side.
-template <class T, class LessFn> void heapSort(T *A, size_t N, LessFn Less) {
-  auto SiftDown = [&](size_t I, size_t End) {
-    for (;;) {
-      size_t C = 2 * I + 1;
-      if (C >= End)
-        return;
-      if (C + 1 < End && Less(A[C], A[C + 1]))
-        ++C;
-      if (!Less(A[I], A[C]))
-        return;
-      T Tmp = A[I];
-      A[I] = A[C];
-      A[C] = Tmp;
-      I = C;
-    }
-  };
-  for (size_t I = N / 2; I-- > 0;)
-    SiftDown(I, N);
-  for (size_t End = N; End > 1; --End) {
-    T Tmp = A[0];
-    A[0] = A[End - 1];
-    A[End - 1] = Tmp;
-    SiftDown(0, End - 1);
-  }
-}
-
 /// The executable range of In holding [Begin, End), or -1.
 int codeRange(const StackMapInput &In, uintptr_t Begin, uintptr_t End) {
   for (unsigned I = 0; I < In.NumRanges; ++I)
