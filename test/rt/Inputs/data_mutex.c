@@ -1,11 +1,13 @@
 // Three threads contend on one global mutex (test/rt/data-mutex.c): the
 // C library's lock code has no tables, and its accesses still name the
-// mutex.
+// mutex. The lock and the counter it protects each get a cache line of
+// their own, so that the lock's line does not depend on how the linker
+// lays out the runtime's data beside the program's.
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
-pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
-long protected_total;
+_Alignas(64) pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+_Alignas(64) long protected_total;
 static void *worker(void *arg) {
   struct timespec start, now;
   clock_gettime(CLOCK_MONOTONIC, &start);
