@@ -3,9 +3,12 @@
 // Worker threads look values up in a small cache of reference-counted
 // entries. A lookup takes a reference (a compare-and-swap loop on the
 // entry's count), reads the value and drops the reference; misses load the
-// value and publish a new entry, evicting the old one, whose memory is
-// unmapped when its last reference goes. Every lookup also bumps one shared
-// statistics counter: the contended atomic the tracer should find.
+// value and publish a new entry, evicting the old one, which is retired when
+// its last reference goes. A lookup reads an entry's key and count before it
+// holds a reference, so a retired entry's memory is unmapped only at a
+// quiescent point, when no lookup is in flight (here: when the cache goes).
+// Every lookup also bumps one shared statistics counter: the contended
+// atomic the tracer should find.
 //
 //   refcache            run the workload and print a checksum
 //   refcache --lookups N
@@ -13,8 +16,10 @@
 //                       10,000,000): a longer run, for benchmarks
 //   refcache --bug      run the planted bug: a lookup that forgets to take a
 //                       reference reads an entry, another thread evicts it,
-//                       and dropping the reference it never took writes to
-//                       the unmapped entry: a fault inside an atomic
+//                       the cache reclaims it at what it takes for a
+//                       quiescent point, and dropping the reference the
+//                       reader never took writes to the unmapped entry: a
+//                       fault inside an atomic
 //
 // Build: pcmap-clang++ -O2 -g -pthread -fsanitize-metadata=all refcache.cpp
 //
@@ -41,6 +46,7 @@ struct Entry {
   std::atomic<uint32_t> Refs;
   uint32_t Key;
   uint64_t Value;
+  Entry *NextRetired; // the retired list, once Refs has reached 0
 };
 
 Entry *newEntry(uint32_t Key, uint64_t Value) {
@@ -61,6 +67,7 @@ public:
     for (auto &S : Slots)
       if (Entry *E = S.exchange(nullptr))
         release(E);
+    reclaim();
   }
 
   /// The entry for Key with a reference taken, or null on a miss.
@@ -86,10 +93,21 @@ public:
     return E && E->Key == Key ? E : nullptr;
   }
 
-  /// Drops a reference; the last one unmaps the entry.
-  __attribute__((noinline)) static void release(Entry *E) {
+  /// Drops a reference; the last one retires the entry.
+  __attribute__((noinline)) void release(Entry *E) {
     if (E->Refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      retire(E);
+  }
+
+  /// Unmaps the retired entries. Only at a quiescent point: a lookup in
+  /// flight may be reading a retired entry it has not yet found dying.
+  void reclaim() {
+    Entry *E = Retired.exchange(nullptr, std::memory_order_acquire);
+    while (E) {
+      Entry *Next = E->NextRetired;
       munmap(E, 4096);
+      E = Next;
+    }
   }
 
   /// Publishes a new entry for Key, evicting the slot's old one.
@@ -104,8 +122,19 @@ public:
   uint64_t lookups() const { return Lookups.load(); }
 
 private:
+  /// Pushes a dead entry on the retired list. Entries are only pushed while
+  /// lookups run, and taken all at once by reclaim(), so there is no ABA.
+  __attribute__((noinline)) void retire(Entry *E) {
+    Entry *Head = Retired.load(std::memory_order_relaxed);
+    do
+      E->NextRetired = Head;
+    while (!Retired.compare_exchange_weak(Head, E, std::memory_order_release,
+                                          std::memory_order_relaxed));
+  }
+
   std::atomic<Entry *> Slots[kSlots] = {};
   std::atomic<uint64_t> Lookups{0};
+  std::atomic<Entry *> Retired{nullptr};
 };
 
 uint64_t load(uint32_t Key) { return uint64_t(Key) * 2654435761u; }
@@ -121,7 +150,7 @@ uint64_t worker(Cache &C, unsigned Seed, uint64_t Lookups) {
     uint32_t Key = (X & 7) ? X % 8 : X % kSlots;
     if (Entry *E = C.acquire(Key)) {
       Sum += E->Value;
-      Cache::release(E);
+      C.release(E);
     } else {
       uint64_t V = load(Key);
       C.insert(Key, V);
@@ -156,14 +185,15 @@ int runBug() {
   Entry *Stale = C.peek(7);
   std::printf("refcache: reader holds entry %p without a reference\n",
               static_cast<void *>(Stale));
-  // ...another thread replaces the entry; the old one's last reference
-  // goes and its page is unmapped...
+  // ...another thread replaces the entry, whose last reference goes; no
+  // lookup is in flight, the cache believes, and it unmaps the entry...
   std::thread([&C] { C.insert(7 + kSlots, load(7 + kSlots)); }).join();
+  C.reclaim();
   std::printf("refcache: entry evicted and unmapped; the reader now drops "
               "the reference it never took\n");
   std::fflush(stdout);
   // ...and the reader drops the reference it never had.
-  Cache::release(Stale);
+  C.release(Stale);
   std::printf("refcache: not reached\n");
   return 1;
 }
