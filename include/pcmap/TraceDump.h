@@ -62,6 +62,48 @@
 // - "heap": the C library's heap and private anonymous memory;
 // - "unknown": unmapped when the dump was written.
 //
+// Version 5 adds wait time (docs/Tracer.md, "Wait time"): the threads
+// blocked in a system call, observed by wall clock without being touched
+// (option trace_wait):
+//
+//   "wait_hz": 100,               observations of each thread per second of
+//                                 wall time (0: wait sampling was off)
+//   "wait_observations": 5000,    threads observed, blocked or not
+//   "wait_samples": 4200,         of them, blocked in a system call
+//   "wait_samples_dropped": 0,    of them, the table had no room for
+//   "wait_stacks": [{"frames": [[0, "0x1a2b"], [2, "0x29d8f"]]}, ...],
+//                                 stacks of blocked threads, frames as in
+//                                 "stacks" (frame 0: the instruction after
+//                                 the system call)
+//   "waits": [{"thread": 4243, "syscall": "futex", "syscall_nr": 202,
+//              "samples": 12, "wait_ns": 120000000, "stack": 2,
+//              "address": "0x55d0c0a04040", "region": "module",
+//              "module": 0, "offset": "0x4040",
+//              "holder": 4242, "holder_stack": 5},
+//             {"thread": 4244, "syscall": "read", "syscall_nr": 0,
+//              "samples": 3, "wait_ns": 30000000, "stack": 4,
+//              "fd": 3, "file": "pipe:[123456]"}, ...]
+//
+// Every key of these is optional: a dump without them has no waits (and
+// "wait_hz" 0 says the sampling was off). One row per distinct (thread,
+// system call, object, stack, holder, holder stack). "wait_ns" is the wall time the row's samples stand for (each
+// observation of a thread stands for the time since its previous one);
+// "samples" counts them. "stack" and "holder_stack" index "wait_stacks"
+// (-1: none). The object:
+// - a futex word (futex's first argument): "address", with "region" and
+//   its fields as an access has them;
+// - a file descriptor (read, write, poll of one descriptor, epoll_wait,
+//   accept, recv..., send...): "fd", and "file" as /proc/self/fd names it
+//   ("pipe:[123456]", "socket:[7890]", a path) when it was read;
+// - none (nanosleep, select, wait4, ...).
+// "holder" (futex only; 0: none) is the thread id in the word's owner field
+// where the word has a glibc mutex's layout (an int at byte 8 that is a
+// live thread of the process, the word nonzero); "holder_stack" is that
+// thread's stack at that moment where it was read: blocked (as above) or
+// its last tracer sample while it runs. The kind of the object (mutex,
+// condition variable, ...) is not written: readers take it from the
+// waiting stack's functions (kWaitKinds).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_TRACEDUMP_H
@@ -72,7 +114,7 @@ namespace trace {
 
 /// The version the runtime writes; pcmap-report reads it and every version
 /// from kMinReadVersion on (version 2 has no stacks).
-constexpr unsigned kVersion = 4;
+constexpr unsigned kVersion = 5;
 constexpr unsigned kMinReadVersion = 2;
 
 /// The "report" field of every dump.
@@ -153,6 +195,105 @@ constexpr const char kTpOffsetKey[] = "tp_offset";
 constexpr const char kFileKey[] = "file";
 constexpr const char kInodeKey[] = "inode";
 constexpr const char kStackOwnerKey[] = "stack_owner";
+
+/// Keys that version 5 adds (and "thread", "samples", "stack", "address",
+/// "region" and its fields, "file" of the earlier versions).
+constexpr const char kWaitHzKey[] = "wait_hz";
+constexpr const char kWaitObservationsKey[] = "wait_observations";
+constexpr const char kWaitSamplesKey[] = "wait_samples";
+constexpr const char kWaitSamplesDroppedKey[] = "wait_samples_dropped";
+constexpr const char kWaitStacksKey[] = "wait_stacks";
+constexpr const char kWaitsKey[] = "waits";
+constexpr const char kSyscallKey[] = "syscall";
+constexpr const char kSyscallNrKey[] = "syscall_nr";
+constexpr const char kWaitNsKey[] = "wait_ns";
+constexpr const char kFdKey[] = "fd";
+constexpr const char kHolderKey[] = "holder";
+constexpr const char kHolderStackKey[] = "holder_stack";
+
+/// What a futex wait waits on, by the functions of the waiting stack
+/// (inlined frames included). A frame matches an entry when its function's
+/// name, without leading underscores and glibc's internal prefix `__GI_`,
+/// and up to its parameters, starts with the entry's Function. From the
+/// innermost frame that matches, the run of consecutive matching frames
+/// outward gives the kind: its outermost frame's entry's (std::mutex::lock
+/// over pthread_mutex_lock over __lll_lock_wait: a std::mutex; the
+/// program's own code ends the run). The runtime's report and pcmap-report
+/// both name kinds by this table.
+struct WaitKind {
+  const char *Function;
+  const char *Kind;
+};
+constexpr WaitKind kWaitKinds[] = {
+    {"std::mutex::lock", "std::mutex"},
+    {"gthread_mutex_lock", "mutex"},
+    {"gthread_recursive_mutex_lock", "mutex"},
+    {"std::recursive_mutex::lock", "std::recursive_mutex"},
+    {"std::timed_mutex", "std::timed_mutex"},
+    {"std::shared_mutex", "std::shared_mutex"},
+    {"std::condition_variable::wait", "std::condition_variable"},
+    {"std::condition_variable::__wait_until_impl", "std::condition_variable"},
+    {"std::condition_variable_any::wait", "std::condition_variable_any"},
+    {"std::__atomic_futex_unsigned_base", "std::future"},
+    {"pthread_mutex_lock", "mutex"},
+    {"pthread_mutex_timedlock", "mutex"},
+    {"pthread_mutex_clocklock", "mutex"},
+    {"lll_lock_wait", "mutex"},
+    {"pthread_cond_wait", "condition variable"},
+    {"pthread_cond_timedwait", "condition variable"},
+    {"pthread_cond_clockwait", "condition variable"},
+    {"pthread_rwlock_rdlock", "rwlock"},
+    {"pthread_rwlock_wrlock", "rwlock"},
+    {"pthread_rwlock_timedrdlock", "rwlock"},
+    {"pthread_rwlock_timedwrlock", "rwlock"},
+    {"pthread_rwlock_clockrdlock", "rwlock"},
+    {"pthread_rwlock_clockwrlock", "rwlock"},
+    {"pthread_barrier_wait", "barrier"},
+    {"pthread_join", "thread join"},
+    {"pthread_clockjoin_np", "thread join"},
+    {"pthread_timedjoin_np", "thread join"},
+    {"sem_wait", "semaphore"},
+    {"sem_timedwait", "semaphore"},
+    {"sem_clockwait", "semaphore"},
+    {"pthread_once", "once"},
+    {"pthread_spin_lock", "spinlock"},
+};
+
+/// Whether the function Name matches the entry Function, by the rule above.
+inline bool waitFunctionMatches(const char *Name, const char *Function) {
+  while (*Name == '_')
+    ++Name;
+  if (Name[0] == 'G' && Name[1] == 'I' && Name[2] == '_')
+    for (Name += 3; *Name == '_';)
+      ++Name;
+  for (; *Function; ++Function, ++Name)
+    if (*Name != *Function)
+      return false;
+  return true;
+}
+
+/// The kind of the entry Name matches, or null.
+inline const char *waitKindOfFunction(const char *Name) {
+  for (const WaitKind &K : kWaitKinds)
+    if (waitFunctionMatches(Name, K.Function))
+      return K.Kind;
+  return nullptr;
+}
+
+/// The kind of a wait whose stack has the functions Names[0..N), innermost
+/// first (null entries: frames without a name), by the rule above; null if
+/// no frame matches.
+inline const char *waitKind(const char *const *Names, unsigned N) {
+  const char *Kind = nullptr;
+  for (unsigned I = 0; I < N; ++I) {
+    const char *K = Names[I] ? waitKindOfFunction(Names[I]) : nullptr;
+    if (K)
+      Kind = K;
+    else if (Kind)
+      break;
+  }
+  return Kind;
+}
 
 /// An access's "kind".
 constexpr const char kAccessRead[] = "read";

@@ -31,7 +31,7 @@ for path in glob.glob(prefix + ".*"):
     assert len(lines) == 1, (path, len(lines))
     r = json.loads(lines[0])
     assert path.endswith(".%d" % r["pid"]), (path, r["pid"])
-    assert r["version"] == 4 and r["reason"] == "exit" and r["final"], path
+    assert r["version"] == 5 and r["reason"] == "exit" and r["final"], path
     reports[r["pid"]] = r
 print("processes: %d" % len(reports))
 
