@@ -174,6 +174,28 @@ cl::opt<size_t> DataLines("lines",
                           cl::value_desc("N"), cl::init(5), cl::sub(TraceCmd),
                           cl::cat(ReportCategory));
 
+cl::opt<size_t> WaitObjects("waits",
+                            cl::desc("In the text report, list the waiting "
+                                     "and holding stacks of the N top "
+                                     "objects of the wait time (version 5 "
+                                     "dumps; 0: none)"),
+                            cl::value_desc("N"), cl::init(5), cl::sub(TraceCmd),
+                            cl::cat(ReportCategory));
+
+cl::opt<TraceOptions::Folded> FoldedStacks(
+    "folded-stacks", cl::desc("The stacks of --format=folded"),
+    cl::init(TraceOptions::Folded::CPU),
+    cl::values(clEnumValN(TraceOptions::Folded::CPU, "cpu",
+                          "the CPU samples' stacks, by samples"),
+               clEnumValN(TraceOptions::Folded::Wait, "wait",
+                          "the stacks of blocked threads, by nanoseconds of "
+                          "wait (an off-CPU flame graph; version 5 dumps)"),
+               clEnumValN(TraceOptions::Folded::Holder, "holder",
+                          "the stacks of the threads that held the futex "
+                          "words others waited on, by nanoseconds of their "
+                          "wait")),
+    cl::sub(TraceCmd), cl::cat(ReportCategory));
+
 cl::list<std::string> FunctionsInputs(cl::Positional, cl::OneOrMore,
                                       cl::desc("<ELF file>..."),
                                       cl::sub(FunctionsCmd),
@@ -282,6 +304,8 @@ ExitCode runTrace() {
   Out.FullNames = FullNames;
   Out.Callers = Callers;
   Out.Lines = DataLines;
+  Out.Waits = WaitObjects;
+  Out.FoldedStacks = FoldedStacks;
   ExitCode Status = ExitCode::Success;
   ExitCode Written = writeOutput([&](raw_ostream &OS) {
     switch (TraceFormatOpt) {

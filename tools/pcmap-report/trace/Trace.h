@@ -2,14 +2,16 @@
 //
 // `pcmap-report trace FILE...` (docs/Report.md, "Many processes' traces"):
 // the runtime's tracer writes, per process, JSON Lines of cumulative dumps
-// (versions 2 to 4, include/pcmap/TraceDump.h). TraceRead.cpp reads them
+// (versions 2 to 5, include/pcmap/TraceDump.h). TraceRead.cpp reads them
 // and keeps the last dump of each process; TraceMerge.cpp merges the
 // processes into one table of atomic sites, one of covered functions and
 // one of call stacks, keyed by build ID (or module path) and module offset,
-// and TraceData.cpp the data the samples touched into cache lines;
+// TraceData.cpp the data the samples touched into cache lines, and
+// TraceWaits.cpp the waits of blocked threads by what they waited on;
 // TraceSymbolize.cpp names them offline (TraceDataNames.cpp the data);
 // TraceStacks.cpp finds each row's callers; TraceOutput.cpp (text, CSV,
 // folded stacks), TraceDataOutput.cpp (the data's text and HTML),
+// TraceWaitOutput.cpp (the waits' text and HTML),
 // TraceJSON.cpp, TraceHTML.cpp and TracePprof.cpp write them.
 //
 //===----------------------------------------------------------------------===//
@@ -53,6 +55,12 @@ struct TraceOptions : OutputOptions {
   /// The top cache lines whose members, sites and callers the text
   /// details (0: none).
   size_t Lines = 5;
+  /// The top wait objects whose waiting and holding stacks the text
+  /// details (0: none).
+  size_t Waits = 5;
+  /// The stacks of the folded output: the CPU samples' (by samples), the
+  /// blocked threads' (by wait nanoseconds) or their holders'.
+  enum class Folded { CPU, Wait, Holder } FoldedStacks = Folded::CPU;
 };
 
 /// A source position a PC stands for; a PC in inlined code stands for
@@ -112,6 +120,9 @@ struct SampleCounts {
   /// Version 4: samples whose access was decoded, and of them those the
   /// runtime's table had no room for.
   uint64_t DataSamples = 0, DataSamplesDropped = 0;
+  /// Version 5: threads observed by wall clock, of them those blocked in a
+  /// system call, and of those the ones the table had no room for.
+  uint64_t WaitObservations = 0, WaitSamples = 0, WaitSamplesDropped = 0;
   /// The sampling signals the samples came in (0: a dump that does not say).
   uint64_t Observations = 0;
   /// Whether every process counted gave its observations.
@@ -131,6 +142,7 @@ struct TraceProcess : SampleCounts {
   unsigned Version = 0;
   uint64_t StackDepth = 0; // version 3: the most frames a stack keeps
   uint64_t LineSize = 0;   // version 4: the cache line size
+  uint64_t WaitHz = 0;     // version 5: 0 when wait sampling was off
   /// Version 3: the report's index of each module the dump lists.
   std::vector<uint32_t> Modules;
   /// Where the dump was read.
@@ -160,17 +172,11 @@ enum class DataRegion : uint8_t { Module, TLS, Stack, Shared, Heap, Unknown };
 llvm::StringRef accessKindName(AccessKind K);
 llvm::StringRef regionName(DataRegion R);
 
-/// A row of a version 4 dump's "accesses": the samples at one address,
-/// size, kind, thread, site and stack.
-struct DumpAccess {
-  uint64_t Samples = 0;
-  int64_t Thread = 0;
-  AccessKind Kind = AccessKind::Read;
-  uint64_t Size = 0; // 0: not known
+/// Where an address lies, as a dump says it (an access of version 4, the
+/// futex word of a wait of version 5): the address, its region and the
+/// region's fields.
+struct DataPlace {
   uint64_t Address = 0;
-  bool Atomic = false;
-  DumpFrame Site;
-  int64_t Stack = -1; // index in the dump's stacks, or -1
   DataRegion Region = DataRegion::Unknown;
   /// Module: the module (index in the dump's modules) and the offset in it;
   /// TLS: the module whose block holds it and the offset in the block (-1:
@@ -180,8 +186,46 @@ struct DumpAccess {
   int64_t TpOffset = 0; // TLS: the address less the thread pointer
   /// Stack: the thread whose stack it is (when the dump says), -1.
   int64_t StackOwner = -1;
-  std::string File;     // Shared
-  uint64_t Inode = 0;   // Shared
+  std::string File;   // Shared
+  uint64_t Inode = 0; // Shared
+};
+
+/// A row of a version 4 dump's "accesses": the samples at one address,
+/// size, kind, thread, site and stack.
+struct DumpAccess : DataPlace {
+  uint64_t Samples = 0;
+  int64_t Thread = 0;
+  AccessKind Kind = AccessKind::Read;
+  uint64_t Size = 0; // 0: not known
+  bool Atomic = false;
+  DumpFrame Site;
+  int64_t Stack = -1; // index in the dump's stacks, or -1
+};
+
+/// What a blocked thread waits on (version 5): a futex word (an address),
+/// a file descriptor, or nothing the dump names (nanosleep, select, ...).
+enum class WaitTarget : uint8_t { None, Address, Fd };
+
+/// A stack of a version 5 dump's "wait_stacks": frames as a stack's.
+struct DumpWaitStack {
+  std::vector<DumpFrame> Frames; // innermost first
+};
+
+/// A row of a version 5 dump's "waits": the samples of one thread blocked
+/// in one system call on one object, with one stack and holder.
+struct DumpWait : DataPlace {
+  int64_t Thread = 0;
+  std::string Syscall;
+  int64_t SyscallNr = 0;
+  uint64_t Samples = 0, WaitNs = 0;
+  int64_t Stack = -1; // index in the dump's wait_stacks, or -1
+  /// Futex: the thread in the word's owner field (0: none) and its stack
+  /// (an index in wait_stacks, or -1).
+  int64_t Holder = 0, HolderStack = -1;
+  /// Address: the DataPlace fields; Fd: Fd, and File as /proc/self/fd
+  /// names it ("" when not read).
+  WaitTarget Target = WaitTarget::None;
+  int64_t Fd = -1;
 };
 
 /// One dump line.
@@ -192,6 +236,8 @@ struct TraceDump {
   std::vector<DumpModule> Modules;  // version 3
   std::vector<DumpStack> Stacks;    // version 3
   std::vector<DumpAccess> Accesses; // version 4
+  std::vector<DumpWaitStack> WaitStacks; // version 5
+  std::vector<DumpWait> Waits;           // version 5
 };
 
 /// A module the merged rows point into: one build ID, or one path for
@@ -353,6 +399,54 @@ struct DataLine {
   std::string Object; // what it holds: "stats", "g_a, g_b", "heap 0x..."
 };
 
+/// A stack of blocked threads (version 5), merged as the stacks are.
+struct WaitStack {
+  std::vector<uint32_t> Frames; // indices in TraceReport::Frames, innermost
+                                // first
+  bool Truncated = false;       // as deep as its process's stack_depth
+};
+
+/// A wait of the merged trace: a dump's row, its thread one of the
+/// report's.
+struct WaitRow {
+  uint32_t Thread = 0; // index in TraceReport::Threads
+  std::string Syscall;
+  uint64_t Samples = 0, WaitNs = 0;
+  /// Indices in TraceReport::WaitStacks, or -1.
+  int64_t Stack = -1, HolderStack = -1;
+  int64_t Holder = 0;  // futex: the holder's thread id (0: none)
+  uint32_t Object = 0; // index in TraceReport::WaitObjects
+  std::string Kind;    // waitKindOfStack's
+};
+
+/// What threads waited on, the same in every process where a line of the
+/// data would be (DataLine): a futex word of a module's static data or of
+/// a shared file, or a process's; a file (by its name, "pipe:[123]" or a
+/// path; a process's descriptor where it has none); or, for a system call
+/// that waits on none, the system call.
+struct WaitObject {
+  WaitTarget Target = WaitTarget::None;
+  /// Address: the word as a line of one access of 4 bytes at Line.Start
+  /// (the word's own address or offset), for the data's names.
+  DataLine Line;
+  int64_t Fd = -1;     // Fd without a file name: the descriptor
+  std::string Syscall; // None: the system call
+  /// As every format shows it ("big_lock", "cache.mu", "pipe:[123]",
+  /// "(none)"), and the kind of its heaviest waits ("mutex", "read").
+  std::string Name, Kind;
+  uint64_t WaitNs = 0, Samples = 0;
+  uint32_t Threads = 0, Processes = 0;
+  std::vector<uint32_t> Rows; // in TraceReport::Waits, most wait first
+};
+
+/// The waiting (or holding) stacks of an object's waits, those with the
+/// same frames summed.
+struct WaitPath {
+  std::vector<uint32_t> Frames;
+  uint64_t WaitNs = 0, Samples = 0;
+  bool Truncated = false;
+};
+
 struct TraceFile {
   std::string Path;
   uint64_t Dumps = 0; // dump lines read
@@ -374,6 +468,14 @@ struct TraceReport {
   uint64_t LineSize = 0;
   std::vector<DataThread> Threads;
   std::vector<DataLine> Lines;
+  /// Version 5: whether any dump sampled waits (or has waits); the stacks
+  /// of blocked threads, the waits, and what they waited on, most wait
+  /// time first.
+  bool HasWaits = false;
+  std::vector<WaitStack> WaitStacks;
+  std::vector<WaitRow> Waits;
+  std::vector<WaitObject> WaitObjects;
+  uint64_t WaitNs = 0; // over every wait
 
   double cpuSeconds() const { return double(Totals.CpuNs) / 1e9; }
   /// Samples over what the CPU time at Hz would give (1.0: none lost).
@@ -423,14 +525,59 @@ public:
   /// samples.
   void finish(llvm::ArrayRef<uint32_t> NewStack);
 
-private:
+  /// The report's thread Tid of process Process.
   uint32_t thread(uint32_t Process, int64_t Tid);
 
+private:
   TraceReport &R;
   /// (region group, module, inode or process, file, line start) -> line.
   std::map<std::tuple<int, uint64_t, std::string, uint64_t>, size_t> Index;
   std::map<std::pair<uint32_t, int64_t>, uint32_t> Threads;
 };
+
+/// The waits while the dumps are merged (TraceWaits.cpp): each row's
+/// object found by what makes it the same in every process (WaitObject).
+class WaitMerger {
+public:
+  explicit WaitMerger(TraceReport &R) : R(R) {}
+  /// Adds a wait of process Process: Module is the report's index of its
+  /// word's module (or -1), Thread the report's thread, Stack and
+  /// HolderStack the merged wait stacks (or -1).
+  void add(uint32_t Process, const DumpWait &W, int64_t Module, uint32_t Thread,
+           int64_t Stack, int64_t HolderStack);
+  /// Counts and ranks the objects by wait time, with the trace's names.
+  void finish();
+
+private:
+  TraceReport &R;
+  /// (key kind, module or inode or process, file or system call, offset or
+  /// address or descriptor) -> object.
+  std::map<std::tuple<int, uint64_t, std::string, uint64_t>, size_t> Index;
+};
+
+/// The kind of a wait in system call Syscall whose stack has the functions
+/// Functions (innermost first, inline frames included, demangled; "" for
+/// a frame without a name): for futex, pcmap::trace::waitKind's, or
+/// "futex" when no frame matches; else the system call.
+std::string waitKindOfStack(llvm::StringRef Syscall,
+                            llvm::ArrayRef<std::string> Functions);
+/// Each wait's kind from its stack's names, and each object's (its
+/// heaviest waits').
+void classifyWaits(TraceReport &R);
+/// Names the futex words as the data is named (nameData), the library's
+/// own members left out (withoutLibraryMembers); files by their names.
+void nameWaitObjects(TraceReport &R, bool Demangle, bool Files, bool Types);
+/// A data name without the members named as the C or C++ library names
+/// its own (reserved names: "__x", "_X"): "big_lock" for
+/// "big_lock.__data.__lock", "cache.mu" for "cache.mu._M_mutex".
+std::string withoutLibraryMembers(llvm::StringRef Name);
+/// The heaviest N waiting stacks of object O (with Holders, the holders'
+/// stacks), by wait time, and the wait time of its rows with one.
+std::vector<WaitPath> waitPaths(const TraceReport &R, const WaitObject &O,
+                                bool Holders, size_t N, uint64_t &TotalNs);
+/// "4200 samples of blocked threads in 5000 observations at 100 Hz, 0
+/// dropped; 42.000 s of wait on 3 objects"
+std::string waitSummary(const TraceReport &R);
 
 /// The verdict on a line (DataSharing bits), from its accesses; unless
 /// AcrossProcesses (a shared mapping), only threads of one process share
@@ -491,6 +638,9 @@ inline std::vector<CallerPath> rowCallers(const TraceReport &R,
 /// (shortName'd with Short); "module+0xoffset" for a frame without a name.
 std::vector<std::string> foldedFrames(const TraceReport &R,
                                       const MergedStack &S, bool Short);
+/// The same of the frames Frames (indices in R.Frames, innermost first).
+std::vector<std::string>
+foldedFrames(const TraceReport &R, llvm::ArrayRef<uint32_t> Frames, bool Short);
 /// " [atomic rmw add seq_cst 8 bytes]": what the innermost frame of a
 /// stack's atomic samples gets.
 std::string atomicSuffix(const TraceReport &R, const MergedStack &S);
@@ -526,6 +676,22 @@ void writeDataText(llvm::raw_ostream &OS, const TraceReport &R,
                    const TraceOptions &O);
 void writeDataHTML(llvm::raw_ostream &OS, const TraceReport &R,
                    const TraceOptions &O);
+/// The wait time (version 5): the text report's table of objects and
+/// their stacks, the HTML page's section (TraceWaitOutput.cpp); nothing
+/// without waits.
+void writeWaitText(llvm::raw_ostream &OS, const TraceReport &R,
+                   const TraceOptions &O);
+void writeWaitHTML(llvm::raw_ostream &OS, const TraceReport &R,
+                   const TraceOptions &O);
+/// A stack's frames as the text shows them, a frame a line after Indent,
+/// innermost first, names and positions aligned ("..." last if Truncated).
+void stackFramesText(llvm::raw_ostream &OS, const TraceReport &R,
+                     llvm::ArrayRef<uint32_t> Frames, bool Truncated,
+                     const TraceOptions &O, llvm::StringRef Indent);
+/// The same as the items of an HTML list.
+void stackFramesHTML(llvm::raw_ostream &OS, const TraceReport &R,
+                     llvm::ArrayRef<uint32_t> Frames, bool Truncated,
+                     const TraceOptions &O);
 /// A way to a row as the text shows it: its samples and share of Total,
 /// then a frame a line, each line after Indent (TraceOutput.cpp).
 void callerPathText(llvm::raw_ostream &OS, const TraceReport &R,

@@ -16,6 +16,7 @@
 #include "Trace.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
@@ -697,6 +698,60 @@ void nameData(TraceReport &R, bool Demangle, bool Files, bool Types) {
   for (DataLine &L : R.Lines)
     N.nameLine(L);
   groupMembers(R);
+}
+
+namespace {
+
+/// An identifier the C and C++ standards reserve for the implementation.
+bool isReserved(StringRef Name) {
+  return Name.starts_with("__") ||
+         (Name.size() > 1 && Name[0] == '_' && isUpper(Name[1]));
+}
+
+/// What a wait's object is called where it is no futex word: its file, or
+/// its descriptor; "(none)".
+std::string otherObjectName(const TraceReport &R, const WaitObject &O) {
+  if (O.Target == WaitTarget::None)
+    return "(none)";
+  if (!O.Line.File.empty())
+    return O.Line.File;
+  std::string Name = "fd " + std::to_string(O.Fd);
+  if (R.Processes.size() > 1)
+    Name += " " + processLabel(R, O.Line.Process);
+  return Name;
+}
+
+} // namespace
+
+std::string withoutLibraryMembers(StringRef Name) {
+  for (size_t At = Name.find('.'); At != StringRef::npos;
+       At = Name.find('.', At + 1)) {
+    StringRef Member = Name.substr(At + 1);
+    Member.consume_front("{");
+    if (isReserved(Member))
+      return Name.take_front(At).str();
+  }
+  return Name.str();
+}
+
+void nameWaitObjects(TraceReport &R, bool Demangle, bool Files, bool Types) {
+  DataNamer N(R, Demangle, Files, Types);
+  for (WaitObject &O : R.WaitObjects) {
+    if (O.Target != WaitTarget::Address) {
+      O.Name = otherObjectName(R, O);
+      continue;
+    }
+    N.nameLine(O.Line);
+    const DataAccess &A = O.Line.Accesses.front();
+    O.Name = A.Typed ? withoutLibraryMembers(A.Name) : A.Name;
+    // A process's memory: the word's address, and whose it is.
+    DataRegion Region = O.Line.Region;
+    if (Region == DataRegion::Stack)
+      O.Name += " at " + hexAddress(A.Address);
+    if (Region != DataRegion::Module && Region != DataRegion::Shared &&
+        !A.Typed && R.Processes.size() > 1)
+      O.Name += " " + processLabel(R, O.Line.Process);
+  }
 }
 
 } // namespace report

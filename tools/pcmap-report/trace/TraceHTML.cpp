@@ -117,13 +117,10 @@ void rowsTable(raw_ostream &OS, const TraceReport &R,
 
 } // namespace
 
-/// One way to a row: its samples, then its frames, innermost first.
-void callerPathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
-                    uint64_t Total, const TraceOptions &O) {
-  OS << "<li>" << P.Samples << " samples ("
-     << percentText(Total ? double(P.Samples) / Total : 0)
-     << ")<ol class=\"frames\">";
-  for (uint32_t I : P.Frames) {
+void stackFramesHTML(raw_ostream &OS, const TraceReport &R,
+                     ArrayRef<uint32_t> Frames, bool Truncated,
+                     const TraceOptions &O) {
+  for (uint32_t I : Frames) {
     const TraceFrame &F = R.Frames[I];
     if (F.Lines.empty())
       OS << "<li>? <span class=\"meta\">"
@@ -138,8 +135,17 @@ void callerPathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
          << (J + 1 < F.Lines.size() ? " (inlined)" : "") << "</span></li>";
     }
   }
-  if (P.Truncated)
+  if (Truncated)
     OS << "<li>... (the stack is as deep as stack_depth)</li>";
+}
+
+/// One way to a row: its samples, then its frames, innermost first.
+void callerPathHTML(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
+                    uint64_t Total, const TraceOptions &O) {
+  OS << "<li>" << P.Samples << " samples ("
+     << percentText(Total ? double(P.Samples) / Total : 0)
+     << ")<ol class=\"frames\">";
+  stackFramesHTML(OS, R, P.Frames, P.Truncated, O);
   OS << "</ol></li>\n";
 }
 
@@ -204,6 +210,7 @@ void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
   callersHTML(OS, R, R.Sites, "atomic sites", "site-callers", O);
   callersHTML(OS, R, R.Functions, "covered functions", "function-callers", O);
   writeDataHTML(OS, R, O);
+  writeWaitHTML(OS, R, O);
   writeFlameGraph(OS, R, O);
   processesTable(OS, R);
   htmlPageEnd(OS);

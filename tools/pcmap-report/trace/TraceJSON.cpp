@@ -396,6 +396,150 @@ void dataJSON(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
   });
 }
 
+//===----------------------------------------------------------------------===//
+// The waits (version 5)
+//===----------------------------------------------------------------------===//
+
+StringRef targetName(WaitTarget T) {
+  switch (T) {
+  case WaitTarget::Address:
+    return "address";
+  case WaitTarget::Fd:
+    return "fd";
+  case WaitTarget::None:
+    break;
+  }
+  return "none";
+}
+
+/// Where an object is: a futex word as a line of the data is placed; a
+/// file by its name, and a descriptor without one by its process.
+void waitPlace(json::OStream &J, const TraceReport &R, const WaitObject &W) {
+  J.attribute("target", targetName(W.Target));
+  if (W.Target == WaitTarget::Address) {
+    J.attribute("region", regionName(W.Line.Region));
+    linePlace(J, R, W.Line);
+    J.attribute("fd", nullptr);
+    return;
+  }
+  bool Descriptor = W.Target == WaitTarget::Fd && W.Line.File.empty();
+  for (StringRef Key : {"region", "module_index", "offset"})
+    J.attribute(Key, nullptr);
+  stringOrNull(J, "file", W.Line.File);
+  J.attribute("inode", nullptr);
+  if (Descriptor) {
+    J.attribute("pid", R.Processes[W.Line.Process].Pid);
+    J.attribute("run", utf8(R.Processes[W.Line.Process].Run));
+  } else {
+    J.attribute("pid", nullptr);
+    J.attribute("run", nullptr);
+  }
+  J.attribute("address", nullptr);
+  if (Descriptor)
+    J.attribute("fd", W.Fd);
+  else
+    J.attribute("fd", nullptr);
+}
+
+/// A wait stack's index, or null.
+void stackOrNull(json::OStream &J, StringRef Name, int64_t Index) {
+  if (Index < 0)
+    J.attribute(Name, nullptr);
+  else
+    J.attribute(Name, Index);
+}
+
+/// An object's heaviest waiting (or holding) stacks.
+void waitPathsJSON(json::OStream &J, StringRef Name, const TraceReport &R,
+                   const WaitObject &W, bool Holders, const TraceOptions &O) {
+  uint64_t Total = 0;
+  std::vector<WaitPath> Paths = waitPaths(R, W, Holders, O.Callers, Total);
+  J.attribute((Name + "_wait_ns").str(), int64_t(Total));
+  J.attributeArray(Name, [&] {
+    for (const WaitPath &P : Paths)
+      J.object([&] {
+        J.attribute("wait_ns", int64_t(P.WaitNs));
+        fraction(J, "share", Total ? double(P.WaitNs) / Total : 0);
+        J.attribute("samples", int64_t(P.Samples));
+        J.attribute("truncated", P.Truncated);
+        frameList(J, P.Frames);
+      });
+  });
+}
+
+void waitRowJSON(json::OStream &J, const TraceReport &R, const WaitRow &W) {
+  const DataThread &T = R.Threads[W.Thread];
+  J.object([&] {
+    J.attribute("pid", R.Processes[T.Process].Pid);
+    J.attribute("run", utf8(R.Processes[T.Process].Run));
+    J.attribute("thread", T.Tid);
+    J.attribute("syscall", utf8(W.Syscall));
+    J.attribute("kind", utf8(W.Kind));
+    J.attribute("samples", int64_t(W.Samples));
+    J.attribute("wait_ns", int64_t(W.WaitNs));
+    stackOrNull(J, "stack", W.Stack);
+    if (W.Holder)
+      J.attribute("holder", W.Holder);
+    else
+      J.attribute("holder", nullptr);
+    stackOrNull(J, "holder_stack", W.HolderStack);
+  });
+}
+
+void waitObjectJSON(json::OStream &J, const TraceReport &R, size_t Rank,
+                    const WaitObject &W, const TraceOptions &O) {
+  J.object([&] {
+    J.attribute("rank", int64_t(Rank));
+    J.attribute("name", utf8(W.Name));
+    J.attribute("kind", utf8(W.Kind));
+    waitPlace(J, R, W);
+    J.attribute("wait_ns", int64_t(W.WaitNs));
+    fraction(J, "share", R.WaitNs ? double(W.WaitNs) / R.WaitNs : 0);
+    J.attribute("samples", int64_t(W.Samples));
+    J.attribute("threads", int64_t(W.Threads));
+    J.attribute("processes", int64_t(W.Processes));
+    waitPathsJSON(J, "stacks", R, W, /*Holders=*/false, O);
+    waitPathsJSON(J, "holder_stacks", R, W, /*Holders=*/true, O);
+    J.attributeArray("waits", [&] {
+      for (uint32_t I : W.Rows)
+        waitRowJSON(J, R, R.Waits[I]);
+    });
+  });
+}
+
+void waitsJSON(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
+  J.attributeObject("waits", [&] {
+    J.attribute("observations", int64_t(R.Totals.WaitObservations));
+    J.attribute("wait_samples", int64_t(R.Totals.WaitSamples));
+    J.attribute("wait_samples_dropped", int64_t(R.Totals.WaitSamplesDropped));
+    J.attribute("wait_ns", int64_t(R.WaitNs));
+    J.attribute("text", waitSummary(R));
+    J.attributeArray("processes", [&] {
+      for (const TraceProcess &P : R.Processes)
+        J.object([&] {
+          J.attribute("pid", P.Pid);
+          J.attribute("run", utf8(P.Run));
+          J.attribute("wait_hz", int64_t(P.WaitHz));
+          J.attribute("observations", int64_t(P.WaitObservations));
+          J.attribute("wait_samples", int64_t(P.WaitSamples));
+          J.attribute("wait_samples_dropped", int64_t(P.WaitSamplesDropped));
+        });
+    });
+    J.attributeArray("wait_stacks", [&] {
+      for (const WaitStack &S : R.WaitStacks)
+        J.object([&] {
+          J.attribute("truncated", S.Truncated);
+          frameList(J, S.Frames);
+        });
+    });
+    J.attribute("objects_total", int64_t(R.WaitObjects.size()));
+    J.attributeArray("objects", [&] {
+      for (size_t I = 0, E = shownRows(R.WaitObjects.size(), O); I < E; ++I)
+        waitObjectJSON(J, R, I + 1, R.WaitObjects[I], O);
+    });
+  });
+}
+
 } // namespace
 
 void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
@@ -426,6 +570,8 @@ void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
     totals(J, R, O);
     if (R.Version >= 4)
       dataJSON(J, R, O);
+    if (R.HasWaits)
+      waitsJSON(J, R, O);
   });
   OS << "\n";
 }

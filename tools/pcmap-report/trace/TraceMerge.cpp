@@ -30,6 +30,9 @@ void SampleCounts::add(const SampleCounts &C) {
   StackSamplesDropped += C.StackSamplesDropped;
   DataSamples += C.DataSamples;
   DataSamplesDropped += C.DataSamplesDropped;
+  WaitObservations += C.WaitObservations;
+  WaitSamples += C.WaitSamples;
+  WaitSamplesDropped += C.WaitSamplesDropped;
   Observations += C.Observations;
   ObservationsKnown = ObservationsKnown && C.ObservationsKnown;
 }
@@ -82,8 +85,12 @@ class Merger {
 public:
   explicit Merger(TraceReport &R) : R(R) {}
   void add(TraceDump &D);
-  /// Ranks the lines of the data once the stacks are ranked.
-  void finishData(ArrayRef<uint32_t> NewStack) { Data.finish(NewStack); }
+  /// Ranks the lines of the data once the stacks are ranked, and the
+  /// waits' objects.
+  void finishData(ArrayRef<uint32_t> NewStack) {
+    Data.finish(NewStack);
+    Waits.finish();
+  }
 
 private:
   uint32_t module(const std::string &BuildID, const std::string &Path,
@@ -93,9 +100,13 @@ private:
   void addEntry(RowIndex<T> &Index, uint32_t Process, T &E);
   uint32_t addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
                     ArrayRef<uint32_t> Modules);
+  void addWaits(const TraceDump &D, uint32_t Process,
+                ArrayRef<uint32_t> Modules);
 
   TraceReport &R;
   DataMerger Data{R};
+  WaitMerger Waits{R};
+  std::map<std::vector<uint32_t>, size_t> WaitStacks;
   /// "b:<build ID>", "p:<path>", or "n:" for code in no module.
   std::map<std::string, uint32_t> Modules;
   RowIndex<TraceSite> Sites{R.Sites, {}};
@@ -176,6 +187,30 @@ uint32_t Merger::addStack(const TraceDump &D, uint32_t Process,
   return It->second;
 }
 
+/// A version 5 dump's waits, their stacks merged as the stacks are.
+void Merger::addWaits(const TraceDump &D, uint32_t Process,
+                      ArrayRef<uint32_t> Modules) {
+  const TraceProcess &T = D.Process;
+  R.HasWaits |= T.WaitHz > 0 || !D.Waits.empty();
+  std::vector<int64_t> StackIndex;
+  for (const DumpWaitStack &S : D.WaitStacks) {
+    std::vector<uint32_t> Key;
+    for (const DumpFrame &F : S.Frames)
+      Key.push_back(frame(F, Modules));
+    auto [It, New] = WaitStacks.try_emplace(Key, R.WaitStacks.size());
+    if (New)
+      R.WaitStacks.push_back({std::move(Key), false});
+    R.WaitStacks[It->second].Truncated |=
+        T.StackDepth && S.Frames.size() >= T.StackDepth;
+    StackIndex.push_back(int64_t(It->second));
+  }
+  auto Stack = [&](int64_t I) { return I >= 0 ? StackIndex[I] : -1; };
+  for (const DumpWait &W : D.Waits)
+    Waits.add(Process, W, W.Module >= 0 ? int64_t(Modules[W.Module]) : -1,
+              Data.thread(Process, W.Thread), Stack(W.Stack),
+              Stack(W.HolderStack));
+}
+
 void Merger::add(TraceDump &D) {
   uint32_t P = R.Processes.size();
   const TraceProcess &T = D.Process;
@@ -198,6 +233,7 @@ void Merger::add(TraceDump &D) {
     Data.add(P, A, A.Module >= 0 ? int64_t(Modules[A.Module]) : -1,
              frame(A.Site, Modules),
              A.Stack >= 0 ? int64_t(StackIndex[A.Stack]) : -1);
+  addWaits(D, P, Modules);
   R.Processes.push_back(std::move(D.Process));
 }
 

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace llvm;
 
@@ -272,14 +273,11 @@ std::string callersHeading(const TraceFunction &F, const TraceOptions &O) {
 
 } // namespace
 
-/// One way to a row: its samples and share of the row's stacks, then a
-/// frame a line, innermost first, names and positions aligned.
-void callerPathText(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
-                    uint64_t Total, const TraceOptions &O, StringRef Indent) {
-  OS << Indent << "  " << P.Samples << " samples ("
-     << percentText(Total ? double(P.Samples) / Total : 0) << "):\n";
+void stackFramesText(raw_ostream &OS, const TraceReport &R,
+                     ArrayRef<uint32_t> Frames, bool Truncated,
+                     const TraceOptions &O, StringRef Indent) {
   std::vector<std::pair<std::string, std::string>> Lines;
-  for (uint32_t I : P.Frames) {
+  for (uint32_t I : Frames) {
     const TraceFrame &F = R.Frames[I];
     if (F.Lines.empty())
       Lines.push_back({"?", moduleText(R, F.Module, F.Offset)});
@@ -292,14 +290,22 @@ void callerPathText(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
           {L.Function.empty() ? "?" : tableName(L.Function, O), Where});
     }
   }
-  if (P.Truncated)
+  if (Truncated)
     Lines.push_back({"...", "(the stack is as deep as stack_depth)"});
   size_t Width = 0;
   for (const auto &L : Lines)
     Width = std::max(Width, L.first.size());
   for (const auto &L : Lines)
-    OS << Indent << "    " << left_justify(L.first, Width) << "  " << L.second
-       << "\n";
+    OS << Indent << left_justify(L.first, Width) << "  " << L.second << "\n";
+}
+
+/// One way to a row: its samples and share of the row's stacks, then a
+/// frame a line, innermost first, names and positions aligned.
+void callerPathText(raw_ostream &OS, const TraceReport &R, const CallerPath &P,
+                    uint64_t Total, const TraceOptions &O, StringRef Indent) {
+  OS << Indent << "  " << P.Samples << " samples ("
+     << percentText(Total ? double(P.Samples) / Total : 0) << "):\n";
+  stackFramesText(OS, R, P.Frames, P.Truncated, O, (Indent + "    ").str());
 }
 
 namespace {
@@ -504,6 +510,7 @@ void writeTraceText(raw_ostream &OS, const TraceReport &R,
     callersText(OS, R, R.Functions, "covered functions", O);
   }
   writeDataText(OS, R, O);
+  writeWaitText(OS, R, O);
 }
 
 void writeTraceCSV(raw_ostream &OS, const TraceReport &R,
@@ -540,8 +547,44 @@ void writeTraceCSV(raw_ostream &OS, const TraceReport &R,
   callersCSV(OS, R, "function", R.Functions, O);
 }
 
+namespace {
+
+/// The waits' stacks (with Holders, their holders'), the innermost frame
+/// suffixed with what they waited on (" [wait mutex big_lock]", " [holder
+/// of mutex big_lock]"), by wait nanoseconds: objects by rank, each one's
+/// stacks by wait.
+void foldedWaits(raw_ostream &OS, const TraceReport &R, bool Holders) {
+  std::vector<std::pair<std::string, uint64_t>> Lines;
+  std::map<std::string, size_t> Index;
+  for (const WaitObject &Object : R.WaitObjects) {
+    std::string Suffix = (Holders ? " [holder of " : " [wait ") + Object.Kind +
+                         " " + Object.Name + "]";
+    std::replace(Suffix.begin(), Suffix.end(), ';', ':');
+    std::replace(Suffix.begin(), Suffix.end(), '\n', ' ');
+    for (uint32_t I : Object.Rows) {
+      const WaitRow &W = R.Waits[I];
+      int64_t Stack = Holders ? W.HolderStack : W.Stack;
+      if (Stack < 0 || !W.WaitNs)
+        continue;
+      std::string Line =
+          join(foldedFrames(R, R.WaitStacks[Stack].Frames, false), ";") +
+          Suffix;
+      auto [It, New] = Index.try_emplace(Line, Lines.size());
+      if (New)
+        Lines.push_back({Line, 0});
+      Lines[It->second].second += W.WaitNs;
+    }
+  }
+  for (const auto &[Line, Ns] : Lines)
+    OS << Line << " " << Ns << "\n";
+}
+
+} // namespace
+
 void writeTraceFolded(raw_ostream &OS, const TraceReport &R,
-                      const TraceOptions &) {
+                      const TraceOptions &O) {
+  if (O.FoldedStacks != TraceOptions::Folded::CPU)
+    return foldedWaits(OS, R, O.FoldedStacks == TraceOptions::Folded::Holder);
   for (const MergedStack &S : R.Stacks) {
     std::string Stack = join(foldedFrames(R, S, /*Short=*/false), ";");
     uint64_t Plain = S.Samples - S.AtomicSamples;

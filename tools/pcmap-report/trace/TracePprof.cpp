@@ -5,7 +5,9 @@
 // cpu/nanoseconds; a Sample per merged stack (locations leaf first), one
 // labelled as an atomic for its samples on an atomic site, and one per
 // access of the data with that stack, labelled with its cache line, object
-// and verdict (version 4); a Mapping per module, a Location per frame (its
+// and verdict (version 4); with waits (version 5), four more sample types
+// and a Sample per wait at its waiting stack and at its holder's; a
+// Mapping per module, a Location per frame (its
 // inline frames as Lines, innermost first, the last the function that
 // holds the code), a Function per name.
 // A process of a version 2 dump, which has no stacks, gives a one-frame
@@ -81,6 +83,7 @@ enum ProfileField : uint32_t {
   PeriodTypeField = 11,
   PeriodField = 12,
   CommentField = 13,
+  DefaultSampleTypeField = 14,
 };
 
 constexpr unsigned kModuleShift = 32;
@@ -94,11 +97,12 @@ struct DataLabels {
 class ProfileBuilder {
 public:
   explicit ProfileBuilder(const TraceReport &R)
-      : R(R), ModuleLimit(R.Modules.size(), 0) {
+      : R(R), Waits(!R.Waits.empty()), ModuleLimit(R.Modules.size(), 0) {
     str("");
   }
   void addStacks();
   void addVersion2Processes();
+  void addWaits();
   std::string finish(const TraceOptions &O);
 
 private:
@@ -107,8 +111,11 @@ private:
                     uint64_t Offset);
   uint64_t location(uint32_t Module, uint64_t Offset,
                     ArrayRef<TraceSourceFrame> Lines);
+  using Labels = std::vector<std::pair<StringRef, std::string>>;
   void sample(ArrayRef<uint64_t> Locations, uint64_t Samples, bool Atomic,
               const TraceSite *Site, const DataLabels *Data = nullptr);
+  void emit(ArrayRef<uint64_t> Locations, ArrayRef<uint64_t> Values,
+            const Labels &L);
   void stackSample(
       const MergedStack &S, ArrayRef<uint64_t> Locations,
       ArrayRef<std::pair<const DataLine *, const DataAccess *>> Accesses);
@@ -116,6 +123,9 @@ private:
   void valueType(uint32_t Field, StringRef Type, StringRef Unit);
 
   const TraceReport &R;
+  /// Whether the profile has the waits' sample types: then every Sample
+  /// has six values, CPU samples 0 in the waits' and waits 0 in the CPU's.
+  bool Waits;
   ProtoWriter Out;
   std::vector<std::string> Strings;
   std::map<std::string, int64_t> StringIds;
@@ -191,31 +201,68 @@ void ProfileBuilder::sample(ArrayRef<uint64_t> Locs, uint64_t Samples,
                             const DataLabels *Data) {
   if (!Samples)
     return;
-  ProtoWriter S;
-  S.packed(1, Locs);
-  S.packed(2, {Samples, nanoseconds(Samples, R.Hz)});
-  auto Label = [&](StringRef Key, StringRef Value) {
-    if (Value.empty())
-      return;
-    ProtoWriter L;
-    L.varint(1, str(Key));
-    L.varint(2, str(Value));
-    S.message(3, L);
-  };
+  Labels L;
   if (Atomic && !Site)
-    Label("atomic", "?");
+    L.push_back({"atomic", "?"});
   if (Atomic && Site) {
-    Label("atomic", atomicText(*Site));
-    Label("atomic_kind", Site->Kind);
-    Label("atomic_order", Site->Order);
-    Label("atomic_site", functionText(*Site));
+    L.push_back({"atomic", atomicText(*Site)});
+    L.push_back({"atomic_kind", Site->Kind});
+    L.push_back({"atomic_order", Site->Order});
+    L.push_back({"atomic_site", functionText(*Site)});
   }
   if (Data) {
-    Label("cache_line", Data->Line);
-    Label("object", Data->Object);
-    Label("sharing", Data->Sharing);
+    L.push_back({"cache_line", Data->Line});
+    L.push_back({"object", Data->Object});
+    L.push_back({"sharing", Data->Sharing});
+  }
+  std::vector<uint64_t> Values = {Samples, nanoseconds(Samples, R.Hz)};
+  if (Waits)
+    Values.resize(6, 0);
+  emit(Locs, Values, L);
+}
+
+/// A Sample of the locations, values and labels (empty ones left out).
+void ProfileBuilder::emit(ArrayRef<uint64_t> Locs, ArrayRef<uint64_t> Values,
+                          const Labels &L) {
+  ProtoWriter S;
+  S.packed(1, Locs);
+  S.packed(2, Values);
+  for (const auto &[Key, Value] : L) {
+    if (Value.empty())
+      continue;
+    ProtoWriter Label;
+    Label.varint(1, str(Key));
+    Label.varint(2, str(Value));
+    S.message(3, Label);
   }
   Out.message(SampleField, S);
+}
+
+/// The waits: a Sample per wait at its waiting stack, its samples and
+/// nanoseconds in contentions/count and wait/nanoseconds, and one at its
+/// holder's stack in holder_contentions/count and holder_wait/nanoseconds
+/// (labelled holder=1), each labelled with the object, kind and system
+/// call.
+void ProfileBuilder::addWaits() {
+  if (!Waits)
+    return;
+  std::vector<std::vector<uint64_t>> Stacks(R.WaitStacks.size());
+  for (size_t I = 0; I < R.WaitStacks.size(); ++I)
+    for (uint32_t F : R.WaitStacks[I].Frames) {
+      const TraceFrame &Frame = R.Frames[F];
+      Stacks[I].push_back(location(Frame.Module, Frame.Offset, Frame.Lines));
+    }
+  for (const WaitObject &O : R.WaitObjects)
+    for (uint32_t I : O.Rows) {
+      const WaitRow &W = R.Waits[I];
+      Labels L = {{"object", O.Name}, {"kind", W.Kind}, {"syscall", W.Syscall}};
+      emit(W.Stack >= 0 ? ArrayRef(Stacks[W.Stack]) : ArrayRef<uint64_t>(),
+           {0, 0, W.Samples, W.WaitNs, 0, 0}, L);
+      if (W.HolderStack < 0)
+        continue;
+      L.push_back({"holder", "1"});
+      emit(Stacks[W.HolderStack], {0, 0, 0, 0, W.Samples, W.WaitNs}, L);
+    }
 }
 
 /// A stack's samples: those of each access with this stack labelled with
@@ -318,6 +365,14 @@ std::string ProfileBuilder::finish(const TraceOptions &) {
   mappings();
   valueType(SampleTypeField, "samples", "count");
   valueType(SampleTypeField, "cpu", "nanoseconds");
+  if (Waits) {
+    valueType(SampleTypeField, "contentions", "count");
+    valueType(SampleTypeField, "wait", "nanoseconds");
+    valueType(SampleTypeField, "holder_contentions", "count");
+    valueType(SampleTypeField, "holder_wait", "nanoseconds");
+    // pprof shows the last type unless told: the CPU time stays the view.
+    Out.varint(DefaultSampleTypeField, str("cpu"));
+  }
   valueType(PeriodTypeField, "cpu", "nanoseconds");
   Out.varint(PeriodField, nanoseconds(1, R.Hz));
   Out.varint(CommentField, str("pcmap-report trace of " + traceSummary(R)));
@@ -356,6 +411,7 @@ Error writeTracePprof(raw_ostream &OS, const TraceReport &R,
   ProfileBuilder B(R);
   B.addStacks();
   B.addVersion2Processes();
+  B.addWaits();
   Expected<std::string> Data = gzip(B.finish(O));
   if (!Data)
     return Data.takeError();

@@ -1,6 +1,6 @@
 //===- TraceRead.cpp - The tracer's JSON Lines dumps, checked -------------===//
 //
-// Each line of a trace file is one dump (versions 2 to 4,
+// Each line of a trace file is one dump (versions 2 to 5,
 // include/pcmap/TraceDump.h, docs/Tracer.md); blank
 // lines are skipped. A file that is one JSON document over several lines
 // (a version 1 trace, another report, a dump passed through a pretty
@@ -217,7 +217,7 @@ static bool fromJSON(const json::Value &V, DataRegion &R, json::Path P) {
 /// The fields that name an access's region: a module's offset, a TLS
 /// offset (and its module's, when given), a stack's owner (when given), a
 /// shared file's.
-static bool mapRegion(json::ObjectMapper &O, DumpAccess &A) {
+static bool mapRegion(json::ObjectMapper &O, DataPlace &A) {
   Hex Offset;
   std::optional<int64_t> Module, Owner;
   bool OK = true;
@@ -268,6 +268,77 @@ static bool mapVersion4(const json::Value &V, TraceDump &D, json::Path P) {
          O.map(trace::kDataSamplesKey, T.DataSamples) &&
          O.map(trace::kDataSamplesDroppedKey, T.DataSamplesDropped) &&
          O.map(trace::kAccessesKey, D.Accesses);
+}
+
+static bool fromJSON(const json::Value &V, DumpWaitStack &S, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map(trace::kFramesKey, S.Frames);
+}
+
+/// A wait's object: a futex word ("address", "region" and the region's
+/// fields), a descriptor ("fd", and "file" when given), or neither.
+static bool mapWaitTarget(const json::Value &V, json::ObjectMapper &O,
+                          DumpWait &W, json::Path P) {
+  const json::Object *Obj = V.getAsObject();
+  if (Obj->get(trace::kAddressKey) && Obj->get(trace::kFdKey)) {
+    P.field(trace::kFdKey).report("a wait on both an address and a descriptor");
+    return false;
+  }
+  if (Obj->get(trace::kAddressKey)) {
+    Hex Address;
+    W.Target = WaitTarget::Address;
+    bool OK = O.map(trace::kAddressKey, Address) &&
+              O.map(trace::kRegionKey, W.Region) && mapRegion(O, W);
+    W.Address = Address.Value;
+    return OK;
+  }
+  if (!Obj->get(trace::kFdKey))
+    return true;
+  W.Target = WaitTarget::Fd;
+  std::optional<std::string> File;
+  bool OK = O.map(trace::kFdKey, W.Fd) && O.map(trace::kFileKey, File);
+  W.File = File.value_or("");
+  return OK;
+}
+
+static bool fromJSON(const json::Value &V, DumpWait &W, json::Path P) {
+  json::ObjectMapper O(V, P);
+  std::optional<int64_t> Holder, HolderStack;
+  bool OK =
+      O && O.map(trace::kThreadKey, W.Thread) &&
+      O.map(trace::kSyscallKey, W.Syscall) &&
+      O.map(trace::kSyscallNrKey, W.SyscallNr) &&
+      O.map(trace::kSamplesKey, W.Samples) &&
+      O.map(trace::kWaitNsKey, W.WaitNs) && O.map(trace::kStackKey, W.Stack) &&
+      O.map(trace::kHolderKey, Holder) &&
+      O.map(trace::kHolderStackKey, HolderStack) && mapWaitTarget(V, O, W, P);
+  W.Holder = Holder.value_or(0);
+  W.HolderStack = HolderStack.value_or(-1);
+  return OK;
+}
+
+/// What version 5 adds: the waits of blocked threads, all six fields; a
+/// dump with none of them has no waits (a runtime that wrote version 5
+/// before it sampled waits).
+static bool mapVersion5(const json::Value &V, TraceDump &D, json::Path P) {
+  const json::Object *Obj = V.getAsObject();
+  if (!Obj)
+    return false;
+  if (none_of(
+          std::initializer_list<const char *>{
+              trace::kWaitHzKey, trace::kWaitObservationsKey,
+              trace::kWaitSamplesKey, trace::kWaitSamplesDroppedKey,
+              trace::kWaitStacksKey, trace::kWaitsKey},
+          [&](const char *Key) { return Obj->get(Key); }))
+    return true;
+  json::ObjectMapper O(V, P);
+  TraceProcess &T = D.Process;
+  return O && O.map(trace::kWaitHzKey, T.WaitHz) &&
+         O.map(trace::kWaitObservationsKey, T.WaitObservations) &&
+         O.map(trace::kWaitSamplesKey, T.WaitSamples) &&
+         O.map(trace::kWaitSamplesDroppedKey, T.WaitSamplesDropped) &&
+         O.map(trace::kWaitStacksKey, D.WaitStacks) &&
+         O.map(trace::kWaitsKey, D.Waits);
 }
 
 namespace {
@@ -322,6 +393,25 @@ Error checkKind(const json::Value &V, const Where &W, unsigned &Version) {
   return Error::success();
 }
 
+/// A stack's frames, each in one of the dump's modules (or -1 with an
+/// address); At says which stack.
+Error checkFrames(const TraceDump &D, ArrayRef<DumpFrame> Frames,
+                  const std::string &At, const Where &W) {
+  for (size_t J = 0; J < Frames.size(); ++J) {
+    const DumpFrame &F = Frames[J];
+    std::string Frame = At + "frames[" + std::to_string(J) + "]: ";
+    if (F.Module < trace::kNoModule || F.Module >= int64_t(D.Modules.size()))
+      return W.error(ExitCode::MalformedMetadata,
+                     Frame + "module index " + Twine(F.Module) +
+                         ", but the dump has " + Twine(D.Modules.size()) +
+                         " modules");
+    if (F.Module == trace::kNoModule && F.Offset == 0)
+      return W.error(ExitCode::MalformedMetadata,
+                     Frame + "address 0x0 in no module");
+  }
+  return Error::success();
+}
+
 /// What the JSON types cannot say about a version 3 dump's stacks: frames
 /// in its modules, counts that hold together.
 Error checkStacks(const TraceDump &D, const Where &W) {
@@ -346,18 +436,8 @@ Error checkStacks(const TraceDump &D, const Where &W) {
       return W.error(ExitCode::MalformedMetadata,
                      At + "atomic_samples " + Twine(S.AtomicSamples) +
                          " more than samples " + Twine(S.Samples));
-    for (size_t J = 0; J < S.Frames.size(); ++J) {
-      const DumpFrame &F = S.Frames[J];
-      std::string Frame = At + "frames[" + std::to_string(J) + "]: ";
-      if (F.Module < trace::kNoModule || F.Module >= int64_t(D.Modules.size()))
-        return W.error(ExitCode::MalformedMetadata,
-                       Frame + "module index " + Twine(F.Module) +
-                           ", but the dump has " + Twine(D.Modules.size()) +
-                           " modules");
-      if (F.Module == trace::kNoModule && F.Offset == 0)
-        return W.error(ExitCode::MalformedMetadata,
-                       Frame + "address 0x0 in no module");
-    }
+    if (Error E = checkFrames(D, S.Frames, At, W))
+      return E;
   }
   return Error::success();
 }
@@ -404,6 +484,56 @@ Error checkAccesses(const TraceDump &D, const Where &W) {
                      "malformed pcmap trace dump: accesses[" + Twine(I) +
                          "]: " + Problem);
   }
+  return Error::success();
+}
+
+/// A wait stack's index: one of the dump's, or -1; "" if so.
+std::string checkWaitStack(const TraceDump &D, StringRef Field, int64_t I) {
+  if (I >= -1 && I < int64_t(D.WaitStacks.size()))
+    return "";
+  return (Field + " " + Twine(I) + ", but the dump has " +
+          Twine(D.WaitStacks.size()) + " wait stacks")
+      .str();
+}
+
+/// What is wrong with a wait, or "".
+std::string checkWait(const TraceDump &D, const DumpWait &X) {
+  if (X.Syscall.empty())
+    return "empty syscall";
+  if (std::string S = checkWaitStack(D, trace::kStackKey, X.Stack); !S.empty())
+    return S;
+  if (std::string S = checkWaitStack(D, trace::kHolderStackKey, X.HolderStack);
+      !S.empty())
+    return S;
+  if (X.Holder < 0)
+    return "holder " + std::to_string(X.Holder);
+  if (X.Target == WaitTarget::Fd && X.Fd < 0)
+    return "fd " + std::to_string(X.Fd);
+  if (X.Target == WaitTarget::Address &&
+      (X.Region == DataRegion::Module || X.Module >= 0))
+    return checkModuleIndex(D, X.Module, std::nullopt);
+  return "";
+}
+
+/// What the JSON types cannot say about a version 5 dump's waits: stacks
+/// of frames in its modules, and waits whose stacks and modules it has.
+Error checkWaits(const TraceDump &D, const Where &W) {
+  for (size_t I = 0; I < D.WaitStacks.size(); ++I) {
+    const DumpWaitStack &S = D.WaitStacks[I];
+    std::string At =
+        "malformed pcmap trace dump: wait_stacks[" + std::to_string(I) + "]: ";
+    if (S.Frames.empty() || S.Frames.size() > trace::kMaxStackDepth)
+      return W.error(ExitCode::MalformedMetadata,
+                     At + Twine(S.Frames.size()) + " frames (1 to " +
+                         Twine(trace::kMaxStackDepth) + ")");
+    if (Error E = checkFrames(D, S.Frames, At, W))
+      return E;
+  }
+  for (size_t I = 0; I < D.Waits.size(); ++I)
+    if (std::string Problem = checkWait(D, D.Waits[I]); !Problem.empty())
+      return W.error(ExitCode::MalformedMetadata,
+                     "malformed pcmap trace dump: waits[" + Twine(I) +
+                         "]: " + Problem);
   return Error::success();
 }
 
@@ -539,9 +669,10 @@ Error TraceReader::readDocument(const json::Value &V, const Where &W,
   if (Error E = checkKind(V, W, D.Process.Version))
     return E;
   json::Path::Root Root("dump");
-  bool Stacks = D.Process.Version >= 3, Data = D.Process.Version >= 4;
+  bool Stacks = D.Process.Version >= 3, Data = D.Process.Version >= 4,
+       Waits = D.Process.Version >= 5;
   if (!fromJSON(V, D, Root) || (Stacks && !mapVersion3(V, D, Root)) ||
-      (Data && !mapVersion4(V, D, Root)))
+      (Data && !mapVersion4(V, D, Root)) || (Waits && !mapVersion5(V, D, Root)))
     return W.error(ExitCode::MalformedMetadata,
                    "malformed pcmap trace dump: " + toString(Root.getError()));
   if (Stacks)
@@ -549,6 +680,9 @@ Error TraceReader::readDocument(const json::Value &V, const Where &W,
       return E;
   if (Data)
     if (Error E = checkAccesses(D, W))
+      return E;
+  if (Waits)
+    if (Error E = checkWaits(D, W))
       return E;
   TraceProcess &P = D.Process;
   if (P.Run.empty() || P.Dump == 0 || P.Hz == 0)

@@ -176,8 +176,13 @@ std::string frameWhere(const TraceReport &R, const TraceFrame &F,
 
 std::vector<std::string> foldedFrames(const TraceReport &R,
                                       const MergedStack &S, bool Short) {
+  return foldedFrames(R, S.Frames, Short);
+}
+
+std::vector<std::string> foldedFrames(const TraceReport &R,
+                                      ArrayRef<uint32_t> Frames, bool Short) {
   std::vector<std::string> Out;
-  for (uint32_t Index : reverse(S.Frames)) {
+  for (uint32_t Index : reverse(Frames)) {
     const TraceFrame &F = R.Frames[Index];
     if (F.Lines.empty()) {
       Out.push_back(moduleText(R, F.Module, F.Offset));

@@ -265,6 +265,9 @@ void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines) {
   linkStacks(R);
   // The data's names, and its sites by the lines just read.
   nameData(R, Demangle, /*Files=*/true, /*Types=*/SourceLines);
+  // The waits' objects likewise, and their kinds by the names just read.
+  nameWaitObjects(R, Demangle, /*Files=*/true, /*Types=*/SourceLines);
+  classifyWaits(R);
 }
 
 } // namespace report
