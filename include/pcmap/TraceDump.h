@@ -250,7 +250,7 @@ constexpr WaitKind kWaitKinds[] = {
     {"pthread_rwlock_clockwrlock", "rwlock"},
     {"pthread_barrier_wait", "barrier"},
     {"pthread_join", "thread join"},
-    {"pthread_clockjoin_np", "thread join"},
+    {"pthread_clockjoin", "thread join"},
     {"pthread_timedjoin_np", "thread join"},
     {"sem_wait", "semaphore"},
     {"sem_timedwait", "semaphore"},

@@ -546,6 +546,33 @@ void writeMember(Writer &W, Symbolizer &Sym, DataReportMemory &M,
 
 } // namespace
 
+void writeJSONAddressPlace(Writer &W, ModuleList &Modules, uintptr_t Address) {
+  DataReportMemory *M = Memory.peek();
+  if (!M) {
+    key(W, trace::kRegionKey) << "\"" << trace::kRegionUnknown << "\"";
+    return;
+  }
+  DataAccess A = {};
+  A.Address = Address;
+  // Not a TLS offset: the thread pointer it would be taken from is not
+  // the one of the thread that waits.
+  A.TpOffset = INTPTR_MIN;
+  writePlace(W, *M, placeOf(*M, A, DH_None, Modules), A);
+}
+
+void writeAddressName(Writer &W, Symbolizer &Sym, ModuleList &Modules,
+                      uintptr_t Address) {
+  DataReportMemory *M = Memory.peek();
+  if (!M) {
+    W.hex(Address);
+    return;
+  }
+  Member X = {};
+  X.Address = Address;
+  X.Hint = DH_None;
+  writeObjectName(W, Sym, *M, Modules, X);
+}
+
 void writeTextData(Writer &W, Symbolizer &Sym, const DataTable &Table,
                    uint64_t Total, unsigned Top) {
   DataReportMemory *M = Memory.peek();

@@ -66,6 +66,16 @@ void collectDataModules(const DataTable &Table, ModuleList &Modules);
 void writeJSONAccesses(Writer &W, const DataTable &Table, ModuleList &Modules,
                        const StackTable &Stacks);
 
+/// The "region" of Address and its fields, each after a comma, as an
+/// access's are written (a lock word's, for the wait rows); after
+/// prepareDataReport.
+void writeJSONAddressPlace(Writer &W, ModuleList &Modules, uintptr_t Address);
+/// What the object at Address is called, as the text data table names a
+/// member's object: `big_lock`, `heap`, `stack of thread N`, ...; after
+/// prepareDataReport.
+void writeAddressName(Writer &W, Symbolizer &Sym, ModuleList &Modules,
+                      uintptr_t Address);
+
 /// The text report's data table: the Top hottest cache lines, each with its
 /// object, sharing and members (of Total samples).
 void writeTextData(Writer &W, Symbolizer &Sym, const DataTable &Table,

@@ -131,23 +131,13 @@ bool frameRecordStep(UnwindRegisters &Regs, const StackMemory &Stack) {
 
 } // namespace
 
-unsigned captureStack(const void *Context, uintptr_t PC,
-                      const StackBounds &Bounds, uintptr_t *Out, unsigned Max,
-                      bool *ReachedStart) {
-  if (ReachedStart)
-    *ReachedStart = false;
-  if (!Max)
-    return 0;
-  unsigned N = 0;
-  Out[N++] = PC;
-  UnwindRegisters Regs;
-  signalContextRegisters(Context, Regs.Value);
-  Regs.Known = (uint64_t(1) << kDwarfRegisters) - 1;
-  Regs.PC = signalContextPC(Context);
-  Regs.PCIsReturnAddress = false;
-  Window W =
-      windowFor(Regs.Value[kDwarfSP], signalContextStackTop(Context), Bounds);
-  StackMemory Stack{readStackWord, &W};
+namespace {
+
+/// Walks from the frame Regs to its callers, appending to Out[N..Max) (Out[0]
+/// is written); returns the depth. The rules are captureStack's.
+unsigned walkStack(UnwindRegisters &Regs, const StackMemory &Stack,
+                   uintptr_t *Out, unsigned N, unsigned Max,
+                   bool *ReachedStart) {
   // Each step must move up the stack (or, from a frame that keeps its
   // return address in a register, stay): a loop ends at the first frame
   // that does not.
@@ -205,6 +195,41 @@ unsigned captureStack(const void *Context, uintptr_t PC,
   if (Pending && N == Max && !plausibleReturnAddress(Out[N - 1] + 1))
     --N;
   return N;
+}
+
+} // namespace
+
+unsigned captureStack(const void *Context, uintptr_t PC,
+                      const StackBounds &Bounds, uintptr_t *Out, unsigned Max,
+                      bool *ReachedStart) {
+  if (ReachedStart)
+    *ReachedStart = false;
+  if (!Max)
+    return 0;
+  Out[0] = PC;
+  UnwindRegisters Regs;
+  signalContextRegisters(Context, Regs.Value);
+  Regs.Known = (uint64_t(1) << kDwarfRegisters) - 1;
+  Regs.PC = signalContextPC(Context);
+  Regs.PCIsReturnAddress = false;
+  Window W =
+      windowFor(Regs.Value[kDwarfSP], signalContextStackTop(Context), Bounds);
+  StackMemory Stack{readStackWord, &W};
+  return walkStack(Regs, Stack, Out, 1, Max, ReachedStart);
+}
+
+unsigned captureStoppedStack(uintptr_t PC, uintptr_t SP,
+                             const StackMemory &Stack, uintptr_t *Out,
+                             unsigned Max) {
+  if (!Max)
+    return 0;
+  Out[0] = PC;
+  UnwindRegisters Regs;
+  Regs.Known = 0;
+  Regs.set(kDwarfSP, SP);
+  Regs.PC = PC;
+  Regs.PCIsReturnAddress = false;
+  return walkStack(Regs, Stack, Out, 1, Max, nullptr);
 }
 
 //===----------------------------------------------------------------------===//

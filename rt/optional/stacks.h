@@ -12,6 +12,8 @@
 #ifndef PCMAP_RT_STACKS_H
 #define PCMAP_RT_STACKS_H
 
+#include "optional/unwind.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +39,16 @@ struct StackBounds {
 unsigned captureStack(const void *Context, uintptr_t PC,
                       const StackBounds &Bounds, uintptr_t *Out, unsigned Max,
                       bool *ReachedStart = nullptr);
+
+/// The same for a thread that is not the caller and does not run (blocked
+/// in a system call), from its PC and stack pointer alone (what
+/// /proc/self/task/TID/syscall gives): no other register is known, so a
+/// frame whose rules need one (a frame pointer the code below it left
+/// alone) ends the walk. Its memory is read through Stack, which must not
+/// fault where the thread's stack is not mapped.
+unsigned captureStoppedStack(uintptr_t PC, uintptr_t SP,
+                             const StackMemory &Stack, uintptr_t *Out,
+                             unsigned Max);
 
 /// Buffers a signal handler walks a stack into, off the stack it runs on
 /// (a fiber's may be small): a fixed pool claimed by a compare-exchange,

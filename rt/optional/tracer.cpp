@@ -15,6 +15,7 @@
 #include "optional/rows.h"
 #include "optional/stacks.h"
 #include "optional/symbolizer.h"
+#include "optional/wait.h"
 #include "platform/hooks.h"
 #include "platform/platform.h"
 
@@ -362,6 +363,11 @@ __attribute__((noinline)) void recordStack(SampleTables &T, const void *Context,
   unsigned Depth =
       captureStack(Context, Top, Self.Bounds, Frames, Stacks.depth());
   Self.LastStack = Stacks.record(Frames, Depth, Weight, AtomicWeight);
+  if (Flags.trace_wait) {
+    if (!Self.Tid)
+      Self.Tid = uint32_t(currentThreadId());
+    noteSampledStack(int(Self.Tid), Self.LastStack);
+  }
   if (Uncovered)
     Self.LastCoveredCaller =
         chargeNearestCoveredCaller(T, Frames, Depth, Weight);
@@ -472,8 +478,7 @@ void noteLiveThread(int Tid, void *Data) {
   auto &Live = *static_cast<LiveThreads *>(Data);
   if (Live.Count < kMaxThreads)
     Live.Tid[Live.Count++] = Tid;
-  if (Tid != __atomic_load_n(&DumpThreadTid, __ATOMIC_ACQUIRE) &&
-      Tid != __atomic_load_n(&ScanThreadTid, __ATOMIC_ACQUIRE))
+  if (!isServiceThreadOfTracer(Tid))
     ensureThreadTimer(Tid);
 }
 
@@ -1055,7 +1060,7 @@ void shortName(const char *Name, char *Out, size_t Size) {
 }
 
 /// "worker ring.c:44:3", or "libc.so.6+0x8a9f" where nothing is known.
-void writeFrame(ReportWriter &W, Symbolizer &Sym, uintptr_t PC) {
+void writeFrame(Writer &W, Symbolizer &Sym, uintptr_t PC) {
   Place At(Sym, PC);
   // Inlined calls: each its own frame, innermost first; short names and
   // file names, so that a C++ chain stays readable.
@@ -1190,6 +1195,7 @@ void writeJSONStacks(ReportWriter &W) {
       Modules.collect(E.Frames[F]);
   }
   collectDataModules(SnapData, Modules);
+  collectWaitModules(Modules);
   key(W, trace::kModulesKey) << "[";
   for (unsigned I = 0; I < Modules.size(); ++I) {
     key(W << (I ? ", {" : "{"), trace::kPathKey, /*First=*/true);
@@ -1224,6 +1230,7 @@ void writeJSONStacks(ReportWriter &W) {
   }
   W << "]";
   writeJSONAccesses(W, SnapData, Modules, SnapStacks);
+  writeJSONWaits(W, Modules);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1782,6 +1789,8 @@ void writeFunctionTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
 void writeReport(DumpReason Reason) {
   ++Dumps;
   Finished = isFinal(Reason);
+  if (Finished)
+    stopWaitSampler();
   ReportMemory *Memory = Report.get();
   if (!Memory) {
     if (Finished)
@@ -1818,6 +1827,8 @@ void writeReport(DumpReason Reason) {
   } else if (Sum.Format == ReportFormat::Text) {
     if (WithData && SnapData.samples())
       writeTextData(W, Sym, SnapData, Sum.Total, Want);
+    if (Flags.trace_wait)
+      writeTextWaits(W, Sym, Want);
     writeResolution(W, Sum);
   }
   W.flush();
@@ -2073,8 +2084,11 @@ void restartInChild() {
   SawOtherThreads = false;
   // The child has one thread, whatever the C library's flag still says
   // (glibc does not set it back in a multi-threaded process's child).
-  if (startSampling(/*MayHaveThreads=*/false))
+  resetWaitSampler();
+  if (startSampling(/*MayHaveThreads=*/false)) {
     startDumps();
+    startWaitSampler();
+  }
 }
 
 /// The highest real-time signal the program leaves alone that a CPU-time
@@ -2199,6 +2213,8 @@ void moveSignal() {
 } // namespace
 
 PCMAP_STARTUP_CODE void initTracer() {
+  if (Flags.trace_wait)
+    Flags.trace_atomics = true; // the wait table is the tracer's
   if (!Flags.trace_atomics)
     return;
   if (Flags.trace_hz < 1 || Flags.trace_hz > 100000) {
@@ -2235,6 +2251,8 @@ PCMAP_STARTUP_CODE void initTracer() {
     return;
   installDumpSignal();
   startDumps();
+  setSampledStacks(&Stacks);
+  startWaitSampler();
 }
 
 void writeTraceReport(DumpReason Reason) {
@@ -2256,6 +2274,42 @@ void writeTraceReport(DumpReason Reason) {
   if (!Finished)
     writeReport(Reason);
   unlockWriters();
+}
+
+bool isServiceThreadOfTracer(int Tid) {
+  return Tid && (Tid == __atomic_load_n(&DumpThreadTid, __ATOMIC_ACQUIRE) ||
+                 Tid == __atomic_load_n(&ScanThreadTid, __ATOMIC_ACQUIRE) ||
+                 isWaitSamplerThread(Tid));
+}
+
+void writeStackText(Writer &W, Symbolizer &Sym, const uintptr_t *Frames,
+                    unsigned Depth) {
+  for (unsigned F = 0; F < Depth; ++F) {
+    if (F)
+      W << " < ";
+    writeFrame(W, Sym, Frames[F]);
+  }
+}
+
+const char *stackWaitKind(Symbolizer &Sym, const uintptr_t *Frames,
+                          unsigned Depth) {
+  // The rule of kWaitKinds: from the innermost frame that matches, the run
+  // of matching frames outward; its outermost frame's kind.
+  const char *Kind = nullptr;
+  for (unsigned F = 0; F < Depth; ++F) {
+    Place At(Sym, Frames[F]);
+    unsigned N = At.Sy.Function[0] ? At.Sy.NumFrames : 0;
+    if (!N && Kind)
+      return Kind;
+    for (unsigned I = 0; I < N; ++I) {
+      const char *K = trace::waitKindOfFunction(At.Sy.Frames[I].Function);
+      if (K)
+        Kind = K;
+      else if (Kind)
+        return Kind;
+    }
+  }
+  return Kind;
 }
 
 namespace {

@@ -26,6 +26,8 @@
 #ifndef PCMAP_RT_TRACER_H
 #define PCMAP_RT_TRACER_H
 
+#include <stdint.h>
+
 namespace pcmap {
 namespace rt {
 
@@ -40,6 +42,22 @@ enum class DumpReason { Exit, Api, Signal, Interval, Fatal };
 /// process started, or since the fork that made it. Sampling stops for
 /// good after an Exit or Fatal report.
 void writeTraceReport(DumpReason Reason);
+
+class Writer;
+class Symbolizer;
+
+/// Whether Tid is one of the tracer's service threads (never sampled).
+bool isServiceThreadOfTracer(int Tid);
+
+/// Writes a stack as the text report's caller chains do: "f a.c:1:2 < g
+/// b.c:3:4 < libc.so.6+0x1234", innermost first.
+void writeStackText(Writer &W, Symbolizer &Sym, const uintptr_t *Frames,
+                    unsigned Depth);
+
+/// The kind of wait (pcmap/TraceDump.h's kWaitKinds) a stack's functions
+/// say, inlined frames included; null if none.
+const char *stackWaitKind(Symbolizer &Sym, const uintptr_t *Frames,
+                          unsigned Depth);
 
 } // namespace rt
 } // namespace pcmap

@@ -1323,6 +1323,48 @@ struct LinuxDirent64 {
 };
 } // namespace
 
+int openThreadProcFile(int Tid, const char *Name) {
+  char Path[96] = "/proc/self/task/";
+  size_t N = strlen(Path);
+  char Digits[16];
+  size_t D = 0;
+  for (unsigned V = unsigned(Tid); D == 0 || V; V /= 10)
+    Digits[D++] = char('0' + V % 10);
+  while (D && N + 1 < sizeof(Path))
+    Path[N++] = Digits[--D];
+  Path[N++] = '/';
+  for (const char *P = Name; *P && N + 1 < sizeof(Path);)
+    Path[N++] = *P++;
+  Path[N] = 0;
+  int Fd = int(syscall(SYS_openat, AT_FDCWD, Path, O_RDONLY | O_CLOEXEC));
+  long Limit = 0;
+  long Base = Fd < 0 ? 0 : clockEventBase(Limit);
+  if (!Base)
+    return Fd;
+  int High = fcntl(Fd, F_DUPFD_CLOEXEC, int(Base));
+  if (High < 0)
+    return Fd;
+  close(Fd);
+  return High;
+}
+
+size_t descriptorTarget(long Fd, char *Out, size_t Size) {
+  if (!Size)
+    return 0;
+  char Path[48] = "/proc/self/fd/";
+  size_t N = strlen(Path);
+  char Digits[24];
+  size_t D = 0;
+  for (unsigned long V = (unsigned long)Fd; D == 0 || V; V /= 10)
+    Digits[D++] = char('0' + V % 10);
+  while (D && N + 1 < sizeof(Path))
+    Path[N++] = Digits[--D];
+  Path[N] = 0;
+  long Len = syscall(SYS_readlinkat, AT_FDCWD, Path, Out, Size - 1);
+  Out[Len > 0 ? Len : 0] = 0;
+  return Len > 0 ? size_t(Len) : 0;
+}
+
 bool forEachThread(void (*Visit)(int Tid, void *Data), void *Data) {
   // getdents64 rather than opendir, which allocates.
   int Fd = int(syscall(SYS_openat, AT_FDCWD, "/proc/self/task",

@@ -535,6 +535,13 @@ int waitForSignal(int Signal);
 /// Makes Timer fire every Nanos nanoseconds of CPU time; 0 stops it.
 void armTimer(int Timer, long Nanos);
 void deleteTimer(int Timer);
+/// Opens /proc/self/task/TID/NAME for reading, close-on-exec, at a
+/// descriptor number out of the program's way where the limit allows (as
+/// clock events are); -1 if it cannot.
+int openThreadProcFile(int Tid, const char *Name);
+/// What /proc/self/fd names descriptor Fd ("pipe:[123]", a path), NUL-
+/// terminated in Out; its length, 0 if not known.
+size_t descriptorTarget(long Fd, char *Out, size_t Size);
 /// Calls Visit with the id of every thread of the process (from
 /// /proc/self/task). False if the threads cannot be listed.
 bool forEachThread(void (*Visit)(int Tid, void *Data), void *Data);

@@ -1,0 +1,995 @@
+//===- wait.cpp - Wait time: where threads block, and on what -------------===//
+
+#include "optional/wait.h"
+
+#include "optional/data_report.h"
+#include "optional/tracer.h"
+#include "optional/stacks.h"
+#include "optional/unwind.h"
+
+#include "core/algorithm.h"
+#include "core/log.h"
+#include "core/mapped.h"
+#include "core/options.h"
+
+#include "platform/platform.h"
+
+#include "pcmap/TraceDump.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/syscall.h> // the SYS_ numbers of blocked calls
+#include <time.h>
+#include <unistd.h>
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+/// Threads the sampler follows (beyond them, a thread is not observed).
+constexpr unsigned kMaxWaitThreads = 1024;
+/// Threads read in one period, at most: with more, each is read every few
+/// periods, and its observations stand for the longer time.
+constexpr unsigned kReadsPerPeriod = 32;
+/// Periods between two listings of /proc/self/task.
+constexpr unsigned kRescanPeriods = 10;
+/// Distinct (thread, call, object, stack, holder, holder stack) rows.
+constexpr unsigned kWaitRows = 4096;
+/// Pages of a stopped thread's stack a walk may copy.
+constexpr unsigned kWalkPages = 8;
+constexpr uintptr_t kPage = 4096;
+/// How far above its stack pointer a stopped thread's frames may lie.
+constexpr uintptr_t kWalkReach = 1 << 20;
+
+enum ObjectKind : uint8_t { OK_None, OK_Futex, OK_Fd };
+
+/// What a blocked thread was found doing.
+struct BlockedCall {
+  long Nr;
+  uintptr_t Args[6];
+  uintptr_t SP, PC;
+};
+
+struct WaitThread {
+  int Tid; // 0: free
+  int SyscallFd, SchedFd;
+  bool Seen;         // listed by the latest scan
+  bool Blocked;      // its last observation found it blocked, and Stack
+                     // and B are still right unless it was scheduled in
+  uint64_t LastNs;   // the monotonic time of its last observation; 0: none
+  uint64_t Switches; // schedstat's count of times it was scheduled in
+  BlockedCall B;
+  int Stack; // in WaitStacks, -1: none
+};
+
+struct WaitRow {
+  uint32_t Used; // published (release) once the key is written
+  int32_t Tid;
+  int32_t Nr;
+  uint8_t Object;
+  uintptr_t Address; // OK_Futex: the word; OK_Fd: the descriptor
+  int32_t Stack, Holder, HolderStack;
+  uint64_t Samples, WaitNs;
+  char File[96]; // OK_Fd: what /proc/self/fd names
+};
+
+struct WaitState {
+  WaitThread Threads[kMaxWaitThreads];
+  WaitRow Rows[kWaitRows];
+  uintptr_t Frames[trace::kMaxStackDepth];
+  // A stopped thread's stack pages, copied for the walk.
+  uintptr_t PageAddress[kWalkPages];
+  bool PageValid[kWalkPages];
+  unsigned NumPages;
+  alignas(8) char Pages[kWalkPages][kPage];
+  uintptr_t WalkLo, WalkHi;
+};
+Mapped<WaitState> State;
+StackTable WaitStacks;
+
+struct SampledNote {
+  int Tid;
+  int Slot;
+};
+constexpr unsigned kNotes = 4096;
+MappedArray<SampledNote, kNotes> Notes;
+const StackTable *SampledStacks;
+
+int SamplerTid;
+bool Stopped;
+uint64_t Observations, Samples, Dropped;
+uint64_t Period;
+unsigned NextRead; // round robin over Threads
+
+uint64_t nowNanos() {
+  struct timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return uint64_t(T.tv_sec) * 1000000000 + uint64_t(T.tv_nsec);
+}
+
+uint64_t periodNanos() {
+  return 1000000000 / uint64_t(Flags.trace_wait_hz);
+}
+
+template <class T> void addRelaxed(T &Counter, T V) {
+  __atomic_store_n(&Counter, __atomic_load_n(&Counter, __ATOMIC_RELAXED) + V,
+                   __ATOMIC_RELAXED);
+}
+
+//===----------------------------------------------------------------------===//
+// Reading /proc
+//===----------------------------------------------------------------------===//
+
+int openTaskFile(int Tid, const char *Name) {
+  return openThreadProcFile(Tid, Name);
+}
+
+/// Reads a small /proc file from its start; its length, or -1.
+long readSmallFile(int Fd, char *Buffer, size_t Size) {
+  long N = pread(Fd, Buffer, Size - 1, 0);
+  if (N < 0)
+    return -1;
+  Buffer[N] = 0;
+  return N;
+}
+
+const char *parseNumber(const char *P, uint64_t &V, bool Hex) {
+  while (*P == ' ')
+    ++P;
+  if (Hex && P[0] == '0' && P[1] == 'x')
+    P += 2;
+  const char *Start = P;
+  V = 0;
+  for (;; ++P) {
+    unsigned D;
+    if (*P >= '0' && *P <= '9')
+      D = unsigned(*P - '0');
+    else if (Hex && *P >= 'a' && *P <= 'f')
+      D = unsigned(*P - 'a' + 10);
+    else
+      break;
+    V = V * (Hex ? 16 : 10) + D;
+  }
+  return P == Start ? nullptr : P;
+}
+
+/// The number of times the thread was scheduled in (schedstat's third
+/// field); false if not known.
+bool readSwitches(const WaitThread &T, uint64_t &Switches) {
+  char Buf[128];
+  if (T.SchedFd < 0 || readSmallFile(T.SchedFd, Buf, sizeof(Buf)) <= 0)
+    return false;
+  const char *P = Buf;
+  uint64_t V = 0;
+  for (int I = 0; I < 3 && P; ++I)
+    P = parseNumber(P, V, /*Hex=*/false);
+  Switches = V;
+  return P != nullptr;
+}
+
+enum class Syscall { Gone, Running, Blocked, Other };
+
+/// /proc/self/task/TID/syscall: "running", "-1 SP PC" (blocked outside a
+/// system call), or "NR A1 ... A6 SP PC".
+Syscall readSyscall(const WaitThread &T, BlockedCall &B) {
+  char Buf[256];
+  long N = readSmallFile(T.SyscallFd, Buf, sizeof(Buf));
+  if (N <= 0)
+    return Syscall::Gone;
+  if (Buf[0] == 'r')
+    return Syscall::Running;
+  if (Buf[0] == '-')
+    return Syscall::Other;
+  uint64_t V[9];
+  const char *P = parseNumber(Buf, V[0], /*Hex=*/false);
+  for (int I = 1; I < 9 && P; ++I)
+    P = parseNumber(P, V[I], /*Hex=*/true);
+  if (!P)
+    return Syscall::Other;
+  B.Nr = long(V[0]);
+  for (int I = 0; I < 6; ++I)
+    B.Args[I] = uintptr_t(V[1 + I]);
+  B.SP = uintptr_t(V[7]);
+  B.PC = uintptr_t(V[8]);
+  return Syscall::Blocked;
+}
+
+//===----------------------------------------------------------------------===//
+// A stopped thread's stack
+//===----------------------------------------------------------------------===//
+
+/// Reads a word of the stopped thread's stack from a copy of its page,
+/// copied at the first read (process_vm_readv: an unmapped page is a
+/// failed read, not a fault).
+bool readStoppedWord(void *Data, uintptr_t Address, uintptr_t &Value) {
+  WaitState &S = *static_cast<WaitState *>(Data);
+  if (Address & 7 || Address < S.WalkLo || Address + 8 > S.WalkHi)
+    return false;
+  uintptr_t Page = Address & ~(kPage - 1);
+  unsigned I = 0;
+  while (I < S.NumPages && S.PageAddress[I] != Page)
+    ++I;
+  if (I == S.NumPages) {
+    if (S.NumPages == kWalkPages)
+      return false;
+    S.PageAddress[I] = Page;
+    S.PageValid[I] = copyMemorySafely(Page, S.Pages[I], kPage) == kPage;
+    ++S.NumPages;
+  }
+  if (!S.PageValid[I])
+    return false;
+  memcpy(&Value, S.Pages[I] + (Address - Page), sizeof(Value));
+  return true;
+}
+
+/// The stack of a blocked thread: its slot in WaitStacks, or -1.
+int walkStopped(WaitState &S, const BlockedCall &B) {
+  if (!WaitStacks.ready())
+    return -1;
+  S.NumPages = 0;
+  S.WalkLo = B.SP;
+  S.WalkHi = B.SP + kWalkReach < B.SP ? ~uintptr_t(0) : B.SP + kWalkReach;
+  StackMemory Memory{readStoppedWord, &S};
+  unsigned Depth =
+      captureStoppedStack(B.PC, B.SP, Memory, S.Frames, WaitStacks.depth());
+  return Depth ? WaitStacks.record(S.Frames, Depth, 1, 0) : -1;
+}
+
+/// The stack of the tracer's last sample of thread Tid, copied into
+/// WaitStacks; -1 if none.
+int sampledStackOf(int Tid) {
+  SampledNote *N = Notes.peek();
+  if (!N || !SampledStacks || !WaitStacks.ready())
+    return -1;
+  for (unsigned I = 0; I < 16; ++I) {
+    SampledNote &E = N[(unsigned(Tid) * 2654435761u + I) % kNotes];
+    int T = __atomic_load_n(&E.Tid, __ATOMIC_ACQUIRE);
+    if (!T)
+      return -1;
+    if (T != Tid)
+      continue;
+    int Slot = __atomic_load_n(&E.Slot, __ATOMIC_RELAXED);
+    if (Slot < 0)
+      return -1;
+    StackTable::Entry En = SampledStacks->entry(unsigned(Slot));
+    if (!En.Depth)
+      return -1;
+    return WaitStacks.record(En.Frames, En.Depth, 1, 0);
+  }
+  return -1;
+}
+
+//===----------------------------------------------------------------------===//
+// Objects and rows
+//===----------------------------------------------------------------------===//
+
+/// The descriptor a blocking call waits on, or -1.
+long descriptorOf(const BlockedCall &B) {
+  switch (B.Nr) {
+  case SYS_read:
+  case SYS_write:
+  case SYS_readv:
+  case SYS_writev:
+  case SYS_pread64:
+  case SYS_pwrite64:
+  case SYS_recvfrom:
+  case SYS_recvmsg:
+  case SYS_sendto:
+  case SYS_sendmsg:
+  case SYS_accept4:
+  case SYS_connect:
+  case SYS_epoll_pwait:
+  case SYS_flock:
+  case SYS_fsync:
+  case SYS_fdatasync:
+#ifdef SYS_accept
+  case SYS_accept:
+#endif
+#ifdef SYS_epoll_wait
+  case SYS_epoll_wait:
+#endif
+    return long(B.Args[0]);
+  case SYS_ppoll:
+#ifdef SYS_poll
+  case SYS_poll:
+#endif
+  {
+    // One descriptor polled: the first of the array.
+    int Fd;
+    if (B.Args[1] == 1 && copyMemorySafely(B.Args[0], &Fd, sizeof(Fd)) ==
+                              sizeof(Fd))
+      return Fd;
+    return -1;
+  }
+  default:
+    return -1;
+  }
+}
+
+/// The thread that holds the futex word at Address, where the word has a
+/// glibc mutex's layout; 0 if none.
+int holderOf(const WaitState &S, const BlockedCall &B, int Waiter) {
+  unsigned Op = unsigned(B.Args[1]) & FUTEX_CMD_MASK;
+  int Words[3];
+  if (copyMemorySafely(B.Args[0], Words, sizeof(Words)) != sizeof(Words))
+    return 0;
+  int Owner = 0;
+  if (Op == FUTEX_LOCK_PI || Op == 13 /* FUTEX_LOCK_PI2 */)
+    Owner = Words[0] & FUTEX_TID_MASK;
+  else if (Op == FUTEX_WAIT || Op == FUTEX_WAIT_BITSET)
+    Owner = Words[0] ? Words[2] : 0;
+  if (Owner <= 0 || Owner == Waiter)
+    return 0;
+  for (const WaitThread &T : S.Threads)
+    if (T.Tid == Owner)
+      return Owner;
+  return 0;
+}
+
+void nameDescriptor(long Fd, char *Out, size_t Size) {
+  descriptorTarget(Fd, Out, Size);
+}
+
+uint64_t hashRow(const WaitRow &K) {
+  uint64_t H = 0xcbf29ce484222325ull;
+  uint64_t Parts[] = {uint64_t(uint32_t(K.Tid)), uint64_t(uint32_t(K.Nr)),
+                      K.Object,
+                      K.Address,
+                      uint64_t(uint32_t(K.Stack)),
+                      uint64_t(uint32_t(K.Holder)),
+                      uint64_t(uint32_t(K.HolderStack))};
+  for (uint64_t P : Parts) {
+    H ^= P;
+    H *= 0x100000001b3ull;
+    H ^= H >> 29;
+  }
+  return H;
+}
+
+bool sameKey(const WaitRow &A, const WaitRow &B) {
+  return A.Tid == B.Tid && A.Nr == B.Nr && A.Object == B.Object &&
+         A.Address == B.Address && A.Stack == B.Stack &&
+         A.Holder == B.Holder && A.HolderStack == B.HolderStack;
+}
+
+/// Adds one sample of Ns to the row of Key, claiming it if new.
+void addToRow(WaitState &S, const WaitRow &Key, uint64_t Ns) {
+  uint64_t H = hashRow(Key);
+  for (unsigned I = 0; I < kWaitRows; ++I) {
+    WaitRow &R = S.Rows[(H + I) % kWaitRows];
+    if (!__atomic_load_n(&R.Used, __ATOMIC_ACQUIRE)) {
+      uint32_t Used = 1;
+      R.Tid = Key.Tid;
+      R.Nr = Key.Nr;
+      R.Object = Key.Object;
+      R.Address = Key.Address;
+      R.Stack = Key.Stack;
+      R.Holder = Key.Holder;
+      R.HolderStack = Key.HolderStack;
+      R.File[0] = 0;
+      if (Key.Object == OK_Fd)
+        nameDescriptor(long(Key.Address), R.File, sizeof(R.File));
+      __atomic_store_n(&R.Used, Used, __ATOMIC_RELEASE);
+    } else if (!sameKey(R, Key)) {
+      continue;
+    }
+    addRelaxed(R.Samples, uint64_t(1));
+    addRelaxed(R.WaitNs, Ns);
+    return;
+  }
+  addRelaxed(Dropped, uint64_t(1));
+}
+
+//===----------------------------------------------------------------------===//
+// The sampler
+//===----------------------------------------------------------------------===//
+
+WaitThread *findThread(WaitState &S, int Tid) {
+  for (WaitThread &T : S.Threads)
+    if (T.Tid == Tid)
+      return &T;
+  return nullptr;
+}
+
+void forgetThread(WaitThread &T) {
+  if (T.SyscallFd >= 0)
+    close(T.SyscallFd);
+  if (T.SchedFd >= 0)
+    close(T.SchedFd);
+  memset(&T, 0, sizeof(T));
+}
+
+void noteListedThread(int Tid, void *Data) {
+  WaitState &S = *static_cast<WaitState *>(Data);
+  if (Tid == SamplerTid || isServiceThreadOfTracer(Tid))
+    return;
+  if (WaitThread *T = findThread(S, Tid)) {
+    T->Seen = true;
+    return;
+  }
+  WaitThread *Free = findThread(S, 0);
+  if (!Free)
+    return;
+  int Fd = openTaskFile(Tid, "syscall");
+  if (Fd < 0)
+    return;
+  *Free = {};
+  Free->Tid = Tid;
+  Free->SyscallFd = Fd;
+  Free->SchedFd = openTaskFile(Tid, "schedstat");
+  Free->Seen = true;
+  Free->Stack = -1;
+}
+
+/// Lists the process's threads: new ones are followed, gone ones dropped.
+void rescan(WaitState &S) {
+  for (WaitThread &T : S.Threads)
+    T.Seen = false;
+  if (!forEachThread(noteListedThread, &S))
+    return;
+  for (WaitThread &T : S.Threads)
+    if (T.Tid && !T.Seen)
+      forgetThread(T);
+}
+
+/// The stack of the thread H that holds a lock, now: where it is blocked
+/// (its stack is walked unless it was not scheduled in since its last
+/// walk), else its last tracer sample's. -1 if not known.
+int holderStack(WaitState &S, int Tid) {
+  WaitThread *H = findThread(S, Tid);
+  if (!H)
+    return -1;
+  uint64_t Switches = 0;
+  if (!readSwitches(*H, Switches))
+    return sampledStackOf(Tid);
+  if (H->Blocked && Switches == H->Switches)
+    return H->Stack;
+  BlockedCall B;
+  if (readSyscall(*H, B) != Syscall::Blocked)
+    return sampledStackOf(Tid);
+  int Stack = walkStopped(S, B);
+  uint64_t After = 0;
+  if (!readSwitches(*H, After) || After != Switches)
+    return -1;
+  // What the holder's own next observation may reuse.
+  H->B = B;
+  H->Stack = Stack;
+  H->Switches = Switches;
+  H->Blocked = Stack >= 0;
+  return Stack;
+}
+
+/// Observes thread T: whether it is blocked, in what, on what; a sample of
+/// the wall time since its previous observation if it is.
+void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
+  uint64_t Ns = T.LastNs ? Now - T.LastNs : Stride * periodNanos();
+  T.LastNs = Now;
+  addRelaxed(Observations, uint64_t(1));
+  uint64_t Switches = 0;
+  bool KnowSwitches = readSwitches(T, Switches);
+  // Not scheduled in since it was found blocked: still blocked, the same way.
+  bool Same = T.Blocked && KnowSwitches && Switches == T.Switches;
+  if (!Same) {
+    T.Blocked = false;
+    BlockedCall B;
+    Syscall State = readSyscall(T, B);
+    if (State == Syscall::Gone) {
+      forgetThread(T);
+      return;
+    }
+    if (State != Syscall::Blocked)
+      return;
+    T.B = B;
+    T.Stack = walkStopped(S, B);
+    uint64_t After = 0;
+    // The walk read a stack that did not change: the thread was not
+    // scheduled in from the read of its system call to now.
+    if (!KnowSwitches || !readSwitches(T, After) || After != Switches)
+      T.Stack = -1;
+    T.Switches = Switches;
+    T.Blocked = KnowSwitches && T.Stack >= 0;
+  }
+  addRelaxed(Samples, uint64_t(1));
+  WaitRow Key = {};
+  Key.Tid = T.Tid;
+  Key.Nr = int32_t(T.B.Nr);
+  Key.Stack = T.Stack;
+  Key.HolderStack = -1;
+  if (T.B.Nr == SYS_futex) {
+    Key.Object = OK_Futex;
+    Key.Address = T.B.Args[0];
+    Key.Holder = holderOf(S, T.B, T.Tid);
+  } else if (long Fd = descriptorOf(T.B); Fd >= 0) {
+    Key.Object = OK_Fd;
+    Key.Address = uintptr_t(Fd);
+  }
+  if (Key.Holder)
+    Key.HolderStack = holderStack(S, Key.Holder);
+  addToRow(S, Key, Ns);
+}
+
+void samplePeriod(WaitState &S) {
+  if (Period % kRescanPeriods == 0)
+    rescan(S);
+  unsigned Tracked = 0;
+  for (const WaitThread &T : S.Threads)
+    Tracked += T.Tid != 0;
+  uint64_t Stride = (Tracked + kReadsPerPeriod - 1) / kReadsPerPeriod;
+  uint64_t Now = nowNanos();
+  unsigned Reads = 0;
+  for (unsigned I = 0; I < kMaxWaitThreads && Reads < kReadsPerPeriod; ++I) {
+    WaitThread &T = S.Threads[(NextRead + I) % kMaxWaitThreads];
+    if (!T.Tid)
+      continue;
+    observe(S, T, Now, Stride ? Stride : 1);
+    ++Reads;
+    if (Reads == kReadsPerPeriod)
+      NextRead = (NextRead + I + 1) % kMaxWaitThreads;
+  }
+}
+
+void *waitLoop(void *) {
+  setCurrentThreadBackground();
+  __atomic_store_n(&SamplerTid, currentThreadId(), __ATOMIC_RELEASE);
+  WaitState *S = State.peek();
+  uint64_t Next = nowNanos();
+  while (!__atomic_load_n(&Stopped, __ATOMIC_ACQUIRE)) {
+    samplePeriod(*S);
+    ++Period;
+    Next += periodNanos();
+    uint64_t Now = nowNanos();
+    if (Next < Now)
+      Next = Now; // late (a busy machine): no burst to catch up
+    struct timespec T = {time_t(Next / 1000000000), long(Next % 1000000000)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &T, nullptr) ==
+           EINTR) {
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+bool isWaitSamplerThread(int Tid) {
+  return Tid && Tid == __atomic_load_n(&SamplerTid, __ATOMIC_ACQUIRE);
+}
+
+void setSampledStacks(const StackTable *Stacks) { SampledStacks = Stacks; }
+
+void noteSampledStack(int Tid, int Slot) {
+  SampledNote *N = Notes.peek();
+  if (!N || Tid <= 0)
+    return;
+  for (unsigned I = 0; I < 16; ++I) {
+    SampledNote &E = N[(unsigned(Tid) * 2654435761u + I) % kNotes];
+    int T = __atomic_load_n(&E.Tid, __ATOMIC_ACQUIRE);
+    if (!T) {
+      int Zero = 0;
+      if (!__atomic_compare_exchange_n(&E.Tid, &Zero, Tid, false,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+          Zero != Tid)
+        continue;
+      T = Tid;
+    }
+    if (T == Tid) {
+      __atomic_store_n(&E.Slot, Slot, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+}
+
+void startWaitSampler() {
+  if (!Flags.trace_wait)
+    return;
+  if (Flags.trace_wait_hz < 1 || Flags.trace_wait_hz > 1000) {
+    Message M;
+    M << "warning: trace_wait_hz must be 1 to 1000; using 100";
+    M.emit();
+    Flags.trace_wait_hz = 100;
+  }
+  if (!State.get() || !Notes.get() ||
+      (!WaitStacks.ready() &&
+       !WaitStacks.init(Flags.trace_stack_depth > 0
+                            ? unsigned(Flags.trace_stack_depth)
+                            : trace::kDefaultStackDepth))) {
+    Message M;
+    M << "warning: no memory for the wait sampler; no wait time";
+    M.emit();
+    return;
+  }
+  __atomic_store_n(&Stopped, false, __ATOMIC_RELEASE);
+  if (!startServiceThread(waitLoop, nullptr)) {
+    Message M;
+    M << "warning: cannot start the wait sampler's thread; no wait time";
+    M.emit();
+  }
+}
+
+void resetWaitSampler() {
+  // The parent's descriptors are the child's too (not its threads).
+  if (WaitState *S = State.peek()) {
+    for (WaitThread &T : S->Threads)
+      if (T.Tid)
+        forgetThread(T);
+    memset(S->Rows, 0, sizeof(S->Rows));
+  }
+  if (SampledNote *N = Notes.peek())
+    memset(N, 0, kNotes * sizeof(SampledNote));
+  WaitStacks.clear();
+  SamplerTid = 0;
+  Observations = Samples = Dropped = 0;
+  Period = 0;
+  NextRead = 0;
+}
+
+void stopWaitSampler() { __atomic_store_n(&Stopped, true, __ATOMIC_RELEASE); }
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The names of the system calls threads block in; null for the others.
+const char *syscallName(long Nr) {
+  switch (Nr) {
+  case SYS_futex: return "futex";
+  case SYS_read: return "read";
+  case SYS_write: return "write";
+  case SYS_readv: return "readv";
+  case SYS_writev: return "writev";
+  case SYS_pread64: return "pread64";
+  case SYS_pwrite64: return "pwrite64";
+  case SYS_recvfrom: return "recvfrom";
+  case SYS_recvmsg: return "recvmsg";
+  case SYS_sendto: return "sendto";
+  case SYS_sendmsg: return "sendmsg";
+  case SYS_accept4: return "accept4";
+  case SYS_connect: return "connect";
+  case SYS_epoll_pwait: return "epoll_pwait";
+  case SYS_ppoll: return "ppoll";
+  case SYS_pselect6: return "pselect6";
+  case SYS_nanosleep: return "nanosleep";
+  case SYS_clock_nanosleep: return "clock_nanosleep";
+  case SYS_wait4: return "wait4";
+  case SYS_waitid: return "waitid";
+  case SYS_flock: return "flock";
+  case SYS_fsync: return "fsync";
+  case SYS_fdatasync: return "fdatasync";
+  case SYS_fcntl: return "fcntl";
+  case SYS_rt_sigtimedwait: return "rt_sigtimedwait";
+  case SYS_rt_sigsuspend: return "rt_sigsuspend";
+  case SYS_io_getevents: return "io_getevents";
+  case SYS_io_uring_enter: return "io_uring_enter";
+  case SYS_msgrcv: return "msgrcv";
+  case SYS_semtimedop: return "semtimedop";
+#ifdef SYS_poll
+  case SYS_poll: return "poll";
+#endif
+#ifdef SYS_select
+  case SYS_select: return "select";
+#endif
+#ifdef SYS_epoll_wait
+  case SYS_epoll_wait: return "epoll_wait";
+#endif
+#ifdef SYS_accept
+  case SYS_accept: return "accept";
+#endif
+#ifdef SYS_pause
+  case SYS_pause: return "pause";
+#endif
+  default: return nullptr;
+  }
+}
+
+Writer &key(Writer &W, const char *Key, bool First = false) {
+  return W << (First ? "\"" : ", \"") << Key << "\": ";
+}
+
+Writer &signedNumber(Writer &W, int64_t V) {
+  if (V < 0)
+    return W << "-" << uint64_t(-(V + 1)) + 1;
+  return W << uint64_t(V);
+}
+
+/// The index of each wait stack's slot in the dump's "wait_stacks": mapped
+/// with the first report (a program that never reports keeps no data).
+MappedArray<int32_t, StackTable::kSlots> StackIndexes;
+
+void writeJSONWaitStacks(Writer &W, ModuleList &Modules) {
+  key(W, trace::kWaitStacksKey) << "[";
+  int32_t *StackIndex = StackIndexes.get();
+  if (!StackIndex) {
+    W << "]";
+    return;
+  }
+  for (unsigned I = 0; I < StackTable::kSlots; ++I)
+    StackIndex[I] = -1;
+  int32_t Written = 0;
+  for (unsigned K = 0; K < WaitStacks.size(); ++K) {
+    unsigned Slot = WaitStacks.slotAt(K);
+    StackTable::Entry E = WaitStacks.entry(Slot);
+    if (Slot >= StackTable::kSlots || !E.Depth)
+      continue;
+    StackIndex[Slot] = Written++;
+    key(W << (Written > 1 ? ", {" : "{"), trace::kFramesKey, true) << "[";
+    for (unsigned F = 0; F < E.Depth; ++F) {
+      int M = Modules.indexOf(E.Frames[F]);
+      W << (F ? ", [" : "[");
+      signedNumber(W, M) << ", \"";
+      W.hex(M < 0 ? E.Frames[F] : E.Frames[F] - Modules[unsigned(M)].Bias)
+          << "\"]";
+    }
+    W << "]}";
+  }
+  W << "]";
+}
+
+int32_t stackIndex(int32_t Slot) {
+  int32_t *StackIndex = StackIndexes.peek();
+  return StackIndex && Slot >= 0 && unsigned(Slot) < StackTable::kSlots
+             ? StackIndex[Slot]
+             : -1;
+}
+
+void writeJSONWaitRow(Writer &W, ModuleList &Modules, const WaitRow &R,
+                      bool First) {
+  key(W << (First ? "{" : ", {"), trace::kThreadKey, true)
+      << uint64_t(R.Tid);
+  const char *Name = syscallName(R.Nr);
+  key(W, trace::kSyscallKey).json(Name ? Name : "");
+  key(W, trace::kSyscallNrKey) << uint64_t(R.Nr);
+  key(W, trace::kSamplesKey) << __atomic_load_n(&R.Samples, __ATOMIC_RELAXED);
+  key(W, trace::kWaitNsKey) << __atomic_load_n(&R.WaitNs, __ATOMIC_RELAXED);
+  signedNumber(key(W, trace::kStackKey), stackIndex(R.Stack));
+  if (R.Object == OK_Futex) {
+    key(W, trace::kAddressKey) << "\"";
+    W.hex(R.Address) << "\"";
+    writeJSONAddressPlace(W, Modules, R.Address);
+    key(W, trace::kHolderKey) << uint64_t(R.Holder);
+    signedNumber(key(W, trace::kHolderStackKey), stackIndex(R.HolderStack));
+  } else if (R.Object == OK_Fd) {
+    key(W, trace::kFdKey) << uint64_t(R.Address);
+    if (R.File[0])
+      key(W, trace::kFileKey).json(R.File);
+  }
+  W << "}";
+}
+
+} // namespace
+
+void collectWaitModules(ModuleList &Modules) {
+  WaitState *S = State.peek();
+  if (!S)
+    return;
+  for (unsigned K = 0; K < WaitStacks.size(); ++K) {
+    StackTable::Entry E = WaitStacks.entry(WaitStacks.slotAt(K));
+    for (unsigned F = 0; F < E.Depth; ++F)
+      Modules.collect(E.Frames[F]);
+  }
+  for (const WaitRow &R : S->Rows)
+    if (__atomic_load_n(&R.Used, __ATOMIC_ACQUIRE) && R.Object == OK_Futex)
+      Modules.collect(R.Address);
+}
+
+void writeJSONWaits(Writer &W, ModuleList &Modules) {
+  WaitState *S = State.peek();
+  key(W, trace::kWaitHzKey) << uint64_t(S ? Flags.trace_wait_hz : 0);
+  key(W, trace::kWaitObservationsKey)
+      << __atomic_load_n(&Observations, __ATOMIC_RELAXED);
+  key(W, trace::kWaitSamplesKey) << __atomic_load_n(&Samples, __ATOMIC_RELAXED);
+  key(W, trace::kWaitSamplesDroppedKey)
+      << __atomic_load_n(&Dropped, __ATOMIC_RELAXED);
+  writeJSONWaitStacks(W, Modules);
+  key(W, trace::kWaitsKey) << "[";
+  bool First = true;
+  if (S)
+    for (const WaitRow &R : S->Rows)
+      if (__atomic_load_n(&R.Used, __ATOMIC_ACQUIRE)) {
+        writeJSONWaitRow(W, Modules, R, First);
+        First = false;
+      }
+  W << "]";
+}
+
+namespace {
+
+constexpr unsigned kMaxObjects = 256;
+constexpr unsigned kMaxObjectStacks = 64;
+
+/// A lock object (or descriptor, or system call without one) of the text
+/// report, with its rows' totals.
+struct WaitObject {
+  uint8_t Object;
+  uintptr_t Address; // OK_None: the system call
+  uint64_t WaitNs, Samples;
+  uint32_t Tids[64];
+  unsigned NumTids;
+  const WaitRow *AnyRow;
+};
+
+struct StackShare {
+  int32_t Slot;
+  uint64_t Ns;
+};
+
+struct WaitReportMemory {
+  WaitObject Objects[kMaxObjects];
+  unsigned NumObjects;
+  StackShare Stacks[kMaxObjectStacks];
+  LoadedObject ModuleStore[ModuleList::kMax + 1];
+};
+Mapped<WaitReportMemory> ReportMemory;
+
+uintptr_t objectKey(const WaitRow &R) {
+  return R.Object == OK_None ? uintptr_t(R.Nr) : R.Address;
+}
+
+void addToObject(WaitReportMemory &M, const WaitRow &R) {
+  uint64_t Ns = __atomic_load_n(&R.WaitNs, __ATOMIC_RELAXED);
+  uint64_t N = __atomic_load_n(&R.Samples, __ATOMIC_RELAXED);
+  WaitObject *O = nullptr;
+  for (unsigned I = 0; I < M.NumObjects && !O; ++I)
+    if (M.Objects[I].Object == R.Object &&
+        M.Objects[I].Address == objectKey(R))
+      O = &M.Objects[I];
+  if (!O) {
+    if (M.NumObjects == kMaxObjects)
+      return;
+    O = &M.Objects[M.NumObjects++];
+    *O = {};
+    O->Object = R.Object;
+    O->Address = objectKey(R);
+    O->AnyRow = &R;
+  }
+  O->WaitNs += Ns;
+  O->Samples += N;
+  bool Known = false;
+  for (unsigned I = 0; I < O->NumTids && !Known; ++I)
+    Known = O->Tids[I] == uint32_t(R.Tid);
+  if (!Known && O->NumTids < 64)
+    O->Tids[O->NumTids++] = uint32_t(R.Tid);
+}
+
+/// The stacks (waiting, or holding if Holders) of object O's rows, by wait
+/// time, heaviest first; their number.
+unsigned objectStacks(WaitReportMemory &M, const WaitState &S,
+                      const WaitObject &O, bool Holders) {
+  unsigned N = 0;
+  for (const WaitRow &R : S.Rows) {
+    if (!__atomic_load_n(&R.Used, __ATOMIC_ACQUIRE) || R.Object != O.Object ||
+        objectKey(R) != O.Address)
+      continue;
+    int32_t Slot = Holders ? R.HolderStack : R.Stack;
+    if (Slot < 0 || (Holders && !R.Holder))
+      continue;
+    unsigned I = 0;
+    while (I < N && M.Stacks[I].Slot != Slot)
+      ++I;
+    if (I == N) {
+      if (N == kMaxObjectStacks)
+        continue;
+      M.Stacks[N++] = {Slot, 0};
+    }
+    M.Stacks[I].Ns += __atomic_load_n(&R.WaitNs, __ATOMIC_RELAXED);
+  }
+  heapSort(M.Stacks, N, [](const StackShare &A, const StackShare &B) {
+    return A.Ns > B.Ns;
+  });
+  return N;
+}
+
+void writeSeconds(Writer &W, uint64_t Ns) {
+  W.fixed(double(Ns) / 1e9, 3) << " s";
+}
+
+void writeShare(Writer &W, uint64_t Part, uint64_t Whole) {
+  W.fixed(Whole ? 100.0 * double(Part) / double(Whole) : 0, 1) << "%";
+}
+
+/// The kind of O (mutex, condition variable, ...) from its heaviest
+/// waiting stack, or its system call's name.
+const char *objectKind(Symbolizer &Sym, WaitReportMemory &M,
+                       const WaitState &S, const WaitObject &O) {
+  const char *Call = syscallName(O.AnyRow->Nr);
+  if (O.Object != OK_Futex)
+    return Call ? Call : "system call";
+  if (objectStacks(M, S, O, /*Holders=*/false)) {
+    StackTable::Entry E = WaitStacks.entry(unsigned(M.Stacks[0].Slot));
+    if (const char *K = stackWaitKind(Sym, E.Frames, E.Depth))
+      return K;
+  }
+  return "futex";
+}
+
+void writeObjectName(Writer &W, Symbolizer &Sym, ModuleList &Modules,
+                     const WaitObject &O) {
+  if (O.Object == OK_Futex) {
+    Modules.collect(O.Address);
+    writeAddressName(W, Sym, Modules, O.Address);
+    return;
+  }
+  if (O.Object == OK_Fd) {
+    W << "fd " << uint64_t(O.Address);
+    if (O.AnyRow->File[0])
+      W << " (" << O.AnyRow->File << ")";
+    return;
+  }
+  W << "(no object)";
+}
+
+/// Under an object's row: its Max heaviest waiting (or holding) stacks.
+void writeObjectStacks(Writer &W, Symbolizer &Sym, WaitReportMemory &M,
+                       const WaitState &S, const WaitObject &O, bool Holders,
+                       unsigned Max) {
+  unsigned N = objectStacks(M, S, O, Holders);
+  for (unsigned I = 0; I < N && I < Max; ++I) {
+    StackTable::Entry E = WaitStacks.entry(unsigned(M.Stacks[I].Slot));
+    W << (Holders ? "                    holding " : "                    waiting ");
+    writeSeconds(W, M.Stacks[I].Ns);
+    W << " (";
+    writeShare(W, M.Stacks[I].Ns, O.WaitNs);
+    W << "): ";
+    writeStackText(W, Sym, E.Frames, E.Depth);
+    W << "\n";
+  }
+}
+
+} // namespace
+
+void writeTextWaits(Writer &W, Symbolizer &Sym, unsigned Top) {
+  WaitState *S = State.peek();
+  WaitReportMemory *M = ReportMemory.get();
+  if (!S || !M)
+    return;
+  M->NumObjects = 0;
+  uint64_t Total = 0;
+  for (const WaitRow &R : S->Rows)
+    if (__atomic_load_n(&R.Used, __ATOMIC_ACQUIRE)) {
+      addToObject(*M, R);
+      Total += __atomic_load_n(&R.WaitNs, __ATOMIC_RELAXED);
+    }
+  heapSort(M->Objects, M->NumObjects,
+           [](const WaitObject &A, const WaitObject &B) {
+             return A.WaitNs > B.WaitNs;
+           });
+  unsigned Shown = M->NumObjects < Top ? M->NumObjects : Top;
+  W << "pcmap: wait: " << __atomic_load_n(&Samples, __ATOMIC_RELAXED)
+    << " samples of threads blocked in system calls (" ;
+  writeSeconds(W, Total);
+  W << " of wall time; " << uint64_t(Flags.trace_wait_hz)
+    << " observations of each thread per second, "
+    << __atomic_load_n(&Dropped, __ATOMIC_RELAXED) << " dropped), on "
+    << uint64_t(M->NumObjects) << " objects; the top " << uint64_t(Shown)
+    << " by wait time:\n";
+  if (!Shown)
+    return;
+  prepareDataReport();
+  ModuleList Modules(M->ModuleStore);
+  W << "         wait   share  samples  threads  kind                      "
+       "object\n";
+  for (unsigned I = 0; I < Shown; ++I) {
+    const WaitObject &O = M->Objects[I];
+    W << "  ";
+    char Num[32];
+    Text T(Num, sizeof(Num));
+    writeSeconds(T, O.WaitNs);
+    W.pad(Num, 11, /*Right=*/true) << "  ";
+    Text Sh(Num, sizeof(Num));
+    writeShare(Sh, O.WaitNs, Total);
+    W.pad(Num, 6, true) << "  ";
+    W.padNumber(O.Samples, 7) << "  ";
+    W.padNumber(O.NumTids, 7) << "  ";
+    W.pad(objectKind(Sym, *M, *S, O), 24) << "  ";
+    writeObjectName(W, Sym, Modules, O);
+    W << "\n";
+    writeObjectStacks(W, Sym, *M, *S, O, /*Holders=*/false, 2);
+    writeObjectStacks(W, Sym, *M, *S, O, /*Holders=*/true, 2);
+  }
+}
+
+} // namespace rt
+} // namespace pcmap
