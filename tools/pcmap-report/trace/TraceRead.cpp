@@ -317,20 +317,8 @@ static bool fromJSON(const json::Value &V, DumpWait &W, json::Path P) {
   return OK;
 }
 
-/// What version 5 adds: the waits of blocked threads, all six fields; a
-/// dump with none of them has no waits (a runtime that wrote version 5
-/// before it sampled waits).
+/// What version 5 adds: the waits of blocked threads.
 static bool mapVersion5(const json::Value &V, TraceDump &D, json::Path P) {
-  const json::Object *Obj = V.getAsObject();
-  if (!Obj)
-    return false;
-  if (none_of(
-          std::initializer_list<const char *>{
-              trace::kWaitHzKey, trace::kWaitObservationsKey,
-              trace::kWaitSamplesKey, trace::kWaitSamplesDroppedKey,
-              trace::kWaitStacksKey, trace::kWaitsKey},
-          [&](const char *Key) { return Obj->get(Key); }))
-    return true;
   json::ObjectMapper O(V, P);
   TraceProcess &T = D.Process;
   return O && O.map(trace::kWaitHzKey, T.WaitHz) &&
