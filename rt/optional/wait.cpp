@@ -33,7 +33,7 @@ namespace {
 constexpr unsigned kMaxWaitThreads = 1024;
 /// Threads read in one period, at most: with more, each is read every few
 /// periods, and its observations stand for the longer time.
-constexpr unsigned kReadsPerPeriod = 32;
+constexpr unsigned kReadsPerPeriod = 24;
 /// Periods between two listings of /proc/self/task.
 constexpr unsigned kRescanPeriods = 10;
 /// Distinct (thread, call, object, stack, holder, holder stack) rows.
@@ -63,6 +63,7 @@ struct WaitThread {
   uint64_t Switches; // schedstat's count of times it was scheduled in
   BlockedCall B;
   int Stack; // in WaitStacks, -1: none
+  bool LockWord; // B's futex word had a holder when B was read
 };
 
 struct WaitRow {
@@ -501,7 +502,12 @@ void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
   if (T.B.Nr == SYS_futex) {
     Key.Object = OK_Futex;
     Key.Address = T.B.Args[0];
-    Key.Holder = holderOf(S, T.B, T.Tid);
+    // A word that had no holder when the thread blocked on it (a condition
+    // variable's, a semaphore's) is not read again while it sleeps.
+    if (!Same || T.LockWord)
+      Key.Holder = holderOf(S, T.B, T.Tid);
+    if (!Same)
+      T.LockWord = Key.Holder != 0;
   } else if (long Fd = descriptorOf(T.B); Fd >= 0) {
     Key.Object = OK_Fd;
     Key.Address = uintptr_t(Fd);

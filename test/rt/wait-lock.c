@@ -7,6 +7,7 @@
 // no blocking call of the program ever fails with EINTR.
 // Not under qemu-user: /proc/self/task/TID/syscall shows the emulator's
 // own registers there, not the program's.
+// REQUIRES: pcmap-report
 // UNSUPPORTED: sanitizer, emulator
 
 // RUN: rm -rf %t && mkdir %t
@@ -28,3 +29,11 @@
 // JSON: wait within 50% of the program's own measure
 // JSON: pipe: read on pipe:[
 // JSON: EINTR 0
+
+// pcmap-report trace merges the dump: the lock by name and kind, in JSON
+// that the schema of docs/report-json.schema.json accepts.
+// RUN: %pcmap-report trace %t/trace.* | FileCheck %s --check-prefix=REPORT
+// REPORT: mutex {{.*}}big_lock
+// RUN: %pcmap-report trace --format=json %t/trace.* -o %t/merged.json
+// RUN: %python %S/../report/Inputs/compare.py schema %t/merged.json %S/../../docs/report-json.schema.json | FileCheck %s --check-prefix=SCHEMA
+// SCHEMA: OK: trace document validates
