@@ -197,7 +197,8 @@ Writer &signedNumber(Writer &W, intptr_t V) {
   return W << uint64_t(V);
 }
 
-/// [module, "0xoffset"], as a stack frame is written.
+} // namespace
+
 void writeModuleAddress(Writer &W, ModuleList &Modules, uintptr_t Address) {
   int M = Modules.indexOf(Address);
   W << "[";
@@ -208,6 +209,8 @@ void writeModuleAddress(Writer &W, ModuleList &Modules, uintptr_t Address) {
   W << ", \"";
   W.hex(M < 0 ? Address : Address - Modules[unsigned(M)].Bias) << "\"]";
 }
+
+namespace {
 
 void writePlace(Writer &W, const DataReportMemory &M, const Place &P,
                 const DataAccess &A) {

@@ -66,6 +66,10 @@ void collectDataModules(const DataTable &Table, ModuleList &Modules);
 void writeJSONAccesses(Writer &W, const DataTable &Table, ModuleList &Modules,
                        const StackTable &Stacks);
 
+/// [module, "0xoffset"], as a dump writes a stack frame (module -1 and the
+/// address itself outside every module).
+void writeModuleAddress(Writer &W, ModuleList &Modules, uintptr_t Address);
+
 /// The "region" of Address and its fields, each after a comma, as an
 /// access's are written (a lock word's, for the wait rows); after
 /// prepareDataReport.

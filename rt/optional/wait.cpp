@@ -722,13 +722,8 @@ void writeJSONWaitStacks(Writer &W, ModuleList &Modules) {
       continue;
     StackIndex[Slot] = Written++;
     key(W << (Written > 1 ? ", {" : "{"), trace::kFramesKey, true) << "[";
-    for (unsigned F = 0; F < E.Depth; ++F) {
-      int M = Modules.indexOf(E.Frames[F]);
-      W << (F ? ", [" : "[");
-      signedNumber(W, M) << ", \"";
-      W.hex(M < 0 ? E.Frames[F] : E.Frames[F] - Modules[unsigned(M)].Bias)
-          << "\"]";
-    }
+    for (unsigned F = 0; F < E.Depth; ++F)
+      writeModuleAddress(F ? W << ", " : W, Modules, E.Frames[F]);
     W << "]}";
   }
   W << "]";
