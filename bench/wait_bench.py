@@ -2,7 +2,8 @@
 """Wait time (trace_wait=1): accuracy against waits the program measures
 itself, and the sampler's cost with many blocked threads.
 
-  wait_bench.py BUILD_DIR [ROUNDS]
+  wait_bench.py BUILD_DIR [ROUNDS] [--headline FILE]
+--headline FILE: also write the figures as JSON (bench/headline.py).
 
 Accuracy: test/rt/Inputs/wait_lock.c (four threads take turns on a global
 mutex, each holding it about 1 ms) measures the time its threads spend in
@@ -10,10 +11,12 @@ pthread_mutex_lock; the JSON dump's wait on that mutex (every row whose
 futex word is its address) is compared with it, round by round.
 
 Cost: a program whose 100 threads block on one condition variable for 5 s
-while the main thread sleeps; the process's CPU time untraced, with the
-tracer alone (trace_atomics=1) and with the wait sampler (trace_wait=1,
-100 Hz), as a share of one core over the run's wall time. Rounds rotate
-the modes' order."""
+while the main thread sleeps; untraced, with the tracer alone
+(trace_atomics=1) and with the wait sampler (trace_wait=1, 100 Hz). The
+steady cost is the CPU time of all the process's threads (their schedstat)
+from 1 s to 4 s, as a share of one core; the whole run's CPU time (thread
+starts, the report at exit) is shown beside it. Rounds rotate the modes'
+order."""
 import glob
 import json
 import os
@@ -24,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from headline import Headline, take_option
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -90,6 +95,35 @@ def accuracy(work, clang, rounds):
     return ratios
 
 
+def thread_cpu_ns(pid):
+    """The CPU time of every thread of process pid, in nanoseconds."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            total += int(open("/proc/%d/task/%s/schedstat"
+                              % (pid, tid)).read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # the thread ended
+    return total
+
+
+def steady_and_whole(cmd, env):
+    """(steady share, whole-run share) of one core, in percent."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
+    time.sleep(1)
+    a = thread_cpu_ns(proc.pid)
+    time.sleep(3)
+    b = thread_cpu_ns(proc.pid)
+    proc.wait()
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime -
+                                                 before.ru_stime)
+    return 100.0 * (b - a) / 3e9, 100.0 * cpu / wall
+
+
 def cost(work, clang, rounds):
     src = os.path.join(work, "blocked.c")
     open(src, "w").write(BLOCKED)
@@ -99,28 +133,44 @@ def cost(work, clang, rounds):
     modes = [("untraced", ""), ("tracer", "trace_atomics=1"),
              ("tracer+wait", "trace_wait=1:report_path=" +
               os.path.join(work, "w"))]
-    shares = {name: [] for name, _ in modes}
+    steady = {name: [] for name, _ in modes}
+    whole = {name: [] for name, _ in modes}
     for r in range(rounds):
         for name, opts in modes[r % 3:] + modes[:r % 3]:
             env = dict(os.environ, PCMAP_OPTIONS=opts)
-            _, wall, cpu = run([prog], env)
-            shares[name].append(100.0 * cpu / wall)
-    return shares
+            s, w = steady_and_whole([prog], env)
+            steady[name].append(s)
+            whole[name].append(w)
+    return steady, whole
 
 
 def main():
+    headline = Headline(take_option(sys.argv))
     build = os.path.abspath(sys.argv[1])
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     clang = os.path.join(build, "bin", "pcmap-clang")
     with tempfile.TemporaryDirectory() as work:
         ratios = accuracy(work, clang, rounds)
-        shares = cost(work, clang, rounds)
+        steady, whole = cost(work, clang, rounds)
     print("accuracy: reported / measured wait on big_lock, median %.3f "
           "(min %.3f, max %.3f) over %d rounds"
           % (statistics.median(ratios), min(ratios), max(ratios), rounds))
-    for name, v in shares.items():
-        print("cost: %-12s %.2f%% of one core (median of %d rounds of 5 s, "
-              "100 threads blocked)" % (name, statistics.median(v), rounds))
+    for name in steady:
+        print("cost: %-12s %.2f%% of one core from 1 s to 4 s, %.2f%% over "
+              "the whole run (medians of %d rounds of 5 s, 100 threads "
+              "blocked)" % (name, statistics.median(steady[name]),
+                            statistics.median(whole[name]), rounds))
+    headline.add("accuracy", "Wait time: reported / measured wait on a "
+                 "mutex", statistics.median(ratios), "",
+                 baseline=1.0, baseline_label="the program's own clock "
+                 "around pthread_mutex_lock", digits=3)
+    headline.add("steady_cost", "Wait sampler (100 Hz, 100 threads "
+                 "blocked): CPU time", statistics.median(steady["tracer+wait"]),
+                 "% of one core",
+                 baseline=statistics.median(steady["tracer"]),
+                 baseline_label="the tracer alone, same run", digits=2,
+                 difference=True)
+    headline.write()
 
 
 if __name__ == "__main__":

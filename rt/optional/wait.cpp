@@ -12,6 +12,7 @@
 #include "core/mapped.h"
 #include "core/options.h"
 
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include "pcmap/TraceDump.h"
@@ -31,11 +32,18 @@ namespace {
 
 /// Threads the sampler follows (beyond them, a thread is not observed).
 constexpr unsigned kMaxWaitThreads = 1024;
-/// Threads read in one period, at most: with more, each is read every few
-/// periods, and its observations stand for the longer time.
-constexpr unsigned kReadsPerPeriod = 24;
-/// Periods between two listings of /proc/self/task.
-constexpr unsigned kRescanPeriods = 10;
+/// The sampler's budget: at most this many threads read per period on
+/// average. With more threads blocked, each is read less often than each
+/// period, and its observations stand for the longer time.
+constexpr unsigned kReadsPerPeriod = 16;
+/// Threads read at one wake-up, at most: with many threads, the sampler
+/// wakes less often and reads more threads each time (a wake-up costs more
+/// than a read).
+constexpr unsigned kMaxReadsPerWake = 128;
+/// The time between two listings of /proc/self/task when no thread was seen
+/// to start (a thread started by a raw clone, or before the runtime ran, is
+/// found by these); a start the runtime sees lists them at the next wake-up.
+constexpr uint64_t kRescanNanos = 1000000000;
 /// Distinct (thread, call, object, stack, holder, holder stack) rows.
 constexpr unsigned kWaitRows = 4096;
 /// Pages of a stopped thread's stack a walk may copy.
@@ -78,7 +86,8 @@ struct WaitRow {
 };
 
 struct WaitState {
-  WaitThread Threads[kMaxWaitThreads];
+  WaitThread Threads[kMaxWaitThreads]; // [0, NumThreads) followed
+  unsigned NumThreads;
   WaitRow Rows[kWaitRows];
   uintptr_t Frames[trace::kMaxStackDepth];
   // A stopped thread's stack pages, copied for the walk.
@@ -102,8 +111,11 @@ const StackTable *SampledStacks;
 int SamplerTid;
 bool Stopped;
 uint64_t Observations, Samples, Dropped;
-uint64_t Period;
+uint64_t LastRescan; // monotonic ns; 0: never
 unsigned NextRead; // round robin over Threads
+/// Bumped at each thread start and end the runtime sees; the sampler lists
+/// the threads again when it changed.
+unsigned ThreadsChanged, ThreadsListed;
 
 uint64_t nowNanos() {
   struct timespec T;
@@ -324,8 +336,8 @@ int holderOf(const WaitState &S, const BlockedCall &B, int Waiter) {
     Owner = Words[0] ? Words[2] : 0;
   if (Owner <= 0 || Owner == Waiter)
     return 0;
-  for (const WaitThread &T : S.Threads)
-    if (T.Tid == Owner)
+  for (unsigned I = 0; I < S.NumThreads; ++I)
+    if (S.Threads[I].Tid == Owner)
       return Owner;
   return 0;
 }
@@ -389,18 +401,32 @@ void addToRow(WaitState &S, const WaitRow &Key, uint64_t Ns) {
 //===----------------------------------------------------------------------===//
 
 WaitThread *findThread(WaitState &S, int Tid) {
-  for (WaitThread &T : S.Threads)
-    if (T.Tid == Tid)
-      return &T;
+  for (unsigned I = 0; I < S.NumThreads; ++I)
+    if (S.Threads[I].Tid == Tid)
+      return &S.Threads[I];
   return nullptr;
 }
 
+/// Closes T's descriptors and marks it free; compactThreads drops it.
 void forgetThread(WaitThread &T) {
   if (T.SyscallFd >= 0)
     close(T.SyscallFd);
   if (T.SchedFd >= 0)
     close(T.SchedFd);
   memset(&T, 0, sizeof(T));
+}
+
+/// Keeps the followed threads in [0, NumThreads): a free slot takes the
+/// last thread.
+void compactThreads(WaitState &S) {
+  for (unsigned I = 0; I < S.NumThreads;) {
+    if (S.Threads[I].Tid) {
+      ++I;
+      continue;
+    }
+    S.Threads[I] = S.Threads[--S.NumThreads];
+    memset(&S.Threads[S.NumThreads], 0, sizeof(WaitThread));
+  }
 }
 
 void noteListedThread(int Tid, void *Data) {
@@ -411,29 +437,30 @@ void noteListedThread(int Tid, void *Data) {
     T->Seen = true;
     return;
   }
-  WaitThread *Free = findThread(S, 0);
-  if (!Free)
+  if (S.NumThreads == kMaxWaitThreads)
     return;
   int Fd = openTaskFile(Tid, "syscall");
   if (Fd < 0)
     return;
-  *Free = {};
-  Free->Tid = Tid;
-  Free->SyscallFd = Fd;
-  Free->SchedFd = openTaskFile(Tid, "schedstat");
-  Free->Seen = true;
-  Free->Stack = -1;
+  WaitThread &New = S.Threads[S.NumThreads++];
+  New = {};
+  New.Tid = Tid;
+  New.SyscallFd = Fd;
+  New.SchedFd = openTaskFile(Tid, "schedstat");
+  New.Seen = true;
+  New.Stack = -1;
 }
 
 /// Lists the process's threads: new ones are followed, gone ones dropped.
 void rescan(WaitState &S) {
-  for (WaitThread &T : S.Threads)
-    T.Seen = false;
+  for (unsigned I = 0; I < S.NumThreads; ++I)
+    S.Threads[I].Seen = false;
   if (!forEachThread(noteListedThread, &S))
     return;
-  for (WaitThread &T : S.Threads)
-    if (T.Tid && !T.Seen)
-      forgetThread(T);
+  for (unsigned I = 0; I < S.NumThreads; ++I)
+    if (!S.Threads[I].Seen)
+      forgetThread(S.Threads[I]);
+  compactThreads(S);
 }
 
 /// The stack of the thread H that holds a lock, now: where it is blocked
@@ -466,7 +493,7 @@ int holderStack(WaitState &S, int Tid) {
 /// Observes thread T: whether it is blocked, in what, on what; a sample of
 /// the wall time since its previous observation if it is.
 void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
-  uint64_t Ns = T.LastNs ? Now - T.LastNs : Stride * periodNanos();
+  uint64_t Ns = T.LastNs ? Now - T.LastNs : Stride;
   T.LastNs = Now;
   addRelaxed(Observations, uint64_t(1));
   uint64_t Switches = 0;
@@ -517,24 +544,31 @@ void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
   addToRow(S, Key, Ns);
 }
 
-void samplePeriod(WaitState &S) {
-  if (Period % kRescanPeriods == 0)
-    rescan(S);
-  unsigned Tracked = 0;
-  for (const WaitThread &T : S.Threads)
-    Tracked += T.Tid != 0;
-  uint64_t Stride = (Tracked + kReadsPerPeriod - 1) / kReadsPerPeriod;
+/// One wake-up: observes the next threads in turn. Returns the time to the
+/// next wake-up: a period, or a few periods when many threads are followed,
+/// so that the reads stay within kReadsPerPeriod per period.
+uint64_t sampleThreads(WaitState &S) {
   uint64_t Now = nowNanos();
-  unsigned Reads = 0;
-  for (unsigned I = 0; I < kMaxWaitThreads && Reads < kReadsPerPeriod; ++I) {
-    WaitThread &T = S.Threads[(NextRead + I) % kMaxWaitThreads];
-    if (!T.Tid)
-      continue;
-    observe(S, T, Now, Stride ? Stride : 1);
-    ++Reads;
-    if (Reads == kReadsPerPeriod)
-      NextRead = (NextRead + I + 1) % kMaxWaitThreads;
+  unsigned Changed = __atomic_load_n(&ThreadsChanged, __ATOMIC_RELAXED);
+  if (!LastRescan || Now - LastRescan >= kRescanNanos ||
+      Changed != ThreadsListed) {
+    ThreadsListed = Changed;
+    LastRescan = Now;
+    rescan(S);
   }
+  unsigned N = S.NumThreads;
+  if (!N)
+    return periodNanos();
+  unsigned Reads = N < kMaxReadsPerWake ? N : kMaxReadsPerWake;
+  uint64_t Interval =
+      periodNanos() * ((Reads + kReadsPerPeriod - 1) / kReadsPerPeriod);
+  // How often each thread is read: its first observation's weight.
+  uint64_t Stride = Interval * ((N + Reads - 1) / Reads);
+  for (unsigned I = 0; I < Reads; ++I)
+    observe(S, S.Threads[(NextRead + I) % N], Now, Stride);
+  NextRead = (NextRead + Reads) % N;
+  compactThreads(S);
+  return Interval;
 }
 
 void *waitLoop(void *) {
@@ -543,9 +577,7 @@ void *waitLoop(void *) {
   WaitState *S = State.peek();
   uint64_t Next = nowNanos();
   while (!__atomic_load_n(&Stopped, __ATOMIC_ACQUIRE)) {
-    samplePeriod(*S);
-    ++Period;
-    Next += periodNanos();
+    Next += sampleThreads(*S);
     uint64_t Now = nowNanos();
     if (Next < Now)
       Next = Now; // late (a busy machine): no burst to catch up
@@ -617,9 +649,9 @@ void startWaitSampler() {
 void resetWaitSampler() {
   // The parent's descriptors are the child's too (not its threads).
   if (WaitState *S = State.peek()) {
-    for (WaitThread &T : S->Threads)
-      if (T.Tid)
-        forgetThread(T);
+    for (unsigned I = 0; I < S->NumThreads; ++I)
+      forgetThread(S->Threads[I]);
+    S->NumThreads = 0;
     memset(S->Rows, 0, sizeof(S->Rows));
   }
   if (SampledNote *N = Notes.peek())
@@ -627,11 +659,23 @@ void resetWaitSampler() {
   WaitStacks.clear();
   SamplerTid = 0;
   Observations = Samples = Dropped = 0;
-  Period = 0;
+  LastRescan = 0;
   NextRead = 0;
+  ThreadsListed = __atomic_load_n(&ThreadsChanged, __ATOMIC_RELAXED);
 }
 
 void stopWaitSampler() { __atomic_store_n(&Stopped, true, __ATOMIC_RELEASE); }
+
+namespace {
+/// A thread starts (in the new thread): the sampler lists the threads at its
+/// next period instead of its next periodic listing.
+void noteThreadStart() {
+  if (Flags.trace_wait)
+    __atomic_add_fetch(&ThreadsChanged, 1, __ATOMIC_RELAXED);
+}
+
+PCMAP_SUBSCRIBE(WaitHooks, 36, {{Event::ThreadStart, noteThreadStart}});
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // Reports
