@@ -239,6 +239,7 @@ constexpr WaitKind kWaitKinds[] = {
     {"pthread_mutex_timedlock", "mutex"},
     {"pthread_mutex_clocklock", "mutex"},
     {"lll_lock_wait", "mutex"},
+    {"lll_mutex_lock_optimized", "mutex"}, // glibc 2.35+, inlined
     {"pthread_cond_wait", "condition variable"},
     {"pthread_cond_timedwait", "condition variable"},
     {"pthread_cond_clockwait", "condition variable"},
@@ -259,8 +260,8 @@ constexpr WaitKind kWaitKinds[] = {
     {"pthread_spin_lock", "spinlock"},
 };
 
-/// Whether the function Name matches the entry Function, by the rule above.
-inline bool waitFunctionMatches(const char *Name, const char *Function) {
+/// Whether the function Name, from its start, matches the entry Function.
+inline bool waitFunctionMatchesAt(const char *Name, const char *Function) {
   while (*Name == '_')
     ++Name;
   if (Name[0] == 'G' && Name[1] == 'I' && Name[2] == '_')
@@ -270,6 +271,25 @@ inline bool waitFunctionMatches(const char *Name, const char *Function) {
     if (*Name != *Function)
       return false;
   return true;
+}
+
+/// Whether the function Name matches the entry Function, by the rule above.
+/// A function template's demangled name starts with its return type ("void
+/// std::condition_variable::wait<F>(...)"): the name after a space outside
+/// angle brackets, before the parameters, matches too.
+inline bool waitFunctionMatches(const char *Name, const char *Function) {
+  if (waitFunctionMatchesAt(Name, Function))
+    return true;
+  int Depth = 0;
+  for (const char *P = Name; *P && *P != '('; ++P) {
+    if (*P == '<')
+      ++Depth;
+    else if (*P == '>')
+      --Depth;
+    else if (*P == ' ' && Depth == 0 && waitFunctionMatchesAt(P + 1, Function))
+      return true;
+  }
+  return false;
 }
 
 /// The kind of the entry Name matches, or null.

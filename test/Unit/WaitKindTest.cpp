@@ -50,6 +50,29 @@ TEST(WaitKind, TheOutermostFrameOfTheInnermostRun) {
             "std::condition_variable");
 }
 
+// Regression test: glibc 2.36's pthread_mutex_lock inlines
+// lll_mutex_lock_optimized, which ended the run below std::mutex::lock; a
+// function template's name with its return type never matched.
+TEST(WaitKind, GlibcInlinedHelpersAndReturnTypes) {
+  EXPECT_EQ(waitKindOfStack("futex",
+                            {"futex_wait", "__GI___lll_lock_wait",
+                             "lll_mutex_lock_optimized", "__pthread_mutex_lock",
+                             "__gthread_mutex_lock()", "std::mutex::lock()",
+                             "lockShard()"}),
+            "std::mutex");
+  EXPECT_EQ(waitKindOfStack("futex",
+                            {"__futex_abstimed_wait_common64",
+                             "__pthread_cond_wait_common", "pthread_cond_wait",
+                             "void std::condition_variable::wait<main::$_0>("
+                             "std::unique_lock<std::mutex>&, main::$_0)",
+                             "main"}),
+            "std::condition_variable");
+  // A space inside template arguments is not a return type's.
+  EXPECT_EQ(waitKindOfStack(
+                "futex", {"pthread_mutex_lock", "f<std::mutex::lock x>(int)"}),
+            "mutex");
+}
+
 TEST(WaitKind, TheProgramsCodeEndsTheRun) {
   // A mutex locked in a function a condition variable's wait called back
   // is still the mutex: the run stops at the program's frame.
