@@ -111,6 +111,12 @@ const StackTable *SampledStacks;
 int SamplerTid;
 bool Stopped;
 uint64_t Observations, Samples, Dropped;
+/// Blocked threads whose PC /proc showed in the program's code, and outside
+/// it: an emulator (qemu-user) shows its own registers there, never the
+/// program's.
+uint64_t InProgram, Foreign;
+/// Foreign PCs, none in the program: the sampler stops.
+constexpr uint64_t kForeignLimit = 16;
 uint64_t LastRescan; // monotonic ns; 0: never
 unsigned NextRead; // round robin over Threads
 /// Bumped at each thread start and end the runtime sees; the sampler lists
@@ -490,6 +496,20 @@ int holderStack(WaitState &S, int Tid) {
   return Stack;
 }
 
+/// Whether PC is in an executable segment of an object the program loaded:
+/// where a system call's PC is, unless /proc shows another machine's.
+bool inProgramCode(uintptr_t PC) {
+  LoadedObject O;
+  bool In = false;
+  if (findLoadedObject(PC, O))
+    for (unsigned I = 0; I < O.NumSegments && !In; ++I)
+      In = PC >= O.SegmentBegin[I] && PC < O.SegmentEnd[I];
+  addRelaxed(In ? InProgram : Foreign, uint64_t(1));
+  if (!In && !InProgram && Foreign >= kForeignLimit)
+    __atomic_store_n(&Stopped, true, __ATOMIC_RELEASE);
+  return In;
+}
+
 /// Observes thread T: whether it is blocked, in what, on what; a sample of
 /// the wall time since its previous observation if it is.
 void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
@@ -508,7 +528,7 @@ void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
       forgetThread(T);
       return;
     }
-    if (State != Syscall::Blocked)
+    if (State != Syscall::Blocked || !inProgramCode(B.PC))
       return;
     T.B = B;
     T.Stack = walkStopped(S, B);
@@ -659,6 +679,7 @@ void resetWaitSampler() {
   WaitStacks.clear();
   SamplerTid = 0;
   Observations = Samples = Dropped = 0;
+  InProgram = Foreign = 0;
   LastRescan = 0;
   NextRead = 0;
   ThreadsListed = __atomic_load_n(&ThreadsChanged, __ATOMIC_RELAXED);
@@ -1002,14 +1023,21 @@ void writeTextWaits(Writer &W, Symbolizer &Sym, unsigned Top) {
              return A.WaitNs > B.WaitNs;
            });
   unsigned Shown = M->NumObjects < Top ? M->NumObjects : Top;
+  if (__atomic_load_n(&Foreign, __ATOMIC_RELAXED) &&
+      !__atomic_load_n(&InProgram, __ATOMIC_RELAXED)) {
+    W << "pcmap: wait: none: the registers /proc/self/task/TID/syscall "
+         "shows are outside the program's code (an emulator such as "
+         "qemu-user runs it)\n";
+    return;
+  }
   W << "pcmap: wait: " << __atomic_load_n(&Samples, __ATOMIC_RELAXED)
-    << " samples of threads blocked in system calls (" ;
+    << " samples of threads blocked in system calls (";
   writeSeconds(W, Total);
-  W << " of wall time; " << uint64_t(Flags.trace_wait_hz)
-    << " observations of each thread per second, "
-    << __atomic_load_n(&Dropped, __ATOMIC_RELAXED) << " dropped), on "
-    << uint64_t(M->NumObjects) << " objects; the top " << uint64_t(Shown)
-    << " by wait time:\n";
+  W << " of wall time; " << __atomic_load_n(&Observations, __ATOMIC_RELAXED)
+    << " observations, each thread's up to " << uint64_t(Flags.trace_wait_hz)
+    << " a second, " << __atomic_load_n(&Dropped, __ATOMIC_RELAXED)
+    << " dropped), on " << uint64_t(M->NumObjects) << " objects; the top "
+    << uint64_t(Shown) << " by wait time:\n";
   if (!Shown)
     return;
   prepareDataReport();

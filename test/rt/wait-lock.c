@@ -13,7 +13,7 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/Inputs/wait_lock.c -o %t/prog
 // RUN: env PCMAP_OPTIONS=trace_wait=1:trace_top=5:report_width=0 %run %t/prog 2>&1 | FileCheck %s
-// CHECK:      pcmap: wait: [[#]] samples of threads blocked in system calls ({{[0-9.]+}} s of wall time; 100 observations of each thread per second, 0 dropped), on [[#]] objects; the top {{[0-9]+}} by wait time:
+// CHECK:      pcmap: wait: [[#]] samples of threads blocked in system calls ({{[0-9.]+}} s of wall time; [[#]] observations, each thread's up to 100 a second, 0 dropped), on [[#]] objects; the top {{[0-9]+}} by wait time:
 // CHECK-NEXT: wait   share  samples  threads  kind {{ *}}object
 // CHECK-NEXT: {{[0-9.]+}} s {{ *[0-9.]+}}% {{ *[0-9]+}}  {{ *}}4  mutex {{ *}}big_lock
 // CHECK-NEXT: waiting {{[0-9.]+}} s ({{[0-9.]+}}%): {{.*}}pthread_mutex_lock{{.*}} < worker wait_lock.c:[[#]]:[[#]] < start_thread
