@@ -39,3 +39,12 @@
 // LOGS: 3
 // RUN: cat %t/log.* | FileCheck %s --check-prefix=LOG
 // LOG-COUNT-3: pcmap: atomic tracer: [[#]] samples
+
+// Wait time in every process: the workers block reading their sockets,
+// the server in wait4 for them; pcmap-report merges the processes' waits.
+// RUN: %if pcmap-report %{ env PCMAP_OPTIONS=trace_wait=1:report_format=json:report_path=%t/wait %t/server 4 1 > %t/out3 %}
+// RUN: %if pcmap-report %{ %pcmap-report trace --callers 0 %t/wait.* | FileCheck %s --check-prefix=WAIT %}
+// WAIT:     waits: [[#]] samples of threads blocked in a system call, of [[#]] observations at 100 Hz, 0 dropped; {{[0-9.]+}} s of wait on [[#]] objects
+// WAIT:     wait objects by wait time:
+// WAIT-DAG: {{^ +[0-9.]+ +[0-9.]+% +[0-9]+ +1 +}}wait4 {{ +}}(none)
+// WAIT-DAG: {{^ +[0-9.]+ +[0-9.]+% +[0-9]+ +1 +}}read {{ +}}socket:[{{[0-9]+}}]
