@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Trace.h"
+#include "TraceDwarf.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -306,6 +307,18 @@ DWARFDie variableType(DWARFDie V) {
   return DWARFDie();
 }
 
+} // namespace
+
+std::string dataMemberPath(DWARFDie T, uint64_t Off, uint64_t Size) {
+  return memberPath(T, Off, Size, 0);
+}
+
+DWARFDie dataUnqualifiedType(DWARFDie T) { return stripType(T); }
+
+DWARFDie dataVariableType(DWARFDie V) { return variableType(V); }
+
+namespace {
+
 //===----------------------------------------------------------------------===//
 // A module file: its data symbols, its TLS segment, its variables
 //===----------------------------------------------------------------------===//
@@ -334,6 +347,10 @@ public:
   /// executable's own TLS block, if this is an executable and it does
   /// there.
   std::optional<uint64_t> executableTlsOffset(int64_t TpOffset) const;
+  /// What names the arguments of its calls into lock functions
+  /// (TraceWaitNames.cpp); null without debug information or a rule for
+  /// the machine.
+  WaitArgumentNamer *waitArguments();
 
 private:
   template <typename Range> void addSymbols(Range Symbols);
@@ -343,6 +360,7 @@ private:
   object::OwningBinary<object::Binary> File;
   std::vector<DataSymbol> Symbols; // by value, TLS ones among them
   std::unique_ptr<DWARFContext> Dwarf;
+  std::optional<std::unique_ptr<WaitArgumentNamer>> Arguments;
   bool Indexed = false;
   /// (TLS, address or TLS offset) and (TLS, name) -> variable.
   std::map<std::pair<bool, uint64_t>, DWARFDie> Variables;
@@ -512,6 +530,14 @@ DWARFDie ModuleData::variable(const DataSymbol &S) {
   return ByName == Names.end() ? DWARFDie() : ByName->second;
 }
 
+WaitArgumentNamer *ModuleData::waitArguments() {
+  if (!Arguments)
+    Arguments = Dwarf ? WaitArgumentNamer::create(
+                            *cast<object::ObjectFile>(File.getBinary()), *Dwarf)
+                      : nullptr;
+  return Arguments->get();
+}
+
 std::optional<uint64_t>
 ModuleData::executableTlsOffset(int64_t TpOffset) const {
   if (!Executable || !TlsSize)
@@ -545,6 +571,9 @@ public:
   DataNamer(TraceReport &R, bool Demangle, bool Files, bool Types)
       : R(R), Demangle(Demangle), Files(Files), Types(Types) {}
   void nameLine(DataLine &L);
+  /// The name the code gives a wait's word (WaitArgumentNamer), from the
+  /// stacks of its waits, heaviest first.
+  std::optional<std::string> waitArgument(const WaitObject &O);
 
 private:
   ModuleData *module(uint32_t M);
@@ -566,6 +595,31 @@ ModuleData *DataNamer::module(uint32_t M) {
   if (New && Files && Mod.Symbolized)
     It->second = ModuleData::load(Mod.SymbolizedPath, Types);
   return It->second.get();
+}
+
+std::optional<std::string> DataNamer::waitArgument(const WaitObject &O) {
+  if (!Files || !Types)
+    return std::nullopt;
+  for (uint32_t Row : O.Rows) {
+    int64_t Stack = R.Waits[Row].Stack;
+    if (Stack < 0)
+      continue;
+    // Frame 0 is where the thread blocked, each other a return address
+    // less one. The caller is the innermost frame with debug information
+    // that is not a lock function's own (an out-of-line std::mutex::lock).
+    ArrayRef<uint32_t> Frames = R.WaitStacks[Stack].Frames;
+    for (uint32_t I : Frames.drop_front()) {
+      const TraceFrame &F = R.Frames[I];
+      ModuleData *M = R.Modules[F.Module].NoModule ? nullptr : module(F.Module);
+      WaitArgumentNamer *A = M ? M->waitArguments() : nullptr;
+      if (!A || !A->hasFunction(F.Offset) || A->inWaitFunction(F.Offset))
+        continue;
+      if (std::optional<std::string> Name = A->argumentName(F.Offset))
+        return Name;
+      break;
+    }
+  }
+  return std::nullopt;
 }
 
 /// Static data or TLS: the symbol, then (from the debug information) the
@@ -746,6 +800,13 @@ void nameWaitObjects(TraceReport &R, bool Demangle, bool Files, bool Types) {
     O.Name = A.Typed ? withoutLibraryMembers(A.Name) : A.Name;
     // A process's memory: the word's address, and whose it is.
     DataRegion Region = O.Line.Region;
+    if (Region == DataRegion::Heap || Region == DataRegion::Stack)
+      if (std::optional<std::string> Name = N.waitArgument(O)) {
+        O.Name = (Region == DataRegion::Heap ? "heap " : "stack ") + *Name;
+        if (R.Processes.size() > 1)
+          O.Name += " " + processLabel(R, O.Line.Process);
+        continue;
+      }
     if (Region == DataRegion::Stack)
       O.Name += " at " + hexAddress(A.Address);
     if (Region != DataRegion::Module && Region != DataRegion::Shared &&

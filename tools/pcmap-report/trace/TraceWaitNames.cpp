@@ -1,0 +1,606 @@
+//===- TraceWaitNames.cpp - A lock named by its caller's variable ---------===//
+//
+// A futex word in a process's memory (the heap, a stack) has no symbol; the
+// code that locked it knows it as a member of something a pointer points
+// to: S->mu. The blocked thread's stack has the return address of that
+// call; the caller's DWARF, when the compiler described its calls
+// (DW_TAG_call_site, clang and GCC from -O1), says what the first argument
+// was as a register's value plus a constant (DW_AT_call_value). A pointer
+// variable in scope there whose location is that register (or, in the
+// same straight-line code, a register the argument was computed from by
+// copies and constant additions, read from the machine code) then names
+// it: its pointee's member at that offset. Nothing is guessed: without
+// such a variable there is no name (docs/Report.md, "Wait time").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Trace.h"
+#include "TraceDwarf.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFExpression.h"
+#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace pcmap {
+namespace report {
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+std::optional<RegisterValue> registerValue(ArrayRef<uint8_t> Expr,
+                                           bool Location, uint8_t AddressSize) {
+  DataExtractor Data(toStringRef(Expr), true, AddressSize);
+  DWARFExpression E(Data, AddressSize);
+  RegisterValue V;
+  bool Base = false, Register = false, StackValue = false;
+  std::optional<uint64_t> Constant; // pushed, for a DW_OP_plus or minus
+  for (const DWARFExpression::Operation &Op : E) {
+    if (Op.isError() || StackValue)
+      return std::nullopt;
+    uint8_t Code = Op.getCode();
+    if (!Base) {
+      Base = true;
+      if (Code >= dwarf::DW_OP_reg0 && Code <= dwarf::DW_OP_reg31) {
+        V.Reg = Code - dwarf::DW_OP_reg0;
+        Register = true;
+      } else if (Code == dwarf::DW_OP_regx) {
+        V.Reg = unsigned(Op.getRawOperand(0));
+        Register = true;
+      } else if (Code >= dwarf::DW_OP_breg0 && Code <= dwarf::DW_OP_breg31) {
+        V.Reg = Code - dwarf::DW_OP_breg0;
+        V.Offset = int64_t(Op.getRawOperand(0));
+      } else if (Code == dwarf::DW_OP_bregx) {
+        V.Reg = unsigned(Op.getRawOperand(0));
+        V.Offset = int64_t(Op.getRawOperand(1));
+      } else if (Code == dwarf::DW_OP_entry_value ||
+                 Code == dwarf::DW_OP_GNU_entry_value) {
+        // The operand is the size of a block: one register, alone.
+        uint64_t Begin = Op.getOperandEndOffset(0), End = Op.getEndOffset();
+        std::optional<RegisterValue> In = registerValue(
+            Expr.slice(Begin, End - Begin), /*Location=*/true, AddressSize);
+        if (!In || In->Entry || In->Offset ||
+            Expr[Begin] == dwarf::DW_OP_stack_value)
+          return std::nullopt;
+        V.Reg = In->Reg;
+        V.Entry = true;
+      } else {
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (Register) // a register location has nothing after it
+      return std::nullopt;
+    if (Code == dwarf::DW_OP_stack_value) {
+      StackValue = true;
+    } else if (Code == dwarf::DW_OP_plus_uconst && !Constant) {
+      V.Offset += int64_t(Op.getRawOperand(0));
+    } else if (Code >= dwarf::DW_OP_lit0 && Code <= dwarf::DW_OP_lit31 &&
+               !Constant) {
+      Constant = Code - dwarf::DW_OP_lit0;
+    } else if ((Code == dwarf::DW_OP_constu || Code == dwarf::DW_OP_consts ||
+                Code == dwarf::DW_OP_const1u || Code == dwarf::DW_OP_const2u ||
+                Code == dwarf::DW_OP_const4u) &&
+               !Constant) {
+      Constant = Op.getRawOperand(0);
+    } else if ((Code == dwarf::DW_OP_plus || Code == dwarf::DW_OP_minus) &&
+               Constant) {
+      V.Offset +=
+          Code == dwarf::DW_OP_plus ? int64_t(*Constant) : -int64_t(*Constant);
+      Constant.reset();
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!Base || Constant)
+    return std::nullopt;
+  if (Location && !Register && !StackValue)
+    return std::nullopt; // a memory location, not a value
+  return V;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The DWARF of a function at a PC
+//===----------------------------------------------------------------------===//
+
+/// The registers that carry the first integer argument and that a call
+/// keeps (DWARF numbers), of each machine with a rule.
+struct MachineRules {
+  unsigned FirstArgument;
+  std::vector<unsigned> CalleeSaved;
+};
+
+std::optional<MachineRules> rulesOf(uint16_t Machine) {
+  if (Machine == ELF::EM_X86_64) // rdi; rbx, rbp, r12-r15
+    return MachineRules{5, {3, 6, 12, 13, 14, 15}};
+  if (Machine == ELF::EM_AARCH64) // x0; x19-x29
+    return MachineRules{0, {19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29}};
+  return std::nullopt;
+}
+
+/// A function's name as the wait kinds match it: demangled.
+std::string functionName(DWARFDie D) {
+  if (const char *Linkage = D.getLinkageName())
+    return displaySymbol(Linkage, /*Demangle=*/true);
+  const char *Short = D.getShortName();
+  return Short ? Short : "";
+}
+
+bool isWaitFunction(DWARFDie D) {
+  std::string Name = functionName(D);
+  return !Name.empty() && trace::waitKindOfFunction(Name.c_str());
+}
+
+/// A function whose first argument holds the word it waits on: a lock,
+/// condition variable, semaphore..., not a thread's join (the word is the
+/// thread's, the argument its handle).
+bool takesWaitObject(DWARFDie Callee) {
+  std::string Name = functionName(Callee);
+  const char *Kind =
+      Name.empty() ? nullptr : trace::waitKindOfFunction(Name.c_str());
+  return Kind && StringRef(Kind) != "thread join";
+}
+
+/// The scopes that hold PC, the function's own first, then each nested
+/// lexical block and inlined subroutine; innermost last.
+std::vector<DWARFDie> scopesAt(DWARFDie Function, uint64_t PC) {
+  std::vector<DWARFDie> Chain{Function};
+  for (bool Deeper = true; Deeper && Chain.size() < 64;) {
+    Deeper = false;
+    for (DWARFDie Child : Chain.back().children()) {
+      dwarf::Tag Tag = Child.getTag();
+      if ((Tag == dwarf::DW_TAG_lexical_block ||
+           Tag == dwarf::DW_TAG_inlined_subroutine) &&
+          Child.addressRangeContainsAddress(PC)) {
+        Chain.push_back(Child);
+        Deeper = true;
+        break;
+      }
+    }
+  }
+  return Chain;
+}
+
+/// What variable V's location at PC says of a register, if anything.
+std::optional<RegisterValue> locationAt(DWARFDie V, uint64_t PC) {
+  Expected<DWARFLocationExpressionsVector> Locations =
+      V.getLocations(dwarf::DW_AT_location);
+  if (!Locations) {
+    consumeError(Locations.takeError());
+    return std::nullopt;
+  }
+  uint8_t AddressSize = V.getDwarfUnit()->getAddressByteSize();
+  for (const DWARFLocationExpression &L : *Locations)
+    if (!L.Range || (L.Range->LowPC <= PC && PC < L.Range->HighPC))
+      return registerValue(L.Expr, /*Location=*/true, AddressSize);
+  return std::nullopt;
+}
+
+/// "ns::Shard": a type's name with its enclosing namespaces and classes.
+std::string qualifiedName(DWARFDie T) {
+  const char *Name = T.getShortName();
+  if (!Name)
+    return "";
+  std::string Out = Name;
+  for (DWARFDie P = T.getParent(); P; P = P.getParent()) {
+    dwarf::Tag Tag = P.getTag();
+    if (Tag != dwarf::DW_TAG_namespace && Tag != dwarf::DW_TAG_structure_type &&
+        Tag != dwarf::DW_TAG_class_type && Tag != dwarf::DW_TAG_union_type)
+      break;
+    const char *Outer = P.getShortName();
+    Out = std::string(Outer ? Outer : "(anonymous namespace)") + "::" + Out;
+  }
+  return Out;
+}
+
+/// The name of the bytes at Offset from pointer (or reference) variable
+/// V's target, if they are a member or element of it (not the whole
+/// object: that names its type only), the library's own members left out.
+std::optional<std::string> pointeeName(DWARFDie V, int64_t Offset) {
+  const char *Name = V.getShortName();
+  DWARFDie T = dataUnqualifiedType(dataVariableType(V));
+  if (!Name || !T || Offset < 0)
+    return std::nullopt;
+  dwarf::Tag Tag = T.getTag();
+  bool Reference = Tag == dwarf::DW_TAG_reference_type ||
+                   Tag == dwarf::DW_TAG_rvalue_reference_type;
+  if (Tag != dwarf::DW_TAG_pointer_type && !Reference)
+    return std::nullopt;
+  DWARFDie Pointee = dataUnqualifiedType(
+      T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+  if (!Pointee)
+    return std::nullopt;
+  dwarf::Tag PTag = Pointee.getTag();
+  bool Array = PTag == dwarf::DW_TAG_array_type;
+  if (!Array && PTag != dwarf::DW_TAG_structure_type &&
+      PTag != dwarf::DW_TAG_class_type && PTag != dwarf::DW_TAG_union_type)
+    return std::nullopt;
+  std::string Path =
+      withoutLibraryMembers(dataMemberPath(Pointee, uint64_t(Offset), 1));
+  if (Path.empty())
+    return std::nullopt;
+  StringRef Member = StringRef(Path).drop_front(Path[0] == '.' ? 1 : 0);
+  if (StringRef(Name) == "this" && !Array) {
+    std::string Class = qualifiedName(Pointee);
+    if (Class.empty())
+      return std::nullopt;
+    return Class + "::" + Member.str();
+  }
+  if (Reference)
+    return Name + Path;
+  if (Array)
+    return "(*" + std::string(Name) + ")" + Path;
+  return std::string(Name) + "->" + Member.str();
+}
+
+/// One machine instruction of a function.
+struct Instruction {
+  uint64_t Address = 0, Size = 0;
+  MCInst Inst;
+};
+
+class DwarfWaitArgumentNamer : public WaitArgumentNamer {
+public:
+  DwarfWaitArgumentNamer(const object::ObjectFile &Obj, DWARFContext &Dwarf,
+                         MachineRules Rules)
+      : Obj(Obj), Dwarf(Dwarf), Rules(std::move(Rules)) {}
+
+  bool hasFunction(uint64_t PC) override { return bool(functionAt(PC)); }
+  bool inWaitFunction(uint64_t PC) override {
+    DWARFDie F = functionAt(PC);
+    return F && isWaitFunction(F);
+  }
+  std::optional<std::string> argumentName(uint64_t PC) override;
+
+private:
+  DWARFDie functionAt(uint64_t PC);
+  DWARFDie callSiteAt(DWARFDie Function, uint64_t ReturnPC);
+  std::optional<std::string> nameAt(DWARFDie Function, RegisterValue V,
+                                    uint64_t PC);
+  /// The registers (and constants) the value V of the call at PC was
+  /// computed from by copies and additions, with the PC of each step.
+  std::vector<std::pair<RegisterValue, uint64_t>>
+  sources(DWARFDie Function, RegisterValue V, uint64_t PC);
+  bool initMC();
+  std::optional<std::pair<unsigned, int64_t>> copyStep(const MCInst &I,
+                                                       unsigned Dest) const;
+
+  const object::ObjectFile &Obj;
+  DWARFContext &Dwarf;
+  MachineRules Rules;
+  std::optional<bool> MCReady;
+  std::unique_ptr<const MCRegisterInfo> MRI;
+  std::unique_ptr<const MCAsmInfo> MAI;
+  std::unique_ptr<const MCSubtargetInfo> STI;
+  std::unique_ptr<const MCInstrInfo> MII;
+  std::unique_ptr<MCContext> Ctx;
+  std::unique_ptr<const MCDisassembler> Disassembler;
+  std::unique_ptr<const MCInstrAnalysis> MIA;
+};
+
+DWARFDie DwarfWaitArgumentNamer::functionAt(uint64_t PC) {
+  DWARFCompileUnit *CU = Dwarf.getCompileUnitForCodeAddress(PC);
+  if (!CU)
+    return DWARFDie();
+  SmallVector<DWARFDie, 4> Chain;
+  CU->getInlinedChainForAddress(PC, Chain);
+  return Chain.empty() ? DWARFDie() : Chain.back();
+}
+
+DWARFDie DwarfWaitArgumentNamer::callSiteAt(DWARFDie Function,
+                                            uint64_t ReturnPC) {
+  // Clang puts a call site in its function, GCC in the innermost scope of
+  // the call: the whole tree.
+  std::vector<DWARFDie> Work{Function};
+  while (!Work.empty()) {
+    DWARFDie D = Work.back();
+    Work.pop_back();
+    for (DWARFDie Child : D.children()) {
+      dwarf::Tag Tag = Child.getTag();
+      std::optional<DWARFFormValue> At;
+      if (Tag == dwarf::DW_TAG_call_site)
+        At = Child.find(dwarf::DW_AT_call_return_pc);
+      else if (Tag == dwarf::DW_TAG_GNU_call_site)
+        At = Child.find(dwarf::DW_AT_low_pc);
+      else if (Child.hasChildren())
+        Work.push_back(Child);
+      if (At && At->getAsAddress() == ReturnPC)
+        return Child;
+    }
+  }
+  return DWARFDie();
+}
+
+std::optional<std::string> DwarfWaitArgumentNamer::nameAt(DWARFDie Function,
+                                                          RegisterValue V,
+                                                          uint64_t PC) {
+  // The innermost scope's variables first: an inlined function's
+  // parameters before its caller's.
+  std::vector<DWARFDie> Scopes = scopesAt(Function, PC);
+  for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It)
+    for (DWARFDie D : It->children()) {
+      if (D.getTag() != dwarf::DW_TAG_variable &&
+          D.getTag() != dwarf::DW_TAG_formal_parameter)
+        continue;
+      std::optional<RegisterValue> L = locationAt(D, PC);
+      if (!L || L->Reg != V.Reg || L->Entry != V.Entry)
+        continue;
+      if (std::optional<std::string> Name =
+              pointeeName(D, V.Offset - L->Offset))
+        return Name;
+    }
+  if (!V.Entry)
+    return std::nullopt;
+  // A register's value at entry: the function's parameter that came in it.
+  std::optional<uint64_t> Entry;
+  uint64_t Low = 0, High = 0, Index = 0;
+  if (Function.getLowAndHighPC(Low, High, Index))
+    Entry = Low;
+  else if (Expected<DWARFAddressRangesVector> Ranges =
+               Function.getAddressRanges();
+           Ranges && !Ranges->empty())
+    Entry = Ranges->front().LowPC;
+  else if (!Ranges)
+    consumeError(Ranges.takeError());
+  if (!Entry)
+    return std::nullopt;
+  for (DWARFDie D : Function.children()) {
+    if (D.getTag() != dwarf::DW_TAG_formal_parameter)
+      continue;
+    std::optional<RegisterValue> L = locationAt(D, *Entry);
+    if (L && !L->Entry && L->Reg == V.Reg)
+      return pointeeName(D, V.Offset - L->Offset);
+  }
+  return std::nullopt;
+}
+
+bool DwarfWaitArgumentNamer::initMC() {
+  if (MCReady)
+    return *MCReady;
+  MCReady = false;
+  static bool Initialized = [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    InitializeAllDisassemblers();
+    return true;
+  }();
+  (void)Initialized;
+  Triple T = Obj.makeTriple();
+  std::string Error;
+  const Target *TheTarget = TargetRegistry::lookupTarget(T.str(), Error);
+  if (!TheTarget)
+    return false;
+  MRI.reset(TheTarget->createMCRegInfo(T.str()));
+  MCTargetOptions Options;
+  if (MRI)
+    MAI.reset(TheTarget->createMCAsmInfo(*MRI, T.str(), Options));
+  STI.reset(TheTarget->createMCSubtargetInfo(T.str(), "", ""));
+  MII.reset(TheTarget->createMCInstrInfo());
+  if (!MRI || !MAI || !STI || !MII)
+    return false;
+  Ctx = std::make_unique<MCContext>(T, MAI.get(), MRI.get(), STI.get());
+  Disassembler.reset(TheTarget->createMCDisassembler(*STI, *Ctx));
+  MIA.reset(TheTarget->createMCInstrAnalysis(MII.get()));
+  MCReady = Disassembler && MIA;
+  return *MCReady;
+}
+
+/// Where instruction I sets register Dest to another register plus a
+/// constant: the other register and the constant.
+std::optional<std::pair<unsigned, int64_t>>
+DwarfWaitArgumentNamer::copyStep(const MCInst &I, unsigned Dest) const {
+  StringRef Name = MII->getName(I.getOpcode());
+  auto Reg = [&](unsigned N) -> unsigned {
+    return N < I.getNumOperands() && I.getOperand(N).isReg()
+               ? unsigned(I.getOperand(N).getReg())
+               : 0;
+  };
+  auto Imm = [&](unsigned N) -> std::optional<int64_t> {
+    if (N < I.getNumOperands() && I.getOperand(N).isImm())
+      return I.getOperand(N).getImm();
+    return std::nullopt;
+  };
+  if (Reg(0) != Dest)
+    return std::nullopt;
+  // x86-64: lea disp(%base), %dest; mov %src, %dest; add/sub $imm, %dest.
+  if (Name == "LEA64r" && Reg(1) && !Reg(3) && !Reg(5) && Imm(4) &&
+      StringRef(MRI->getName(Reg(1))) != "RIP")
+    return std::make_pair(unsigned(Reg(1)), *Imm(4));
+  if (Name == "MOV64rr" && Reg(1))
+    return std::make_pair(unsigned(Reg(1)), int64_t(0));
+  if ((Name == "ADD64ri32" || Name == "ADD64ri8") && Imm(2))
+    return std::make_pair(unsigned(Reg(1)), *Imm(2));
+  if ((Name == "SUB64ri32" || Name == "SUB64ri8") && Imm(2))
+    return std::make_pair(unsigned(Reg(1)), -*Imm(2));
+  // AArch64: add/sub dest, src, #imm{, lsl #12}; mov dest, src (orr with
+  // xzr).
+  if ((Name == "ADDXri" || Name == "SUBXri") && Reg(1) && Imm(2) && Imm(3)) {
+    int64_t K = *Imm(2) << *Imm(3);
+    if (StringRef(MRI->getName(Reg(1))) == "SP")
+      return std::nullopt;
+    return std::make_pair(unsigned(Reg(1)), Name == "ADDXri" ? K : -K);
+  }
+  if (Name == "ORRXrs" && StringRef(MRI->getName(Reg(1))) == "XZR" && Reg(2) &&
+      Imm(3) == 0)
+    return std::make_pair(unsigned(Reg(2)), int64_t(0));
+  return std::nullopt;
+}
+
+std::vector<std::pair<RegisterValue, uint64_t>>
+DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
+                                uint64_t PC) {
+  std::vector<std::pair<RegisterValue, uint64_t>> Out;
+  if (V.Entry || !initMC())
+    return Out;
+  Expected<DWARFAddressRangesVector> Ranges = Function.getAddressRanges();
+  if (!Ranges) {
+    consumeError(Ranges.takeError());
+    return Out;
+  }
+  // Every instruction of the function, and where its branches go: a
+  // register is followed back only through code that nothing jumps into.
+  std::vector<std::vector<Instruction>> Parts;
+  std::set<uint64_t> Targets;
+  for (const DWARFAddressRange &Range : *Ranges) {
+    std::optional<ArrayRef<uint8_t>> Bytes;
+    for (const object::SectionRef &S : Obj.sections()) {
+      if (!S.isText() || Range.LowPC < S.getAddress() ||
+          Range.HighPC > S.getAddress() + S.getSize())
+        continue;
+      Expected<StringRef> Contents = S.getContents();
+      if (!Contents) {
+        consumeError(Contents.takeError());
+        return Out;
+      }
+      Bytes = arrayRefFromStringRef(*Contents).slice(
+          Range.LowPC - S.getAddress(), Range.HighPC - Range.LowPC);
+    }
+    if (!Bytes)
+      return Out;
+    Parts.emplace_back();
+    for (uint64_t At = 0; At < Bytes->size();) {
+      Instruction I;
+      I.Address = Range.LowPC + At;
+      if (Disassembler->getInstruction(I.Inst, I.Size, Bytes->slice(At),
+                                       I.Address,
+                                       nulls()) != MCDisassembler::Success ||
+          !I.Size)
+        return Out;
+      const MCInstrDesc &D = MII->get(I.Inst.getOpcode());
+      uint64_t Target = 0;
+      if (D.isBranch() && !D.isCall()) {
+        if (D.isIndirectBranch() ||
+            !MIA->evaluateBranch(I.Inst, I.Address, I.Size, Target))
+          return Out; // a jump table's targets are not known
+        Targets.insert(Target);
+      }
+      At += I.Size;
+      Parts.back().push_back(std::move(I));
+    }
+  }
+  for (const std::vector<Instruction> &Code : Parts) {
+    auto Call = find_if(Code, [&](const Instruction &I) {
+      return I.Address <= PC && PC < I.Address + I.Size;
+    });
+    if (Call == Code.end())
+      continue;
+    int Reg = MRI->getLLVMRegNum(V.Reg, false).value_or(-1);
+    if (Reg < 0)
+      return Out;
+    RegisterValue Cur = V;
+    for (auto It = Call; It != Code.begin() && Out.size() < 8;) {
+      if (Targets.count(It->Address))
+        break;
+      --It;
+      const MCInstrDesc &D = MII->get(It->Inst.getOpcode());
+      if (D.isCall()) {
+        if (!is_contained(Rules.CalleeSaved, Cur.Reg))
+          break;
+        continue;
+      }
+      bool Defines = false;
+      for (unsigned Op = 0; Op < D.getNumDefs(); ++Op)
+        Defines |=
+            It->Inst.getOperand(Op).isReg() &&
+            MRI->regsOverlap(It->Inst.getOperand(Op).getReg(), MCRegister(Reg));
+      for (MCPhysReg Implicit : D.implicit_defs())
+        Defines |= MRI->regsOverlap(Implicit, MCRegister(Reg));
+      if (!Defines)
+        continue;
+      std::optional<std::pair<unsigned, int64_t>> Step =
+          copyStep(It->Inst, unsigned(Reg));
+      int Source = Step ? MRI->getDwarfRegNum(Step->first, false) : -1;
+      if (Source < 0)
+        break;
+      Reg = int(Step->first);
+      Cur.Reg = unsigned(Source);
+      Cur.Offset += Step->second;
+      Out.push_back({Cur, It->Address});
+    }
+    break;
+  }
+  return Out;
+}
+
+std::optional<std::string> DwarfWaitArgumentNamer::argumentName(uint64_t PC) {
+  DWARFDie Function = functionAt(PC);
+  if (!Function || isWaitFunction(Function))
+    return std::nullopt;
+  DWARFDie Call = callSiteAt(Function, PC + 1);
+  if (!Call)
+    return std::nullopt;
+  DWARFDie Callee =
+      Call.getAttributeValueAsReferencedDie(dwarf::DW_AT_call_origin);
+  if (!Callee)
+    Callee =
+        Call.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+  if (!Callee || !takesWaitObject(Callee))
+    return std::nullopt;
+  uint8_t AddressSize = Call.getDwarfUnit()->getAddressByteSize();
+  for (DWARFDie P : Call.children()) {
+    if (P.getTag() != dwarf::DW_TAG_call_site_parameter &&
+        P.getTag() != dwarf::DW_TAG_GNU_call_site_parameter)
+      continue;
+    std::optional<RegisterValue> In = locationAt(P, PC);
+    if (!In || In->Entry || In->Offset || In->Reg != Rules.FirstArgument)
+      continue;
+    std::optional<DWARFFormValue> Value =
+        P.find({dwarf::DW_AT_call_value, dwarf::DW_AT_GNU_call_site_value});
+    std::optional<ArrayRef<uint8_t>> Expr =
+        Value ? Value->getAsBlock() : std::nullopt;
+    std::optional<RegisterValue> V =
+        Expr ? registerValue(*Expr, /*Location=*/false, AddressSize)
+             : std::nullopt;
+    if (!V)
+      return std::nullopt;
+    if (std::optional<std::string> Name = nameAt(Function, *V, PC))
+      return Name;
+    for (const auto &[From, At] : sources(Function, *V, PC))
+      if (std::optional<std::string> Name = nameAt(Function, From, At))
+        return Name;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+WaitArgumentNamer::~WaitArgumentNamer() = default;
+
+std::unique_ptr<WaitArgumentNamer>
+WaitArgumentNamer::create(const object::ObjectFile &Obj, DWARFContext &Dwarf) {
+  auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj);
+  std::optional<MachineRules> Rules =
+      Elf ? rulesOf(Elf->getEMachine()) : std::nullopt;
+  if (!Rules)
+    return nullptr;
+  return std::make_unique<DwarfWaitArgumentNamer>(Obj, Dwarf,
+                                                  std::move(*Rules));
+}
+
+} // namespace report
+} // namespace pcmap
