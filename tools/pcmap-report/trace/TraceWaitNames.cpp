@@ -57,10 +57,21 @@ std::optional<RegisterValue> registerValue(ArrayRef<uint8_t> Expr,
   RegisterValue V;
   bool Base = false, Register = false, StackValue = false;
   std::optional<uint64_t> Constant; // pushed, for a DW_OP_plus or minus
+  // DW_OP_entry_value's operand is the size of the block after it, whose
+  // operations the iteration visits next: one register, alone.
+  std::optional<uint64_t> EntryEnd;
+  uint64_t End = 0;
   for (const DWARFExpression::Operation &Op : E) {
     if (Op.isError() || StackValue)
       return std::nullopt;
+    // Each operand takes a byte at least (a truncated one reads as 0).
+    for (uint64_t I = 0, At = End + 1; I < Op.getNumOperands(); ++I) {
+      if (Op.getOperandEndOffset(I) <= At)
+        return std::nullopt;
+      At = Op.getOperandEndOffset(I);
+    }
     uint8_t Code = Op.getCode();
+    End = Op.getEndOffset();
     if (!Base) {
       Base = true;
       if (Code >= dwarf::DW_OP_reg0 && Code <= dwarf::DW_OP_reg31) {
@@ -69,25 +80,27 @@ std::optional<RegisterValue> registerValue(ArrayRef<uint8_t> Expr,
       } else if (Code == dwarf::DW_OP_regx) {
         V.Reg = unsigned(Op.getRawOperand(0));
         Register = true;
-      } else if (Code >= dwarf::DW_OP_breg0 && Code <= dwarf::DW_OP_breg31) {
+      } else if (Code >= dwarf::DW_OP_breg0 && Code <= dwarf::DW_OP_breg31 &&
+                 !EntryEnd) {
         V.Reg = Code - dwarf::DW_OP_breg0;
         V.Offset = int64_t(Op.getRawOperand(0));
-      } else if (Code == dwarf::DW_OP_bregx) {
+      } else if (Code == dwarf::DW_OP_bregx && !EntryEnd) {
         V.Reg = unsigned(Op.getRawOperand(0));
         V.Offset = int64_t(Op.getRawOperand(1));
-      } else if (Code == dwarf::DW_OP_entry_value ||
-                 Code == dwarf::DW_OP_GNU_entry_value) {
-        // The operand is the size of a block: one register, alone.
-        uint64_t Begin = Op.getOperandEndOffset(0), End = Op.getEndOffset();
-        std::optional<RegisterValue> In = registerValue(
-            Expr.slice(Begin, End - Begin), /*Location=*/true, AddressSize);
-        if (!In || In->Entry || In->Offset ||
-            Expr[Begin] == dwarf::DW_OP_stack_value)
-          return std::nullopt;
-        V.Reg = In->Reg;
+      } else if ((Code == dwarf::DW_OP_entry_value ||
+                  Code == dwarf::DW_OP_GNU_entry_value) &&
+                 !EntryEnd) {
+        EntryEnd = End + Op.getRawOperand(0);
         V.Entry = true;
+        Base = false;
       } else {
         return std::nullopt;
+      }
+      if (EntryEnd && Base) {
+        // The entry value's register, a value like a base register's.
+        if (!Register || End != *EntryEnd)
+          return std::nullopt;
+        Register = false;
       }
       continue;
     }
@@ -114,6 +127,8 @@ std::optional<RegisterValue> registerValue(ArrayRef<uint8_t> Expr,
       return std::nullopt;
     }
   }
+  if (End != Expr.size()) // truncated
+    return std::nullopt;
   if (!Base || Constant)
     return std::nullopt;
   if (Location && !Register && !StackValue)
