@@ -587,6 +587,10 @@ private:
   bool Demangle, Files, Types;
   std::map<uint32_t, std::unique_ptr<ModuleData>> Modules;
   int64_t ThreadPointer = 0; // of the TLS line being named
+  /// waitArgument's answers by frame (module, offset): many waits share
+  /// their callers.
+  std::map<std::pair<uint32_t, uint64_t>, std::optional<std::string>>
+      ArgumentNames;
 };
 
 ModuleData *DataNamer::module(uint32_t M) {
@@ -614,8 +618,11 @@ std::optional<std::string> DataNamer::waitArgument(const WaitObject &O) {
       WaitArgumentNamer *A = M ? M->waitArguments() : nullptr;
       if (!A || !A->hasFunction(F.Offset) || A->inWaitFunction(F.Offset))
         continue;
-      if (std::optional<std::string> Name = A->argumentName(F.Offset))
-        return Name;
+      auto [It, New] = ArgumentNames.try_emplace({F.Module, F.Offset});
+      if (New)
+        It->second = A->argumentName(F.Offset);
+      if (It->second)
+        return It->second;
       break;
     }
   }
