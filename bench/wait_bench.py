@@ -5,10 +5,12 @@ itself, and the sampler's cost with many blocked threads.
   wait_bench.py BUILD_DIR [ROUNDS] [--headline FILE]
 --headline FILE: also write the figures as JSON (bench/headline.py).
 
-Accuracy: test/rt/Inputs/wait_lock.c (four threads take turns on a global
-mutex, each holding it about 1 ms) measures the time its threads spend in
-pthread_mutex_lock; the JSON dump's wait on that mutex (every row whose
-futex word is its address) is compared with it, round by round.
+Accuracy: test/rt/Inputs/wait_objects.cpp (four threads take turns on a
+global pthread_mutex_t, then on a std::mutex member of a heap object, each
+holding it about 1 ms; the main thread waits on a condition variable)
+measures the time its threads spend in each lock call; the JSON dump's wait
+on each object (every row whose futex word lies in it) is compared with
+it, and go tool pprof's total for big_lock, round by round.
 
 Cost: a program whose 100 threads block on one condition variable for 5 s
 while the main thread sleeps; untraced, with the tracer alone
@@ -22,6 +24,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -73,26 +76,64 @@ def run(cmd, env=None):
     return out, wall, cpu
 
 
+# The lock objects of test/rt/Inputs/wait_objects.cpp, with the bytes a
+# waiter's futex word may lie in (a condition variable's threads sleep on
+# a word inside it).
+OBJECTS = [("big_lock", 40), ("Shard::mu", 40), ("Ready", 48)]
+
+
 def accuracy(work, clang, rounds):
-    prog = os.path.join(work, "wait_lock")
-    subprocess.run([clang, "-O2", "-g", "-pthread", "-fsanitize-metadata=all",
-                    os.path.join(ROOT, "test/rt/Inputs/wait_lock.c"), "-o",
-                    prog], check=True)
-    ratios = []
+    """Per object, each round's reported / measured wait."""
+    prog = os.path.join(work, "wait_objects")
+    subprocess.run([clang + "++", "-O2", "-g", "-pthread",
+                    "-fsanitize-metadata=all",
+                    os.path.join(ROOT, "test/rt/Inputs/wait_objects.cpp"),
+                    "-o", prog], check=True)
+    ratios = {name: [] for name, _ in OBJECTS}
     for r in range(rounds):
         base = os.path.join(work, "trace%d" % r)
         env = dict(os.environ, PCMAP_OPTIONS="trace_wait=1:report_format=json:"
                    "report_path=" + base)
         out, _, _ = run([prog], env)
-        m = re.search(r"big_lock at (0x[0-9a-f]+): waited ([0-9.]+) s", out)
-        addr, measured = int(m.group(1), 16), float(m.group(2))
         dump = json.loads(open(glob.glob(base + ".*")[0]).readline())
-        ns = sum(w["wait_ns"] for w in dump["waits"]
-                 if w.get("address") and int(w["address"], 16) == addr)
-        ratios.append(ns / 1e9 / measured)
-        print("round %d: measured %.3f s, reported %.3f s (%.3f)"
-              % (r + 1, measured, ns / 1e9, ratios[-1]))
+        parts = []
+        for name, size in OBJECTS:
+            m = re.search(re.escape(name) +
+                          r" at (0x[0-9a-f]+): waited ([0-9.]+) s", out)
+            addr, measured = int(m.group(1), 16), float(m.group(2))
+            ns = sum(w["wait_ns"] for w in dump["waits"]
+                     if w.get("address") and
+                     addr <= int(w["address"], 16) < addr + size)
+            ratios[name].append(ns / 1e9 / measured)
+            parts.append("%s measured %.3f s, reported %.3f s (%.3f)"
+                         % (name, measured, ns / 1e9, ratios[name][-1]))
+            if name == "big_lock":
+                total = pprof_total(work, base, "big_lock")
+                if total is not None:
+                    pprof_ratios.append(total / measured)
+                    parts.append("go tool pprof -tagfocus=object=big_lock "
+                                 "%.3f s (%.3f)" % (total, pprof_ratios[-1]))
+        print("round %d: %s" % (r + 1, "; ".join(parts)))
     return ratios
+
+
+def pprof_total(work, base, name):
+    """The wait go tool pprof totals for the object name in pcmap-report's
+    pprof profile of the dump base.*, in seconds; None without go."""
+    report = os.path.join(BUILD, "bin", "pcmap-report")
+    if not shutil.which("go") or not os.path.exists(report):
+        return None
+    profile = base + ".pb.gz"
+    subprocess.run([report, "trace", "--format=pprof", "-o", profile] +
+                   glob.glob(base + ".[0-9]*"), check=True)
+    env = dict(os.environ, HOME=work, GOCACHE=os.path.join(work, "gocache"))
+    top = subprocess.run(["go", "tool", "pprof", "-sample_index=wait",
+                          "-tagfocus=object=" + name, "-top", profile],
+                         env=env, capture_output=True, text=True).stdout
+    m = re.search(r"Showing nodes accounting for ([0-9.]+)(m?s)", top)
+    if not m:
+        return None
+    return float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
 
 
 def thread_cpu_ns(pid):
@@ -144,26 +185,44 @@ def cost(work, clang, rounds):
     return steady, whole
 
 
+pprof_ratios = []
+BUILD = None
+
+
 def main():
+    global BUILD
     headline = Headline(take_option(sys.argv))
     build = os.path.abspath(sys.argv[1])
+    BUILD = build
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     clang = os.path.join(build, "bin", "pcmap-clang")
     with tempfile.TemporaryDirectory() as work:
         ratios = accuracy(work, clang, rounds)
         steady, whole = cost(work, clang, rounds)
-    print("accuracy: reported / measured wait on big_lock, median %.3f "
-          "(min %.3f, max %.3f) over %d rounds"
-          % (statistics.median(ratios), min(ratios), max(ratios), rounds))
+    for name, v in ratios.items():
+        print("accuracy: reported / measured wait on %s, median %.3f "
+              "(min %.3f, max %.3f) over %d rounds"
+              % (name, statistics.median(v), min(v), max(v), rounds))
+    if pprof_ratios:
+        print("accuracy: go tool pprof -sample_index=wait "
+              "-tagfocus=object=big_lock / measured, median %.3f (min %.3f, "
+              "max %.3f)" % (statistics.median(pprof_ratios),
+                             min(pprof_ratios), max(pprof_ratios)))
     for name in steady:
         print("cost: %-12s %.2f%% of one core from 1 s to 4 s, %.2f%% over "
               "the whole run (medians of %d rounds of 5 s, 100 threads "
               "blocked)" % (name, statistics.median(steady[name]),
                             statistics.median(whole[name]), rounds))
     headline.add("accuracy", "Wait time: reported / measured wait on a "
-                 "mutex", statistics.median(ratios), "",
+                 "mutex", statistics.median(ratios["big_lock"]), "",
                  baseline=1.0, baseline_label="the program's own clock "
                  "around pthread_mutex_lock", digits=3)
+    if pprof_ratios:
+        headline.add("pprof_accuracy", "Wait time: go tool pprof "
+                     "-tagfocus=object=big_lock / measured",
+                     statistics.median(pprof_ratios), "", baseline=1.0,
+                     baseline_label="the program's own clock around "
+                     "pthread_mutex_lock", digits=3)
     headline.add("steady_cost", "Wait sampler (100 Hz, 100 threads "
                  "blocked): CPU time", statistics.median(steady["tracer+wait"]),
                  "% of one core",
