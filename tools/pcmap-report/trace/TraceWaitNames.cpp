@@ -300,6 +300,12 @@ private:
   /// computed from by copies and additions, with the PC of each step.
   std::vector<std::pair<RegisterValue, uint64_t>>
   sources(DWARFDie Function, RegisterValue V, uint64_t PC);
+  /// Every instruction of Function, a vector per address range, and the
+  /// targets of its direct branches; false if some cannot be known (bytes
+  /// that do not disassemble, a jump table).
+  bool disassemble(DWARFDie Function,
+                   std::vector<std::vector<Instruction>> &Parts,
+                   std::set<uint64_t> &Targets);
   bool initMC();
   std::optional<std::pair<unsigned, int64_t>> copyStep(const MCInst &I,
                                                        unsigned Dest) const;
@@ -465,21 +471,14 @@ DwarfWaitArgumentNamer::copyStep(const MCInst &I, unsigned Dest) const {
   return std::nullopt;
 }
 
-std::vector<std::pair<RegisterValue, uint64_t>>
-DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
-                                uint64_t PC) {
-  std::vector<std::pair<RegisterValue, uint64_t>> Out;
-  if (V.Entry || !initMC())
-    return Out;
+bool DwarfWaitArgumentNamer::disassemble(
+    DWARFDie Function, std::vector<std::vector<Instruction>> &Parts,
+    std::set<uint64_t> &Targets) {
   Expected<DWARFAddressRangesVector> Ranges = Function.getAddressRanges();
   if (!Ranges) {
     consumeError(Ranges.takeError());
-    return Out;
+    return false;
   }
-  // Every instruction of the function, and where its branches go: a
-  // register is followed back only through code that nothing jumps into.
-  std::vector<std::vector<Instruction>> Parts;
-  std::set<uint64_t> Targets;
   for (const DWARFAddressRange &Range : *Ranges) {
     std::optional<ArrayRef<uint8_t>> Bytes;
     for (const object::SectionRef &S : Obj.sections()) {
@@ -489,13 +488,13 @@ DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
       Expected<StringRef> Contents = S.getContents();
       if (!Contents) {
         consumeError(Contents.takeError());
-        return Out;
+        return false;
       }
       Bytes = arrayRefFromStringRef(*Contents).slice(
           Range.LowPC - S.getAddress(), Range.HighPC - Range.LowPC);
     }
     if (!Bytes)
-      return Out;
+      return false;
     Parts.emplace_back();
     for (uint64_t At = 0; At < Bytes->size();) {
       Instruction I;
@@ -504,19 +503,32 @@ DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
                                        I.Address,
                                        nulls()) != MCDisassembler::Success ||
           !I.Size)
-        return Out;
+        return false;
       const MCInstrDesc &D = MII->get(I.Inst.getOpcode());
       uint64_t Target = 0;
       if (D.isBranch() && !D.isCall()) {
         if (D.isIndirectBranch() ||
             !MIA->evaluateBranch(I.Inst, I.Address, I.Size, Target))
-          return Out; // a jump table's targets are not known
+          return false; // a jump table's targets are not known
         Targets.insert(Target);
       }
       At += I.Size;
       Parts.back().push_back(std::move(I));
     }
   }
+  return true;
+}
+
+std::vector<std::pair<RegisterValue, uint64_t>>
+DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
+                                uint64_t PC) {
+  std::vector<std::pair<RegisterValue, uint64_t>> Out;
+  // Every instruction of the function, and where its branches go: a
+  // register is followed back only through code that nothing jumps into.
+  std::vector<std::vector<Instruction>> Parts;
+  std::set<uint64_t> Targets;
+  if (V.Entry || !initMC() || !disassemble(Function, Parts, Targets))
+    return Out;
   for (const std::vector<Instruction> &Code : Parts) {
     auto Call = find_if(Code, [&](const Instruction &I) {
       return I.Address <= PC && PC < I.Address + I.Size;
