@@ -11,6 +11,7 @@
 #include "optional/data_report.h"
 #include "optional/describe.h"
 #include "optional/module_list.h"
+#include "optional/race.h"
 #include "optional/report.h"
 #include "optional/rows.h"
 #include "optional/stacks.h"
@@ -231,6 +232,10 @@ bool Running;
 /// The real-time signal the timers send (trace_signal); set when the
 /// tracer starts, and changed when the program takes it (moveSignal).
 int TraceSignal;
+/// With detect_races: the periods between a thread's race checks, and
+/// whether the tracer runs for the races alone (its report is theirs).
+uint64_t RacePeriods = 1;
+bool RacesOnly;
 /// Set when the program took the tracer's signal: sampling is over.
 bool SteppedAside;
 
@@ -308,6 +313,7 @@ struct ThreadSampling {
   int LastStack;                   // the stack table's slot, or -1
   FunctionSlot *LastCoveredCaller; // charged for the last uncovered sample
   uint32_t Tid;                    // its thread id, once looked up
+  uint64_t NextRaceCheck;          // Periods at its next race check
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -317,7 +323,7 @@ void startSelf() {
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
   Self = {threadCPUNanos(), 0, 0,  true,    false, 0, 0,
-          nullptr,          B, -1, nullptr, 0};
+          nullptr,          B, -1, nullptr, 0,     0};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -644,6 +650,24 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
   return 0;
 }
 
+/// A race check of the access the sampled thread is about to make (not the
+/// atomic a sample is charged to), with the stack its sample recorded.
+__attribute__((noinline)) void checkRaceAtSample(const void *Context) {
+  uintptr_t PC = signalContextPC(Context);
+  uintptr_t Frames[16];
+  unsigned Depth = 0;
+  if (Stacks.ready() && Self.LastStack >= 0) {
+    StackTable::Entry E = Stacks.entry(unsigned(Self.LastStack));
+    for (; Depth < E.Depth && Depth < 16; ++Depth)
+      Frames[Depth] = E.Frames[Depth];
+  }
+  // The sample's stack starts at the atomic it was charged to, if any.
+  if (!Depth)
+    Depth = 1;
+  Frames[0] = PC;
+  checkForRace(Context, PC, Frames, Depth, Self.Bounds.Lo, Self.Bounds.Hi);
+}
+
 void handleSample(int Signal, siginfo_t *Info, void *Context) {
   bool FromEvent = isClockEventSignal(Info);
   if (!FromEvent &&
@@ -659,6 +683,10 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
     record(PC, Periods, Context);
     Self.Periods += Periods;
     Self.LastPC = PC;
+    if (Flags.detect_races && Self.Periods >= Self.NextRaceCheck) {
+      Self.NextRaceCheck = Self.Periods + RacePeriods;
+      checkRaceAtSample(Context);
+    }
   }
   if (!__atomic_load_n(&ScanThreadTid, __ATOMIC_RELAXED) &&
       (__atomic_add_fetch(&SamplesSinceScan, 1, __ATOMIC_RELAXED) %
@@ -1817,6 +1845,11 @@ void writeReport(DumpReason Reason) {
   bool WithData = SnapData.ready() && prepareDataReport();
   ReportWriter W;
   Symbolizer Sym;
+  if (RacesOnly && Fmt == ReportFormat::Text) {
+    writeTextRaces(W, Sym);
+    W.flush();
+    return;
+  }
   RowSink Sink(W, Fmt);
   writeSiteTable(W, Sink, Sum, Sym, Memory->Scratch, Want);
   writeFunctionTable(W, Sink, Sum, Sym, Memory->Scratch, Want);
@@ -1829,6 +1862,8 @@ void writeReport(DumpReason Reason) {
       writeTextData(W, Sym, SnapData, Sum.Total, Want);
     if (Flags.trace_wait)
       writeTextWaits(W, Sym, Want);
+    if (Flags.detect_races)
+      writeTextRaces(W, Sym);
     writeResolution(W, Sum);
   }
   W.flush();
@@ -2085,6 +2120,7 @@ void restartInChild() {
   // The child has one thread, whatever the C library's flag still says
   // (glibc does not set it back in a multi-threaded process's child).
   resetWaitSampler();
+  resetRaceDetector();
   if (startSampling(/*MayHaveThreads=*/false)) {
     startDumps();
     startWaitSampler();
@@ -2212,9 +2248,45 @@ void moveSignal() {
 
 } // namespace
 
+/// detect_races: its options checked, its tables mapped, and the tracer on
+/// (at race_hz, reporting only the races, unless trace_atomics asked for
+/// more).
+PCMAP_STARTUP_CODE void configureRaces() {
+  if (Flags.race_hz < 1 || Flags.race_hz > 100000) {
+    Message M;
+    M << "warning: race_hz must be 1 to 100000; using 100";
+    M.emit();
+    Flags.race_hz = 100;
+  }
+  if (Flags.race_delay_us < 1 || Flags.race_delay_us > 1000) {
+    Message M;
+    M << "warning: race_delay_us must be 1 to 1000; using 30";
+    M.emit();
+    Flags.race_delay_us = 30;
+  }
+  if (!prepareRaceDetector()) {
+    Message M;
+    M << "warning: no memory for the race detector; no race checks";
+    M.emit();
+    Flags.detect_races = false;
+    return;
+  }
+  if (!Flags.trace_atomics) {
+    RacesOnly = true;
+    Flags.trace_atomics = true;
+    Flags.trace_hz = Flags.race_hz;
+    Flags.trace_data = false;
+  }
+  int Hz =
+      Flags.trace_hz >= 1 && Flags.trace_hz <= 100000 ? Flags.trace_hz : 1000;
+  RacePeriods = Hz > Flags.race_hz ? uint64_t(Hz / Flags.race_hz) : 1;
+}
+
 PCMAP_STARTUP_CODE void initTracer() {
   if (Flags.trace_wait)
     Flags.trace_atomics = true; // the wait table is the tracer's
+  if (Flags.detect_races)
+    configureRaces();
   if (!Flags.trace_atomics)
     return;
   if (Flags.trace_hz < 1 || Flags.trace_hz > 100000) {

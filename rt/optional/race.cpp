@@ -1,0 +1,411 @@
+//===- race.cpp - Data races by value change, without debug registers -----===//
+
+#include "optional/race.h"
+
+#include "core/access.h"
+#include "core/mapped.h"
+#include "core/options.h"
+#include "optional/data_report.h"
+#include "optional/describe.h"
+#include "optional/module_list.h"
+#include "platform/platform.h"
+
+#include "pcmap/pcmap.h"
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace pcmap {
+namespace rt {
+
+namespace {
+
+/// Frames kept of each side's stack.
+constexpr unsigned kRaceFrames = 16;
+/// Distinct races kept (pairs of sites); more are counted as dropped.
+constexpr unsigned kRaces = 128;
+/// Locations watched at once (threads waiting in a check).
+constexpr unsigned kWatches = 32;
+
+/// One side of a race: the access a thread was about to make.
+struct Side {
+  uintptr_t PC;
+  uint32_t Tid;
+  uint8_t Kind, Size, Depth;
+  uintptr_t Frames[kRaceFrames];
+};
+
+struct Race {
+  uint32_t State; // 0: free, 1: being written, 2: published (release)
+  uintptr_t Address;
+  uint64_t Before, After;
+  bool OtherKnown;
+  Side Access, Other;
+  uint64_t Count;
+};
+
+/// A location a thread is checking, published while it waits. Seq is odd
+/// while the slot is written; a reader keeps what it copied only if Seq was
+/// even and unchanged around the copy.
+struct Watch {
+  uint32_t Seq;
+  uint32_t Owner; // the thread that claimed the slot; 0: free
+  uintptr_t Address; // 0: nothing watched
+  Side S;
+};
+
+struct RaceState {
+  Race Races[kRaces];
+  Watch Watches[kWatches];
+};
+Mapped<RaceState> State;
+uint64_t Checks, Detections, Dropped;
+
+template <class T> void addRelaxed(T &Counter, T V) {
+  __atomic_fetch_add(&Counter, V, __ATOMIC_RELAXED);
+}
+
+void fillSide(Side &S, uintptr_t PC, uint32_t Tid, const AccessForm &Form,
+              const uintptr_t *Frames, unsigned Depth) {
+  S.PC = PC;
+  S.Tid = Tid;
+  S.Kind = Form.Kind;
+  S.Size = Form.Size;
+  S.Depth = uint8_t(Depth < kRaceFrames ? Depth : kRaceFrames);
+  for (unsigned I = 0; I < S.Depth; ++I)
+    S.Frames[I] = Frames[I];
+  if (!S.Depth) {
+    S.Frames[0] = PC;
+    S.Depth = 1;
+  }
+}
+
+/// Keeps a race once per pair of sites (the access's PC and the other
+/// side's, 0 if not known), counting it again when seen again.
+void recordRace(RaceState &R, const Side &Access, const Side *Other,
+                uintptr_t Address, uint64_t Before, uint64_t After) {
+  addRelaxed(Detections, uint64_t(1));
+  uintptr_t OtherPC = Other ? Other->PC : 0;
+  uint64_t Hash = (uint64_t(Access.PC) * 0x9E3779B97F4A7C15ull) ^
+                  (uint64_t(OtherPC) * 0xC2B2AE3D27D4EB4Full);
+  for (unsigned I = 0; I < kRaces; ++I) {
+    Race &E = R.Races[(Hash + I) % kRaces];
+    uint32_t St = __atomic_load_n(&E.State, __ATOMIC_ACQUIRE);
+    if (St == 2 && E.Access.PC == Access.PC &&
+        (E.OtherKnown ? E.Other.PC : 0) == OtherPC) {
+      addRelaxed(E.Count, uint64_t(1));
+      return;
+    }
+    if (St != 0)
+      continue;
+    uint32_t Free = 0;
+    if (!__atomic_compare_exchange_n(&E.State, &Free, 1u, false,
+                                     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      continue;
+    E.Address = Address;
+    E.Before = Before;
+    E.After = After;
+    E.Access = Access;
+    E.OtherKnown = Other != nullptr;
+    if (Other)
+      E.Other = *Other;
+    E.Count = 1;
+    __atomic_store_n(&E.State, 2u, __ATOMIC_RELEASE);
+    return;
+  }
+  addRelaxed(Dropped, uint64_t(1));
+}
+
+/// Another thread's watched access that overlaps [Address, Address + Size),
+/// one of the two a write, copied into Out.
+bool findWatched(RaceState &R, uint32_t Tid, uintptr_t Address, unsigned Size,
+                 unsigned Kind, Side &Out) {
+  for (Watch &W : R.Watches) {
+    uint32_t Seq = __atomic_load_n(&W.Seq, __ATOMIC_ACQUIRE);
+    if (Seq & 1)
+      continue;
+    uintptr_t A = __atomic_load_n(&W.Address, __ATOMIC_RELAXED);
+    if (!A)
+      continue;
+    memcpy(&Out, &W.S, sizeof(Out));
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&W.Seq, __ATOMIC_RELAXED) != Seq || Out.Tid == Tid)
+      continue;
+    bool Overlap = A < Address + Size && Address < A + Out.Size;
+    if (Overlap && ((Kind | Out.Kind) & AK_Write))
+      return true;
+  }
+  return false;
+}
+
+void bumpSeq(Watch &W) {
+  __atomic_store_n(&W.Seq, W.Seq + 1, __ATOMIC_RELEASE);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+Watch *publishWatch(RaceState &R, uintptr_t Address, const Side &S) {
+  for (Watch &W : R.Watches) {
+    uint32_t Free = 0;
+    if (!__atomic_compare_exchange_n(&W.Owner, &Free, S.Tid, false,
+                                     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      continue;
+    bumpSeq(W); // odd: being written
+    W.S = S;
+    __atomic_store_n(&W.Address, Address, __ATOMIC_RELAXED);
+    bumpSeq(W); // even: readable
+    return &W;
+  }
+  return nullptr;
+}
+
+void unpublishWatch(Watch &W) {
+  bumpSeq(W);
+  __atomic_store_n(&W.Address, uintptr_t(0), __ATOMIC_RELAXED);
+  bumpSeq(W);
+  __atomic_store_n(&W.Owner, 0u, __ATOMIC_RELEASE);
+}
+
+uint64_t monotonicNanos() {
+  struct timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+}
+
+/// Waits Micros microseconds on the CPU (the thread is in its handler: it
+/// must not sleep, which could end a system call it interrupted).
+void spin(unsigned Micros) {
+  uint64_t End = monotonicNanos() + uint64_t(Micros) * 1000;
+  while (monotonicNanos() < End) {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  }
+}
+
+/// Reads Size (1 to 8) bytes at Address without faulting.
+bool readValue(uintptr_t Address, unsigned Size, uint64_t &Value) {
+  Value = 0;
+  return copyMemorySafely(Address, &Value, Size) == Size;
+}
+
+} // namespace
+
+void checkForRace(const void *Context, uintptr_t PC, const uintptr_t *Frames,
+                  unsigned Depth, uintptr_t StackLo, uintptr_t StackHi) {
+  RaceState *R = State.peek();
+  if (!R)
+    return;
+  AccessForm Form;
+  uintptr_t Address = 0;
+  if (accessAtSignalContext(Context, Form, Address) != AD_Memory)
+    return;
+  // Plain accesses of 1 to 8 bytes, off the thread's own stack, where the
+  // tables know the code and say it is no atomic.
+  if (Form.Locked || Form.Size == 0 || Form.Size > 8 || !Address ||
+      (Address >= StackLo && Address < StackHi) ||
+      pcmap_is_atomic_pc(PC) != PCMAP_NO)
+    return;
+  uint64_t Before;
+  if (!readValue(Address, Form.Size, Before))
+    return;
+  addRelaxed(Checks, uint64_t(1));
+  Side Me;
+  fillSide(Me, PC, uint32_t(currentThreadId()), Form, Frames, Depth);
+  Side Other;
+  if (findWatched(*R, Me.Tid, Address, Form.Size, Form.Kind, Other)) {
+    recordRace(*R, Me, &Other, Address, Before, Before);
+    return;
+  }
+  Watch *W = publishWatch(*R, Address, Me);
+  spin(unsigned(Flags.race_delay_us));
+  if (W)
+    unpublishWatch(*W);
+  uint64_t After;
+  if (readValue(Address, Form.Size, After) && After != Before)
+    recordRace(*R, Me, nullptr, Address, Before, After);
+}
+
+bool prepareRaceDetector() { return State.get() != nullptr; }
+
+void resetRaceDetector() {
+  if (RaceState *R = State.peek())
+    memset(R, 0, sizeof(*R));
+  Checks = Detections = Dropped = 0;
+}
+
+uint64_t racesFound() {
+  RaceState *R = State.peek();
+  uint64_t N = 0;
+  if (R)
+    for (const Race &E : R->Races)
+      N += __atomic_load_n(&E.State, __ATOMIC_ACQUIRE) == 2;
+  return N;
+}
+
+//===----------------------------------------------------------------------===//
+// The report
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const char *kindText(unsigned Kind) {
+  return Kind == AK_ReadWrite ? "Read and write"
+         : Kind == AK_Write   ? "Write"
+                              : "Read";
+}
+
+/// "#N function file:line:col (module+0xoffset)", a line per inlined frame.
+void writeFrames(Writer &W, Symbolizer &Sym, const Side &S) {
+  unsigned N = 0;
+  for (unsigned F = 0; F < S.Depth; ++F) {
+    uintptr_t PC = S.Frames[F];
+    char Module[512];
+    uintptr_t Bias = 0;
+    SymbolizedPC Sy;
+    Sy.Function[0] = Sy.Location[0] = '\0';
+    Sy.NumFrames = 0;
+    bool InModule = moduleOf(PC, Module, sizeof(Module), Bias);
+    if (InModule)
+      Sym.symbolize(PC, Module, PC - Bias, Sy);
+    const char *Base = InModule ? strrchr(Module, '/') : nullptr;
+    Base = Base ? Base + 1 : InModule ? Module : "?";
+    unsigned Inlined = Sy.Function[0] ? Sy.NumFrames : 0;
+    for (unsigned I = 0; I < (Inlined ? Inlined : 1); ++I) {
+      W << "    #" << uint64_t(N++) << " ";
+      if (Inlined) {
+        const SymbolizedFrame &Fr = Sy.Frames[I];
+        W << (Fr.Function[0] ? Fr.Function : "??");
+        if (Fr.Location[0])
+          W << " " << Fr.Location;
+      } else {
+        W.hex(PC);
+      }
+      W << " (" << Base << "+";
+      W.hex(PC - Bias) << ")\n";
+    }
+  }
+}
+
+/// The SUMMARY line's "FILE:LINE in FUNCTION" of a side's first frame.
+void writeSummaryPlace(Writer &W, Symbolizer &Sym, const Side &S) {
+  char Module[512];
+  uintptr_t Bias = 0;
+  SymbolizedPC Sy;
+  Sy.Function[0] = Sy.Location[0] = '\0';
+  Sy.NumFrames = 0;
+  if (moduleOf(S.PC, Module, sizeof(Module), Bias))
+    Sym.symbolize(S.PC, Module, S.PC - Bias, Sy);
+  if (Sy.Location[0])
+    W << Sy.Location << " ";
+  W << "in " << (Sy.Function[0] ? Sy.Function : "??");
+}
+
+void writeRace(Writer &W, Symbolizer &Sym, ModuleList &Modules,
+               const Race &E, uint64_t Count) {
+  W << "==================\n"
+    << "WARNING: pcmap: data race (pid=" << uint64_t(getpid()) << ")\n";
+  W << "  " << kindText(E.Access.Kind) << " of size "
+    << uint64_t(E.Access.Size) << " at ";
+  W.hex(E.Address) << " by thread " << uint64_t(E.Access.Tid);
+  if (E.OtherKnown)
+    W << ":\n";
+  else {
+    W << " (the location changed from ";
+    W.hex(E.Before) << " to ";
+    W.hex(E.After) << " while the thread waited "
+                   << uint64_t(Flags.race_delay_us) << " us to access it):\n";
+  }
+  writeFrames(W, Sym, E.Access);
+  if (E.OtherKnown) {
+    W << "  Concurrent " << kindText(E.Other.Kind) << " of size "
+      << uint64_t(E.Other.Size) << " by thread " << uint64_t(E.Other.Tid)
+      << ":\n";
+    writeFrames(W, Sym, E.Other);
+  } else {
+    W << "  The other side is not known: another thread wrote the "
+         "location meanwhile\n";
+  }
+  Modules.collect(E.Address);
+  W << "  Location is ";
+  writeAddressName(W, Sym, Modules, E.Address);
+  W << "\n  Seen " << Count << (Count == 1 ? " time\n" : " times\n");
+  W << "SUMMARY: pcmap: data race ";
+  writeSummaryPlace(W, Sym, E.Access);
+  W << "\n==================\n";
+}
+
+} // namespace
+
+namespace {
+/// The report's memory: each race's source place (races at the same lines
+/// on both sides are one report), and the modules of the locations.
+struct RaceReportMemory {
+  char Keys[kRaces][512];
+  uint64_t Counts[kRaces];
+  LoadedObject ModuleStore[ModuleList::kMax + 1];
+};
+Mapped<RaceReportMemory> ReportMemory;
+
+/// "function location" of PC, or its hex value if it has no name.
+void placeKey(Symbolizer &Sym, uintptr_t PC, Writer &W) {
+  char Module[512];
+  uintptr_t Bias = 0;
+  SymbolizedPC Sy;
+  Sy.Function[0] = Sy.Location[0] = '\0';
+  Sy.NumFrames = 0;
+  if (moduleOf(PC, Module, sizeof(Module), Bias))
+    Sym.symbolize(PC, Module, PC - Bias, Sy);
+  if (Sy.Function[0] && Sy.Location[0])
+    W << Sy.Function << " " << Sy.Location;
+  else
+    W.hex(PC);
+}
+} // namespace
+
+void writeTextRaces(Writer &W, Symbolizer &Sym) {
+  RaceState *R = State.peek();
+  RaceReportMemory *M = ReportMemory.get();
+  if (!R || !M)
+    return;
+  ModuleList Modules(M->ModuleStore);
+  prepareDataReport();
+  // Races whose sides are at the same source lines (the loads and stores
+  // of one statement, an unrolled loop's copies) are one report.
+  for (unsigned I = 0; I < kRaces; ++I) {
+    M->Keys[I][0] = '\0';
+    M->Counts[I] = 0;
+    const Race &E = R->Races[I];
+    if (__atomic_load_n(&E.State, __ATOMIC_ACQUIRE) != 2)
+      continue;
+    Text T(M->Keys[I], sizeof(M->Keys[I]));
+    placeKey(Sym, E.Access.PC, T);
+    T << " | ";
+    if (E.OtherKnown)
+      placeKey(Sym, E.Other.PC, T);
+    M->Counts[I] = __atomic_load_n(&E.Count, __ATOMIC_RELAXED);
+    for (unsigned J = 0; J < I; ++J)
+      if (M->Counts[J] && !strcmp(M->Keys[J], M->Keys[I])) {
+        M->Counts[J] += M->Counts[I];
+        M->Counts[I] = 0;
+        break;
+      }
+  }
+  uint64_t N = 0;
+  for (unsigned I = 0; I < kRaces; ++I)
+    if (M->Counts[I]) {
+      writeRace(W, Sym, Modules, R->Races[I], M->Counts[I]);
+      ++N;
+    }
+  W << "pcmap: data races: " << N << " found ("
+    << __atomic_load_n(&Detections, __ATOMIC_RELAXED) << " detections, "
+    << __atomic_load_n(&Dropped, __ATOMIC_RELAXED) << " dropped) in "
+    << __atomic_load_n(&Checks, __ATOMIC_RELAXED)
+    << " checks of plain accesses, " << uint64_t(Flags.race_delay_us)
+    << " us each\n";
+}
+
+} // namespace rt
+} // namespace pcmap
