@@ -3,10 +3,11 @@
 // is reported in the sanitizers' form at its source line, with the
 // location named. An atomic counter, a relaxed atomic flag and a counter
 // under a mutex are never reported.
-// Not under TSan (it delivers the sampling signal only when a thread enters
-// its runtime) or qemu-user (its signals come between translated blocks,
-// never at the access).
-// UNSUPPORTED: sanitize-thread, emulator
+// Not under the sanitizers (TSan delivers the sampling signal only when a
+// thread enters its runtime; ASan's globals, padded with redzones, are
+// named by module and offset, as in the data tests) or qemu-user (its
+// signals come between translated blocks, never at the access).
+// UNSUPPORTED: sanitizer, emulator
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/Inputs/racy.c -o %t/racy
