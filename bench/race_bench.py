@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""The race detector (detect_races=1): what it finds, what it never reports,
+and what it costs, beside ThreadSanitizer.
+
+usage: bench/race_bench.py BUILD_DIR [RUNS [ROUNDS]] [--headline FILE]
+  --headline FILE: also write the figures as JSON (bench/headline.py)
+
+Detection: test/rt/Inputs/racy.c (two threads on a plain global counter,
+a plain member of a heap object, an atomic counter, a relaxed atomic flag
+and a counter under a mutex, 3 s in all) RUNS times at the default
+settings: in how many runs each racy counter is reported at its line, and
+every report on the others (there must be none). The same program built
+with -fsanitize=thread, once: what TSan reports, and the work each build
+does in its 3 s against the plain build's (both slow the program down).
+Cost: the demo (examples/refcache.cpp, a fixed amount of work: wall time)
+and the forking test server (test/rt/Inputs/fork_server.c: requests/s),
+ROUNDS rounds of plain and detect_races=1 in rotating order; the figure
+is the median of each round's ratio."""
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from headline import Headline, take_option
+
+headline = Headline(take_option(sys.argv))
+build = os.path.abspath(sys.argv[1])
+runs = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+clang = os.path.join(build, "bin", "pcmap-clang")
+work = tempfile.mkdtemp(prefix="pcmap-race-")
+RACY = os.path.join(root, "test", "rt", "Inputs", "racy.c")
+COUNTERS = re.compile(r"global (\d+) heap (\d+) atomic (\d+) locked (\d+)")
+
+
+def build_prog(compiler, src, out, extra=()):
+    subprocess.run([compiler, "-g", "-O2", "-pthread", *extra, src, "-o", out],
+                   check=True)
+    return out
+
+
+def work_done(stdout):
+    return sum(int(x) for x in COUNTERS.search(stdout).groups())
+
+
+racy = build_prog(clang, RACY, os.path.join(work, "racy"),
+                  ["-fsanitize-metadata=all"])
+found = {"bump_global": 0, "bump_heap": 0}
+false_reports = []
+pcmap_work = []
+for r in range(runs):
+    p = subprocess.run([racy, "3"], capture_output=True, text=True,
+                       env=dict(os.environ, PCMAP_OPTIONS="detect_races=1"))
+    sites = set(re.findall(r"SUMMARY: pcmap: data race \S+ in (\S+)",
+                           p.stderr))
+    for s in sites:
+        if s in found:
+            found[s] += 1
+        else:
+            false_reports.append(s)
+    pcmap_work.append(work_done(p.stdout))
+plain = subprocess.run([racy, "3"], capture_output=True, text=True)
+plain_work = work_done(plain.stdout)
+print("racy.c, %d runs of 3 s at the default settings (race_hz=100, "
+      "race_delay_us=30):" % runs)
+for s, n in found.items():
+    print("  %-12s reported in %d of %d runs" % (s, n, runs))
+print("  atomic counter, relaxed flag, locked counter: %s"
+      % (", ".join(sorted(set(false_reports))) or "never reported"))
+print("  work done in 3 s against the plain run: %.2f"
+      % (statistics.median(pcmap_work) / plain_work))
+
+tsan = build_prog("clang-19", RACY, os.path.join(work, "racy-tsan"),
+                  ["-fsanitize=thread"])
+start = time.monotonic()
+t = subprocess.run([tsan, "3"], capture_output=True, text=True,
+                   env=dict(os.environ, TSAN_OPTIONS="report_bugs=1"))
+tsan_sites = set(re.findall(r"SUMMARY: ThreadSanitizer: data race \S+ in (\S+)",
+                            t.stderr))
+tsan_work = work_done(t.stdout)
+print("ThreadSanitizer, one run of 3 s: reports %s; work done against the "
+      "plain run: %.3f"
+      % (", ".join(sorted(tsan_sites)) or "nothing", tsan_work / plain_work))
+
+# Cost on the demo and the fork server.
+demo = build_prog(clang + "++", os.path.join(root, "examples", "refcache.cpp"),
+                  os.path.join(work, "refcache"),
+                  ["-fsanitize-metadata=all", "-fno-omit-frame-pointer"])
+server = build_prog(clang, os.path.join(root, "test", "rt", "Inputs",
+                                        "fork_server.c"),
+                    os.path.join(work, "fork_server"),
+                    ["-fsanitize-metadata=all"])
+
+
+def demo_seconds(options):
+    start = time.monotonic()
+    subprocess.run([demo], env=dict(os.environ, PCMAP_OPTIONS=options),
+                   check=True, capture_output=True)
+    return time.monotonic() - start
+
+
+def server_rate(options):
+    out = subprocess.run([server, "8", "3"], capture_output=True, text=True,
+                         check=True,
+                         env=dict(os.environ, PCMAP_OPTIONS=options)).stdout
+    return float(re.search(r"requests/s: ([\d.]+)", out).group(1))
+
+
+demo_ratios, server_ratios = [], []
+for r in range(rounds):
+    modes = ["", "detect_races=1"]
+    if r % 2:
+        modes.reverse()
+    d = {m: demo_seconds(m) for m in modes}
+    s = {m: server_rate(m) for m in modes}
+    demo_ratios.append(d["detect_races=1"] / d[""])
+    server_ratios.append(s[""] / s["detect_races=1"])
+    print("round %d: demo %.3f s plain, %.3f s detecting; server %.0f "
+          "requests/s plain, %.0f detecting"
+          % (r + 1, d[""], d["detect_races=1"], s[""], s["detect_races=1"]))
+demo_cost = statistics.median(demo_ratios)
+server_cost = statistics.median(server_ratios)
+print("cost at the defaults, median of %d rounds: demo %+.1f%% wall time, "
+      "fork server %+.1f%% time per request"
+      % (rounds, 100 * (demo_cost - 1), 100 * (server_cost - 1)))
+
+headline.add("detected", "Races: both racy counters of racy.c reported",
+             min(found.values()), "of %d runs" % runs,
+             baseline_label="ThreadSanitizer reports %s"
+             % (", ".join(sorted(tsan_sites)) or "nothing"),
+             note="false reports: %d" % len(false_reports))
+headline.add("demo_cost", "Race detector at the defaults: the demo's time",
+             demo_cost, "x", baseline=1.0,
+             baseline_label="the same run without it", digits=3,
+             ratio_of="rounds")
+headline.add("server_cost",
+             "Race detector at the defaults: the fork server's time per "
+             "request", server_cost, "x", baseline=1.0,
+             baseline_label="the same run without it", digits=3,
+             ratio_of="rounds")
+headline.add("tsan_work", "ThreadSanitizer: racy.c's work in 3 s",
+             tsan_work / plain_work, "of the plain build's", digits=3)
+headline.write()
