@@ -72,6 +72,7 @@ struct WaitThread {
   BlockedCall B;
   int Stack; // in WaitStacks, -1: none
   bool LockWord; // B's futex word had a holder when B was read
+  int Word;      // B's futex word's value when B was read
 };
 
 struct WaitRow {
@@ -81,6 +82,8 @@ struct WaitRow {
   uint8_t Object;
   uintptr_t Address; // OK_Futex: the word; OK_Fd: the descriptor
   int32_t Stack, Holder, HolderStack;
+  int32_t Word; // OK_Futex: the word's value at the row's first sample
+                // (not part of the key): a joined thread's id
   uint64_t Samples, WaitNs;
   char File[96]; // OK_Fd: what /proc/self/fd names
 };
@@ -329,12 +332,14 @@ long descriptorOf(const BlockedCall &B) {
 }
 
 /// The thread that holds the futex word at Address, where the word has a
-/// glibc mutex's layout; 0 if none.
-int holderOf(const WaitState &S, const BlockedCall &B, int Waiter) {
+/// glibc mutex's layout; 0 if none. Word: the word's value (0 if unread).
+int holderOf(const WaitState &S, const BlockedCall &B, int Waiter, int &Word) {
   unsigned Op = unsigned(B.Args[1]) & FUTEX_CMD_MASK;
   int Words[3];
+  Word = 0;
   if (copyMemorySafely(B.Args[0], Words, sizeof(Words)) != sizeof(Words))
     return 0;
+  Word = Words[0];
   int Owner = 0;
   if (Op == FUTEX_LOCK_PI || Op == 13 /* FUTEX_LOCK_PI2 */)
     Owner = Words[0] & FUTEX_TID_MASK;
@@ -388,6 +393,7 @@ void addToRow(WaitState &S, const WaitRow &Key, uint64_t Ns) {
       R.Stack = Key.Stack;
       R.Holder = Key.Holder;
       R.HolderStack = Key.HolderStack;
+      R.Word = Key.Word;
       R.File[0] = 0;
       if (Key.Object == OK_Fd)
         nameDescriptor(long(Key.Address), R.File, sizeof(R.File));
@@ -552,9 +558,10 @@ void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
     // A word that had no holder when the thread blocked on it (a condition
     // variable's, a semaphore's) is not read again while it sleeps.
     if (!Same || T.LockWord)
-      Key.Holder = holderOf(S, T.B, T.Tid);
+      Key.Holder = holderOf(S, T.B, T.Tid, T.Word);
     if (!Same)
       T.LockWord = Key.Holder != 0;
+    Key.Word = T.Word;
   } else if (long Fd = descriptorOf(T.B); Fd >= 0) {
     Key.Object = OK_Fd;
     Key.Address = uintptr_t(Fd);
@@ -972,7 +979,14 @@ const char *objectKind(Symbolizer &Sym, WaitReportMemory &M,
 }
 
 void writeObjectName(Writer &W, Symbolizer &Sym, ModuleList &Modules,
-                     const WaitObject &O) {
+                     const WaitObject &O, const char *Kind) {
+  // pthread_join sleeps on the joined thread's id, in glibc's thread
+  // descriptor: the thread names the object.
+  if (O.Object == OK_Futex && !strcmp(Kind, "thread join") &&
+      O.AnyRow->Word > 0) {
+    W << "thread " << uint64_t(O.AnyRow->Word);
+    return;
+  }
   if (O.Object == OK_Futex) {
     Modules.collect(O.Address);
     writeAddressName(W, Sym, Modules, O.Address);
@@ -1056,8 +1070,9 @@ void writeTextWaits(Writer &W, Symbolizer &Sym, unsigned Top) {
     W.pad(Num, 6, true) << "  ";
     W.padNumber(O.Samples, 7) << "  ";
     W.padNumber(O.NumTids, 7) << "  ";
-    W.pad(objectKind(Sym, *M, *S, O), 24) << "  ";
-    writeObjectName(W, Sym, Modules, O);
+    const char *Kind = objectKind(Sym, *M, *S, O);
+    W.pad(Kind, 24) << "  ";
+    writeObjectName(W, Sym, Modules, O, Kind);
     W << "\n";
     writeObjectStacks(W, Sym, *M, *S, O, /*Holders=*/false, 2);
     writeObjectStacks(W, Sym, *M, *S, O, /*Holders=*/true, 2);

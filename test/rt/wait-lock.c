@@ -12,7 +12,12 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/Inputs/wait_lock.c -o %t/prog
-// RUN: env PCMAP_OPTIONS=trace_wait=1:trace_top=5:report_width=0 %run %t/prog 2>&1 | FileCheck %s
+// RUN: env PCMAP_OPTIONS=trace_wait=1:trace_top=5:report_width=0 %run %t/prog > %t/text 2>&1
+// RUN: FileCheck %s < %t/text
+// The main thread's pthread_join sleeps on the joined thread's id: the
+// object is that thread.
+// RUN: FileCheck %s --check-prefix=JOIN < %t/text
+// JOIN: {{[0-9.]+}} s {{ *[0-9.]+}}% {{ *[0-9]+}}  {{ *}}1  thread join {{ *}}thread {{[0-9]+$}}
 // CHECK:      pcmap: wait: [[#]] samples of threads blocked in system calls ({{[0-9.]+}} s of wall time; [[#]] observations, each thread's up to 100 a second, 0 dropped), on [[#]] objects; the top {{[0-9]+}} by wait time:
 // CHECK-NEXT: wait   share  samples  threads  kind {{ *}}object
 // CHECK-NEXT: {{[0-9.]+}} s {{ *[0-9.]+}}% {{ *[0-9]+}}  {{ *}}4  mutex {{ *}}big_lock
