@@ -22,7 +22,11 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#if __has_include("llvm/DebugInfo/DWARF/LowLevel/DWARFExpression.h")
+#include "llvm/DebugInfo/DWARF/LowLevel/DWARFExpression.h" // LLVM 21 and later
+#else
 #include "llvm/DebugInfo/DWARF/DWARFExpression.h"
+#endif
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
