@@ -17,17 +17,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CallSites.h"
+#include "MCTarget.h"
 
-#include "llvm/MC/MCAsmInfo.h"
-#include "llvm/MC/MCContext.h"
-#include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/MCTargetOptions.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace llvm;
 
@@ -46,29 +38,8 @@ public:
       Why = "no call-site decoding for " + T.getArchName().str();
       return false;
     }
-    std::string Error;
-    const Target *TheTarget = TargetRegistry::lookupTarget(T.str(), Error);
-    if (!TheTarget) {
-      Why = Error;
-      return false;
-    }
-    MRI.reset(TheTarget->createMCRegInfo(T.str()));
-    MCTargetOptions Options;
-    if (MRI)
-      MAI.reset(TheTarget->createMCAsmInfo(*MRI, T.str(), Options));
-    STI.reset(TheTarget->createMCSubtargetInfo(T.str(), "", ""));
-    MII.reset(TheTarget->createMCInstrInfo());
-    if (!MRI || !MAI || !STI || !MII) {
-      Why = "cannot set up the " + T.getArchName().str() + " target";
-      return false;
-    }
-    Ctx = std::make_unique<MCContext>(T, MAI.get(), MRI.get(), STI.get());
-    Disassembler.reset(TheTarget->createMCDisassembler(*STI, *Ctx));
-    if (!Disassembler) {
-      Why = "no disassembler for " + T.getArchName().str();
-      return false;
-    }
-    return true;
+    M = MCTarget::create(T, Why);
+    return M != nullptr;
   }
 
   void analyze(ArrayRef<uint8_t> Code, uint64_t Address, uint32_t Offset,
@@ -90,8 +61,8 @@ public:
     while (At < Offset) {
       MCInst Inst;
       uint64_t N = 0;
-      if (Disassembler->getInstruction(Inst, N, Code.slice(At), Address + At,
-                                       nulls()) != MCDisassembler::Success ||
+      if (M->Disassembler->getInstruction(Inst, N, Code.slice(At), Address + At,
+                                          nulls()) != MCDisassembler::Success ||
           N == 0)
         return; // Unknown
       Last = Inst;
@@ -100,7 +71,7 @@ public:
     }
     if (At != Offset)
       return; // Unknown: the record is inside an instruction
-    if (LastSize && MII->get(Last.getOpcode()).isCall()) {
+    if (LastSize && M->MII->get(Last.getOpcode()).isCall()) {
       Kind = stackmap::CK_Call;
       Size = uint32_t(LastSize);
     } else if (Reserved) {
@@ -112,7 +83,9 @@ public:
   }
 
 private:
-  StringRef name(const MCInst &I) const { return MII->getName(I.getOpcode()); }
+  StringRef name(const MCInst &I) const {
+    return M->MII->getName(I.getOpcode());
+  }
 
   bool isNop(const MCInst &I) const {
     StringRef N = name(I);
@@ -150,8 +123,8 @@ private:
     auto Decode = [&](uint64_t At, MCInst &Inst) -> uint64_t {
       uint64_t N = 0;
       if (At >= Code.size() ||
-          Disassembler->getInstruction(Inst, N, Code.slice(At), Address + At,
-                                       nulls()) != MCDisassembler::Success)
+          M->Disassembler->getInstruction(Inst, N, Code.slice(At), Address + At,
+                                          nulls()) != MCDisassembler::Success)
         return 0;
       return N;
     };
@@ -190,25 +163,13 @@ private:
   }
 
   bool IsX86 = false;
-  std::unique_ptr<const MCRegisterInfo> MRI;
-  std::unique_ptr<const MCAsmInfo> MAI;
-  std::unique_ptr<const MCSubtargetInfo> STI;
-  std::unique_ptr<const MCInstrInfo> MII;
-  std::unique_ptr<MCContext> Ctx;
-  std::unique_ptr<const MCDisassembler> Disassembler;
+  std::unique_ptr<MCTarget> M;
 };
 
 } // namespace
 
 std::unique_ptr<CallSiteAnalyzer> CallSiteAnalyzer::create(const Triple &T,
                                                            std::string &Why) {
-  static bool Initialized = [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargetMCs();
-    InitializeAllDisassemblers();
-    return true;
-  }();
-  (void)Initialized;
   auto A = std::make_unique<MCCallSiteAnalyzer>();
   if (!A->init(T, Why))
     return nullptr;

@@ -17,6 +17,8 @@
 #include "Trace.h"
 #include "TraceDwarf.h"
 
+#include "MCTarget.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -28,20 +30,10 @@
 #include "llvm/DebugInfo/DWARF/DWARFExpression.h"
 #endif
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
-#include "llvm/MC/MCAsmInfo.h"
-#include "llvm/MC/MCContext.h"
-#include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
-#include "llvm/MC/MCInstrAnalysis.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/MCTargetOptions.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/DataExtractor.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <set>
 
@@ -318,13 +310,7 @@ private:
   DWARFContext &Dwarf;
   MachineRules Rules;
   std::optional<bool> MCReady;
-  std::unique_ptr<const MCRegisterInfo> MRI;
-  std::unique_ptr<const MCAsmInfo> MAI;
-  std::unique_ptr<const MCSubtargetInfo> STI;
-  std::unique_ptr<const MCInstrInfo> MII;
-  std::unique_ptr<MCContext> Ctx;
-  std::unique_ptr<const MCDisassembler> Disassembler;
-  std::unique_ptr<const MCInstrAnalysis> MIA;
+  std::unique_ptr<MCTarget> M;
 };
 
 DWARFDie DwarfWaitArgumentNamer::functionAt(uint64_t PC) {
@@ -404,33 +390,11 @@ std::optional<std::string> DwarfWaitArgumentNamer::nameAt(DWARFDie Function,
 }
 
 bool DwarfWaitArgumentNamer::initMC() {
-  if (MCReady)
-    return *MCReady;
-  MCReady = false;
-  static bool Initialized = [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargetMCs();
-    InitializeAllDisassemblers();
-    return true;
-  }();
-  (void)Initialized;
-  Triple T = Obj.makeTriple();
-  std::string Error;
-  const Target *TheTarget = TargetRegistry::lookupTarget(T.str(), Error);
-  if (!TheTarget)
-    return false;
-  MRI.reset(TheTarget->createMCRegInfo(T.str()));
-  MCTargetOptions Options;
-  if (MRI)
-    MAI.reset(TheTarget->createMCAsmInfo(*MRI, T.str(), Options));
-  STI.reset(TheTarget->createMCSubtargetInfo(T.str(), "", ""));
-  MII.reset(TheTarget->createMCInstrInfo());
-  if (!MRI || !MAI || !STI || !MII)
-    return false;
-  Ctx = std::make_unique<MCContext>(T, MAI.get(), MRI.get(), STI.get());
-  Disassembler.reset(TheTarget->createMCDisassembler(*STI, *Ctx));
-  MIA.reset(TheTarget->createMCInstrAnalysis(MII.get()));
-  MCReady = Disassembler && MIA;
+  if (!MCReady) {
+    std::string Why;
+    M = MCTarget::create(Obj.makeTriple(), Why);
+    MCReady = M && M->MIA;
+  }
   return *MCReady;
 }
 
@@ -438,7 +402,7 @@ bool DwarfWaitArgumentNamer::initMC() {
 /// constant: the other register and the constant.
 std::optional<std::pair<unsigned, int64_t>>
 DwarfWaitArgumentNamer::copyStep(const MCInst &I, unsigned Dest) const {
-  StringRef Name = MII->getName(I.getOpcode());
+  StringRef Name = M->MII->getName(I.getOpcode());
   auto Reg = [&](unsigned N) -> unsigned {
     return N < I.getNumOperands() && I.getOperand(N).isReg()
                ? unsigned(I.getOperand(N).getReg())
@@ -453,7 +417,7 @@ DwarfWaitArgumentNamer::copyStep(const MCInst &I, unsigned Dest) const {
     return std::nullopt;
   // x86-64: lea disp(%base), %dest; mov %src, %dest; add/sub $imm, %dest.
   if (Name == "LEA64r" && Reg(1) && !Reg(3) && !Reg(5) && Imm(4) &&
-      StringRef(MRI->getName(Reg(1))) != "RIP")
+      StringRef(M->MRI->getName(Reg(1))) != "RIP")
     return std::make_pair(unsigned(Reg(1)), *Imm(4));
   if (Name == "MOV64rr" && Reg(1))
     return std::make_pair(unsigned(Reg(1)), int64_t(0));
@@ -465,12 +429,12 @@ DwarfWaitArgumentNamer::copyStep(const MCInst &I, unsigned Dest) const {
   // xzr).
   if ((Name == "ADDXri" || Name == "SUBXri") && Reg(1) && Imm(2) && Imm(3)) {
     int64_t K = *Imm(2) << *Imm(3);
-    if (StringRef(MRI->getName(Reg(1))) == "SP")
+    if (StringRef(M->MRI->getName(Reg(1))) == "SP")
       return std::nullopt;
     return std::make_pair(unsigned(Reg(1)), Name == "ADDXri" ? K : -K);
   }
-  if (Name == "ORRXrs" && StringRef(MRI->getName(Reg(1))) == "XZR" && Reg(2) &&
-      Imm(3) == 0)
+  if (Name == "ORRXrs" && StringRef(M->MRI->getName(Reg(1))) == "XZR" &&
+      Reg(2) && Imm(3) == 0)
     return std::make_pair(unsigned(Reg(2)), int64_t(0));
   return std::nullopt;
 }
@@ -503,16 +467,16 @@ bool DwarfWaitArgumentNamer::disassemble(
     for (uint64_t At = 0; At < Bytes->size();) {
       Instruction I;
       I.Address = Range.LowPC + At;
-      if (Disassembler->getInstruction(I.Inst, I.Size, Bytes->slice(At),
-                                       I.Address,
-                                       nulls()) != MCDisassembler::Success ||
+      if (M->Disassembler->getInstruction(I.Inst, I.Size, Bytes->slice(At),
+                                          I.Address,
+                                          nulls()) != MCDisassembler::Success ||
           !I.Size)
         return false;
-      const MCInstrDesc &D = MII->get(I.Inst.getOpcode());
+      const MCInstrDesc &D = M->MII->get(I.Inst.getOpcode());
       uint64_t Target = 0;
       if (D.isBranch() && !D.isCall()) {
         if (D.isIndirectBranch() ||
-            !MIA->evaluateBranch(I.Inst, I.Address, I.Size, Target))
+            !M->MIA->evaluateBranch(I.Inst, I.Address, I.Size, Target))
           return false; // a jump table's targets are not known
         Targets.insert(Target);
       }
@@ -539,7 +503,7 @@ DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
     });
     if (Call == Code.end())
       continue;
-    int Reg = MRI->getLLVMRegNum(V.Reg, false).value_or(-1);
+    int Reg = M->MRI->getLLVMRegNum(V.Reg, false).value_or(-1);
     if (Reg < 0)
       return Out;
     RegisterValue Cur = V;
@@ -547,7 +511,7 @@ DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
       if (Targets.count(It->Address))
         break;
       --It;
-      const MCInstrDesc &D = MII->get(It->Inst.getOpcode());
+      const MCInstrDesc &D = M->MII->get(It->Inst.getOpcode());
       if (D.isCall()) {
         if (!is_contained(Rules.CalleeSaved, Cur.Reg))
           break;
@@ -555,16 +519,16 @@ DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
       }
       bool Defines = false;
       for (unsigned Op = 0; Op < D.getNumDefs(); ++Op)
-        Defines |=
-            It->Inst.getOperand(Op).isReg() &&
-            MRI->regsOverlap(It->Inst.getOperand(Op).getReg(), MCRegister(Reg));
+        Defines |= It->Inst.getOperand(Op).isReg() &&
+                   M->MRI->regsOverlap(It->Inst.getOperand(Op).getReg(),
+                                       MCRegister(Reg));
       for (MCPhysReg Implicit : D.implicit_defs())
-        Defines |= MRI->regsOverlap(Implicit, MCRegister(Reg));
+        Defines |= M->MRI->regsOverlap(Implicit, MCRegister(Reg));
       if (!Defines)
         continue;
       std::optional<std::pair<unsigned, int64_t>> Step =
           copyStep(It->Inst, unsigned(Reg));
-      int Source = Step ? MRI->getDwarfRegNum(Step->first, false) : -1;
+      int Source = Step ? M->MRI->getDwarfRegNum(Step->first, false) : -1;
       if (Source < 0)
         break;
       Reg = int(Step->first);
