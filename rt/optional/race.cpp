@@ -13,7 +13,6 @@
 #include "pcmap/pcmap.h"
 
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 namespace pcmap {
@@ -164,12 +163,6 @@ void unpublishWatch(Watch &W) {
   __atomic_store_n(&W.Address, uintptr_t(0), __ATOMIC_RELAXED);
   bumpSeq(W);
   __atomic_store_n(&W.Owner, 0u, __ATOMIC_RELEASE);
-}
-
-uint64_t monotonicNanos() {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
 /// Waits Micros microseconds on the CPU (the thread is in its handler: it

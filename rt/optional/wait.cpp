@@ -126,12 +126,6 @@ unsigned NextRead; // round robin over Threads
 /// the threads again when it changed.
 unsigned ThreadsChanged, ThreadsListed;
 
-uint64_t nowNanos() {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return uint64_t(T.tv_sec) * 1000000000 + uint64_t(T.tv_nsec);
-}
-
 uint64_t periodNanos() {
   return 1000000000 / uint64_t(Flags.trace_wait_hz);
 }
@@ -575,7 +569,7 @@ void observe(WaitState &S, WaitThread &T, uint64_t Now, uint64_t Stride) {
 /// next wake-up: a period, or a few periods when many threads are followed,
 /// so that the reads stay within kReadsPerPeriod per period.
 uint64_t sampleThreads(WaitState &S) {
-  uint64_t Now = nowNanos();
+  uint64_t Now = monotonicNanos();
   unsigned Changed = __atomic_load_n(&ThreadsChanged, __ATOMIC_RELAXED);
   if (!LastRescan || Now - LastRescan >= kRescanNanos ||
       Changed != ThreadsListed) {
@@ -602,10 +596,10 @@ void *waitLoop(void *) {
   setCurrentThreadBackground();
   __atomic_store_n(&SamplerTid, currentThreadId(), __ATOMIC_RELEASE);
   WaitState *S = State.peek();
-  uint64_t Next = nowNanos();
+  uint64_t Next = monotonicNanos();
   while (!__atomic_load_n(&Stopped, __ATOMIC_ACQUIRE)) {
     Next += sampleThreads(*S);
-    uint64_t Now = nowNanos();
+    uint64_t Now = monotonicNanos();
     if (Next < Now)
       Next = Now; // late (a busy machine): no burst to catch up
     struct timespec T = {time_t(Next / 1000000000), long(Next % 1000000000)};

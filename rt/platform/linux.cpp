@@ -288,6 +288,12 @@ uint64_t threadCPUNanos() {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
+uint64_t monotonicNanos() {
+  struct timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+}
+
 uint64_t threadVoluntarySwitches() {
   struct rusage Usage;
   if (syscall(SYS_getrusage, RUSAGE_THREAD, &Usage) != 0)

@@ -141,6 +141,8 @@ uint64_t processCPUNanos();
 /// The CPU time the calling thread has used, in nanoseconds.
 /// Async-signal-safe.
 uint64_t threadCPUNanos();
+/// The monotonic clock, in nanoseconds. Async-signal-safe.
+uint64_t monotonicNanos();
 /// The voluntary context switches of the calling thread: how often it
 /// blocked (the scheduler's preemptions, at most one a time slice, left
 /// out). Async-signal-safe.
