@@ -14,7 +14,8 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -fsanitize-metadata=all %S/Inputs/fork_server.c -o %t/server
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:trace_symbolize_json=1:report_path=%t/trace %t/server 4 2 > %t/out
-// RUN: %python %S/Inputs/check_fork_trace.py %t/trace %t/out 4 | FileCheck %s
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:report_path=%t/plain %t/server 4 2 > %t/plain-out
+// RUN: %python %S/Inputs/check_fork_trace.py %t/trace %t/out 4 %t/plain %t/plain-out | FileCheck %s
 // CHECK:      processes: 5
 // CHECK-NEXT: workers name the server: 4
 // CHECK-NEXT: top sites: contend spinLock
