@@ -2,6 +2,7 @@
 
 #include "optional/tracer.h"
 
+#include "core/access.h"
 #include "core/log.h"
 #include "core/mapped.h"
 #include "core/options.h"
@@ -314,6 +315,9 @@ struct ThreadSampling {
   FunctionSlot *LastCoveredCaller; // charged for the last uncovered sample
   uint32_t Tid;                    // its thread id, once looked up
   uint64_t NextRaceCheck;          // Periods at its next race check
+  // Its CPU time at its last timer signal (periodsToCharge), less what of
+  // it is not a whole period yet; 0 before the first.
+  uint64_t TickCPU;
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -323,7 +327,7 @@ void startSelf() {
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
   Self = {threadCPUNanos(), 0, 0,  true,    false, 0, 0,
-          nullptr,          B, -1, nullptr, 0,     0};
+          nullptr,          B, -1, nullptr, 0,     0, 0};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -600,26 +604,55 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
 /// Self.CPUAtStart). Without a clock event, a timer's signal charges the
 /// periods not charged yet, where the tick found the thread (the kernel
 /// checks CPU-time timers at its clock tick: above the tick's rate, one
-/// signal stands for several periods). With one:
-/// - the event's signal comes at the end of each period the thread ran in
-///   user mode, exactly: it charges that period;
-/// - no event signal comes in the kernel. The timer's comes at the tick
-///   that found the thread there, where the kernel returns to: after a
-///   system call, it charges the periods not charged yet but the last,
-///   whose event signal may be on its way (the event's periods drift
-///   against the thread's clock by the timer interrupt's latency, so that
-///   its boundaries fall anywhere in a period of the clock's). The
-///   periods of all system calls since the last such tick go to this
-///   one's call, which a tick finds in proportion to its time: in
-///   expectation, each call gets its own. A tick elsewhere (in user mode,
-///   or in a page fault, whose end is no system call's) charges nothing,
-///   unless more than kMaxPendingNanos of CPU time wait (a thread that
-///   makes no system calls but faults): then the same, where the tick
-///   found it. At most one period is left at a thread's end, which
-///   chargeUnsignalledPeriods charges.
+/// signal stands for several periods). With one, the event's signal comes
+/// at the end of each period the thread ran in user mode, exactly: it
+/// charges that period. The rest of its CPU time, in the kernel, no event
+/// signal reports; those periods wait, all but the last (whose event
+/// signal may be on its way), and the timer's signals charge them:
+/// - A tick that found the thread in a system call (the signal comes where
+///   the kernel returns to, after the call) charges the periods since the
+///   last tick, at most those waiting: ticks fall into system calls in
+///   proportion to their time, so that each call is charged its own in
+///   expectation, as a sampler at the tick would (tickPeriods).
+/// - The kernel's time outside system calls (page faults, interrupts and
+///   their soft work, which perf charges to the user code they stopped)
+///   makes the waiting periods grow beyond what the calls' ticks charge: a
+///   tick elsewhere (in user mode, or returning from a fault or an
+///   interrupt) charges what waits beyond kMaxPendingNanos, where it found
+///   the thread, if the instruction there may access memory (a fault's
+///   does, and comes again after it; an interrupt's time goes to the
+///   memory accesses of the code it stopped) or more than four times the
+///   margin wait. The margin keeps what the calls' next ticks will
+///   charge. (The calls were charged it all before: a program that
+///   faults or takes interrupts often had that time moved to its system
+///   calls.)
+/// At most kMaxPendingNanos and one period are left at a thread's end,
+/// which chargeUnsignalledPeriods charges.
 constexpr uint64_t kMaxPendingNanos = 50000000; // 50 ms
+
+/// The whole periods of CPU time since the thread's last timer signal (the
+/// time a tick's sample stands for), the rest carried to the next.
+uint64_t tickPeriods(uint64_t Now, uint64_t Interval) {
+  if (!Self.TickCPU || Now < Self.TickCPU) {
+    Self.TickCPU = Now;
+    return 1;
+  }
+  uint64_t N = (Now - Self.TickCPU) / Interval;
+  Self.TickCPU += N * Interval;
+  return N;
+}
+
+/// Whether the instruction at a signal's PC may access memory (the
+/// decoder does not say it accesses none).
+bool mayAccessMemory(const void *Context) {
+  AccessForm Form;
+  uintptr_t Address = 0;
+  return accessAtSignalContext(Context, Form, Address) != AD_NoMemory;
+}
+
 __attribute__((noinline)) uint64_t
-periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
+periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
+  uintptr_t PC = signalContextPC(Context);
   uint64_t Now = threadCPUNanos();
   uint64_t Interval = uint64_t(intervalNanos());
   if (!Self.Timed) {
@@ -643,11 +676,16 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, uintptr_t PC) {
     return Self.EventOn ? 1 : 0;
   }
   reviewClockEvent(Now);
+  uint64_t Tick = tickPeriods(Now, Interval);
   if (!Self.EventOn)
     return Due;
-  if (Due > 1 && (followsSystemCall(PC) || Due * Interval > kMaxPendingNanos))
-    return Due - 1;
-  return 0;
+  uint64_t Waiting = Due > 1 ? Due - 1 : 0;
+  if (followsSystemCall(PC))
+    return Waiting < Tick ? Waiting : Tick;
+  uint64_t Margin = kMaxPendingNanos / Interval;
+  if (Waiting <= Margin || (Waiting <= 4 * Margin && !mayAccessMemory(Context)))
+    return 0;
+  return Waiting - Margin;
 }
 
 /// A race check of the access the sampled thread is about to make (not the
@@ -674,8 +712,7 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
       (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie))
     return;
   int SavedErrno = errno;
-  if (uint64_t Periods =
-          periodsToCharge(Info, FromEvent, signalContextPC(Context))) {
+  if (uint64_t Periods = periodsToCharge(Info, FromEvent, Context)) {
     uintptr_t PC = attributedPC(Context);
     add(Counts.Signals);
     if (FromEvent)
