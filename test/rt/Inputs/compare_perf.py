@@ -115,9 +115,11 @@ for line in script.splitlines() + [""]:
 
 # The tracer's stacks, from its JSON dumps: (module, offset) frames.
 raw_tracer = []
+cpu_ns = 0
 for dump in glob.glob(os.path.join(tmp, "trace.*")):
     with open(dump) as f:
         d = json.loads(f.read().splitlines()[-1])
+    cpu_ns += d["cpu_ns"]
     paths = [m["path"] for m in d["modules"]]
     for s in d["stacks"]:
         # perf leaves the vDSO's frames out of its stacks ("[vdso]").
@@ -137,6 +139,13 @@ perf_cum, perf_self, perf_total = shares(perf_stacks)
 tracer_cum, tracer_self, tracer_total = shares(tracer_stacks)
 print("perf's samples in the tracer's handler: %.1f%%" %
       (100.0 * in_tracer / (in_tracer + len(raw_perf))), file=sys.stderr)
+# The CPU time perf's samples stand for, against the kernel's count (the
+# tracer's dumps'): perf's clock stops while its event is switched out, so
+# that the time of the process's context switches is not in its profile.
+if cpu_ns:
+    print("perf's samples stand for %.1f%% of the process's CPU time" %
+          (100.0 * (in_tracer + len(raw_perf)) / 997 / (cpu_ns / 1e9)),
+          file=sys.stderr)
 print("samples: perf %s, tracer %s" % (
     "many" if perf_total >= 300 else perf_total,
     "many" if tracer_total >= 300 else tracer_total))
