@@ -300,6 +300,22 @@ inline const char *waitKindOfFunction(const char *Name) {
   return nullptr;
 }
 
+/// Whether Kind (a kWaitKinds kind) is a condition variable's, whose wait
+/// blocks on the variable's word and, when it wakes, on its mutex's.
+inline bool isConditionWaitKind(const char *Kind) {
+  static const char *const kConditionKinds[] = {"condition variable",
+                                                "std::condition_variable",
+                                                "std::condition_variable_any"};
+  for (const char *C : kConditionKinds) {
+    const char *A = Kind, *B = C;
+    while (*A && *A == *B)
+      ++A, ++B;
+    if (!*A && !*B)
+      return true;
+  }
+  return false;
+}
+
 /// The kind of a wait whose stack has the functions Names[0..N), innermost
 /// first (null entries: frames without a name), by the rule above; null if
 /// no frame matches.

@@ -705,56 +705,81 @@ PCMAP_SUBSCRIBE(WaitHooks, 36, {{Event::ThreadStart, noteThreadStart}});
 
 namespace {
 
-/// The names of the system calls threads block in; null for the others.
-const char *syscallName(long Nr) {
-  switch (Nr) {
-  case SYS_futex: return "futex";
-  case SYS_read: return "read";
-  case SYS_write: return "write";
-  case SYS_readv: return "readv";
-  case SYS_writev: return "writev";
-  case SYS_pread64: return "pread64";
-  case SYS_pwrite64: return "pwrite64";
-  case SYS_recvfrom: return "recvfrom";
-  case SYS_recvmsg: return "recvmsg";
-  case SYS_sendto: return "sendto";
-  case SYS_sendmsg: return "sendmsg";
-  case SYS_accept4: return "accept4";
-  case SYS_connect: return "connect";
-  case SYS_epoll_pwait: return "epoll_pwait";
-  case SYS_ppoll: return "ppoll";
-  case SYS_pselect6: return "pselect6";
-  case SYS_nanosleep: return "nanosleep";
-  case SYS_clock_nanosleep: return "clock_nanosleep";
-  case SYS_wait4: return "wait4";
-  case SYS_waitid: return "waitid";
-  case SYS_flock: return "flock";
-  case SYS_fsync: return "fsync";
-  case SYS_fdatasync: return "fdatasync";
-  case SYS_fcntl: return "fcntl";
-  case SYS_rt_sigtimedwait: return "rt_sigtimedwait";
-  case SYS_rt_sigsuspend: return "rt_sigsuspend";
-  case SYS_io_getevents: return "io_getevents";
-  case SYS_io_uring_enter: return "io_uring_enter";
-  case SYS_msgrcv: return "msgrcv";
-  case SYS_semtimedop: return "semtimedop";
+/// The system calls threads block in, by number, with their names.
+struct SyscallNameEntry {
+  long Nr;
+  const char *Name;
+};
+constexpr SyscallNameEntry kSyscallNames[] = {
+    {SYS_futex, "futex"},
+    {SYS_read, "read"},
+    {SYS_write, "write"},
+    {SYS_readv, "readv"},
+    {SYS_writev, "writev"},
+    {SYS_pread64, "pread64"},
+    {SYS_pwrite64, "pwrite64"},
+    {SYS_recvfrom, "recvfrom"},
+    {SYS_recvmsg, "recvmsg"},
+    {SYS_sendto, "sendto"},
+    {SYS_sendmsg, "sendmsg"},
+    {SYS_accept4, "accept4"},
+    {SYS_connect, "connect"},
+    {SYS_epoll_pwait, "epoll_pwait"},
+    {SYS_ppoll, "ppoll"},
+    {SYS_pselect6, "pselect6"},
+    {SYS_nanosleep, "nanosleep"},
+    {SYS_clock_nanosleep, "clock_nanosleep"},
+    {SYS_wait4, "wait4"},
+    {SYS_waitid, "waitid"},
+    {SYS_flock, "flock"},
+    {SYS_fsync, "fsync"},
+    {SYS_fdatasync, "fdatasync"},
+    {SYS_fcntl, "fcntl"},
+    {SYS_rt_sigtimedwait, "rt_sigtimedwait"},
+    {SYS_rt_sigsuspend, "rt_sigsuspend"},
+    {SYS_io_getevents, "io_getevents"},
+    {SYS_io_uring_enter, "io_uring_enter"},
+    {SYS_msgrcv, "msgrcv"},
+    {SYS_semtimedop, "semtimedop"},
+// The file system's calls, which block on its locks, its journal and the
+// disk (LevelDB's unlink of a compacted table, say).
+#ifdef SYS_open
+#endif
+#ifdef SYS_unlink
+#endif
+#ifdef SYS_rename
+#endif
+#ifdef SYS_mkdir
+#endif
+#ifdef SYS_rmdir
+#endif
+#ifdef SYS_stat
+#endif
+#ifdef SYS_truncate
+#endif
 #ifdef SYS_poll
-  case SYS_poll: return "poll";
+    {SYS_poll, "poll"},
 #endif
 #ifdef SYS_select
-  case SYS_select: return "select";
+    {SYS_select, "select"},
 #endif
 #ifdef SYS_epoll_wait
-  case SYS_epoll_wait: return "epoll_wait";
+    {SYS_epoll_wait, "epoll_wait"},
 #endif
 #ifdef SYS_accept
-  case SYS_accept: return "accept";
+    {SYS_accept, "accept"},
 #endif
 #ifdef SYS_pause
-  case SYS_pause: return "pause";
+    {SYS_pause, "pause"},
 #endif
-  default: return nullptr;
-  }
+};
+
+/// The name of system call Nr, if the table has it; null for the others.
+const char *syscallName(long Nr) {
+  for (const SyscallNameEntry &E : kSyscallNames)
+    if (E.Nr == Nr)
+      return E.Name;
+  return nullptr;
 }
 
 Writer &key(Writer &W, const char *Key, bool First = false) {
@@ -806,8 +831,12 @@ void writeJSONWaitRow(Writer &W, ModuleList &Modules, const WaitRow &R,
                       bool First) {
   key(W << (First ? "{" : ", {"), trace::kThreadKey, true)
       << uint64_t(R.Tid);
-  const char *Name = syscallName(R.Nr);
-  key(W, trace::kSyscallKey).json(Name ? Name : "");
+  // A call the table does not name is "syscall NR" (never empty: the
+  // readers of the dump take a name).
+  if (const char *Name = syscallName(R.Nr))
+    key(W, trace::kSyscallKey).json(Name);
+  else
+    key(W, trace::kSyscallKey) << "\"syscall " << uint64_t(R.Nr) << "\"";
   key(W, trace::kSyscallNrKey) << uint64_t(R.Nr);
   key(W, trace::kSamplesKey) << __atomic_load_n(&R.Samples, __ATOMIC_RELAXED);
   key(W, trace::kWaitNsKey) << __atomic_load_n(&R.WaitNs, __ATOMIC_RELAXED);

@@ -148,6 +148,21 @@ std::vector<Field> fieldsOf(DWARFDie T) {
     if (std::optional<Field> F = fieldOf(Child))
       Out.push_back(std::move(*F));
   }
+  // A member whose type has no size here (a class this unit only declares,
+  // as clang's limited debug information does for a class whose virtual
+  // functions another file defines) ends where the next member begins: it
+  // is no flexible array, and taking the rest for it named every later
+  // member by it (DBImpl::mutex_ as DBImpl::internal_comparator_).
+  for (Field &F : Out) {
+    if (F.End != UINT64_MAX || F.BitField)
+      continue;
+    DWARFDie Type = stripType(F.Type);
+    if (Type && Type.getTag() == dwarf::DW_TAG_array_type)
+      continue;
+    for (const Field &Next : Out)
+      if (Next.Begin > F.Begin && Next.Begin < F.End)
+        F.End = Next.Begin;
+  }
   return Out;
 }
 
@@ -589,7 +604,7 @@ private:
   int64_t ThreadPointer = 0; // of the TLS line being named
   /// waitArgument's answers by frame (module, offset): many waits share
   /// their callers.
-  std::map<std::pair<uint32_t, uint64_t>, std::optional<std::string>>
+  std::map<std::tuple<uint32_t, uint64_t, bool>, std::optional<std::string>>
       ArgumentNames;
 };
 
@@ -618,9 +633,13 @@ std::optional<std::string> DataNamer::waitArgument(const WaitObject &O) {
       WaitArgumentNamer *A = M ? M->waitArguments() : nullptr;
       if (!A || !A->hasFunction(F.Offset) || A->inWaitFunction(F.Offset))
         continue;
-      auto [It, New] = ArgumentNames.try_emplace({F.Module, F.Offset});
+      // The row's kind, from its whole stack: which word a condition
+      // variable's wait blocked on.
+      bool OnCondition = trace::isConditionWaitKind(R.Waits[Row].Kind.c_str());
+      auto [It, New] =
+          ArgumentNames.try_emplace({F.Module, F.Offset, OnCondition});
       if (New)
-        It->second = A->argumentName(F.Offset);
+        It->second = A->argumentName(F.Offset, OnCondition);
       if (It->second)
         return It->second;
       break;

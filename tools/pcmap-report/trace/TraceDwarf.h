@@ -76,11 +76,16 @@ public:
   /// Whether the function at PC is itself a lock or wait function (its
   /// frames are the library's, whatever the module).
   virtual bool inWaitFunction(uint64_t PC) = 0;
-  /// The name of the first argument of the call at PC (a return address
-  /// less one) into a lock or wait function: "S->mu", "Shard::mu",
-  /// "cache->shards[3].mu"; none unless the DWARF says which pointer
-  /// variable the argument lies in and at which member.
-  virtual std::optional<std::string> argumentName(uint64_t PC) = 0;
+  /// The name of the argument of the call at PC (a return address less
+  /// one) into a lock or wait function that is the word it blocked on:
+  /// "S->mu", "Shard::mu", "cache->shards[3].mu"; none unless the DWARF
+  /// says which pointer variable the argument lies in and at which member.
+  /// That is the first argument, but for a condition variable's wait,
+  /// which blocks on the variable (OnCondition: the blocked stack waited on
+  /// it) or, woken, on taking back its mutex: pthread_cond_wait's second
+  /// argument, and no argument of std::condition_variable::wait.
+  virtual std::optional<std::string> argumentName(uint64_t PC,
+                                                  bool OnCondition) = 0;
 };
 
 } // namespace report

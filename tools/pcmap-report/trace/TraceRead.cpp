@@ -314,6 +314,10 @@ static bool fromJSON(const json::Value &V, DumpWait &W, json::Path P) {
       O.map(trace::kHolderStackKey, HolderStack) && mapWaitTarget(V, O, W, P);
   W.Holder = Holder.value_or(0);
   W.HolderStack = HolderStack.value_or(-1);
+  // The runtime wrote "" for a call its table did not name (before it
+  // wrote "syscall NR"): such a dump is read, the call named by number.
+  if (OK && W.Syscall.empty())
+    W.Syscall = "syscall " + std::to_string(W.SyscallNr);
   return OK;
 }
 
@@ -486,8 +490,6 @@ std::string checkWaitStack(const TraceDump &D, StringRef Field, int64_t I) {
 
 /// What is wrong with a wait, or "".
 std::string checkWait(const TraceDump &D, const DumpWait &X) {
-  if (X.Syscall.empty())
-    return "empty syscall";
   if (std::string S = checkWaitStack(D, trace::kStackKey, X.Stack); !S.empty())
     return S;
   if (std::string S = checkWaitStack(D, trace::kHolderStackKey, X.HolderStack);

@@ -266,8 +266,9 @@ void symbolizeTrace(TraceReport &R, bool Demangle, bool SourceLines) {
   // The data's names, and its sites by the lines just read.
   nameData(R, Demangle, /*Files=*/true, /*Types=*/SourceLines);
   // The waits' objects likewise, and their kinds by the names just read.
-  nameWaitObjects(R, Demangle, /*Files=*/true, /*Types=*/SourceLines);
+  // The kinds first: a condition variable's waits are named by their kind.
   classifyWaits(R);
+  nameWaitObjects(R, Demangle, /*Files=*/true, /*Types=*/SourceLines);
 }
 
 } // namespace report

@@ -141,15 +141,15 @@ namespace {
 /// The registers that carry the first integer argument and that a call
 /// keeps (DWARF numbers), of each machine with a rule.
 struct MachineRules {
-  unsigned FirstArgument;
+  unsigned FirstArgument, SecondArgument;
   std::vector<unsigned> CalleeSaved;
 };
 
 std::optional<MachineRules> rulesOf(uint16_t Machine) {
-  if (Machine == ELF::EM_X86_64) // rdi; rbx, rbp, r12-r15
-    return MachineRules{5, {3, 6, 12, 13, 14, 15}};
-  if (Machine == ELF::EM_AARCH64) // x0; x19-x29
-    return MachineRules{0, {19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29}};
+  if (Machine == ELF::EM_X86_64) // rdi, rsi; rbx, rbp, r12-r15
+    return MachineRules{5, 4, {3, 6, 12, 13, 14, 15}};
+  if (Machine == ELF::EM_AARCH64) // x0, x1; x19-x29
+    return MachineRules{0, 1, {19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29}};
   return std::nullopt;
 }
 
@@ -169,11 +169,20 @@ bool isWaitFunction(DWARFDie D) {
 /// A function whose first argument holds the word it waits on: a lock,
 /// condition variable, semaphore..., not a thread's join (the word is the
 /// thread's, the argument its handle).
-bool takesWaitObject(DWARFDie Callee) {
+/// Which argument of a call into Callee is the word a thread blocked in it
+/// waits on: 1 for a lock or wait function, 0 for none (a join: a thread's
+/// id). A condition variable's wait blocks on the variable (its first) or,
+/// woken, on taking back its mutex (not OnCondition): pthread_cond_wait's
+/// second; std::condition_variable::wait's is a lock object, none.
+unsigned waitArgumentOf(DWARFDie Callee, bool OnCondition) {
   std::string Name = functionName(Callee);
   const char *Kind =
       Name.empty() ? nullptr : trace::waitKindOfFunction(Name.c_str());
-  return Kind && StringRef(Kind) != "thread join";
+  if (!Kind || StringRef(Kind) == "thread join")
+    return 0;
+  if (OnCondition || !trace::isConditionWaitKind(Kind))
+    return 1;
+  return StringRef(Kind) == "condition variable" ? 2 : 0;
 }
 
 /// The scopes that hold PC, the function's own first, then each nested
@@ -252,6 +261,7 @@ std::optional<std::string> pointeeName(DWARFDie V, int64_t Offset) {
     return std::nullopt;
   std::string Path =
       withoutLibraryMembers(dataMemberPath(Pointee, uint64_t(Offset), 1));
+
   if (Path.empty())
     return std::nullopt;
   StringRef Member = StringRef(Path).drop_front(Path[0] == '.' ? 1 : 0);
@@ -285,7 +295,8 @@ public:
     DWARFDie F = functionAt(PC);
     return F && isWaitFunction(F);
   }
-  std::optional<std::string> argumentName(uint64_t PC) override;
+  std::optional<std::string> argumentName(uint64_t PC,
+                                          bool OnCondition) override;
 
 private:
   DWARFDie functionAt(uint64_t PC);
@@ -541,7 +552,8 @@ DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
   return Out;
 }
 
-std::optional<std::string> DwarfWaitArgumentNamer::argumentName(uint64_t PC) {
+std::optional<std::string>
+DwarfWaitArgumentNamer::argumentName(uint64_t PC, bool OnCondition) {
   DWARFDie Function = functionAt(PC);
   if (!Function || isWaitFunction(Function))
     return std::nullopt;
@@ -553,15 +565,18 @@ std::optional<std::string> DwarfWaitArgumentNamer::argumentName(uint64_t PC) {
   if (!Callee)
     Callee =
         Call.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
-  if (!Callee || !takesWaitObject(Callee))
+  unsigned Argument = Callee ? waitArgumentOf(Callee, OnCondition) : 0;
+  if (!Argument)
     return std::nullopt;
+  unsigned Register =
+      Argument == 1 ? Rules.FirstArgument : Rules.SecondArgument;
   uint8_t AddressSize = Call.getDwarfUnit()->getAddressByteSize();
   for (DWARFDie P : Call.children()) {
     if (P.getTag() != dwarf::DW_TAG_call_site_parameter &&
         P.getTag() != dwarf::DW_TAG_GNU_call_site_parameter)
       continue;
     std::optional<RegisterValue> In = locationAt(P, PC);
-    if (!In || In->Entry || In->Offset || In->Reg != Rules.FirstArgument)
+    if (!In || In->Entry || In->Offset || In->Reg != Register)
       continue;
     std::optional<DWARFFormValue> Value =
         P.find({dwarf::DW_AT_call_value, dwarf::DW_AT_GNU_call_site_value});
