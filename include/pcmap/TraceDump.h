@@ -86,9 +86,10 @@
 //
 // Every key of these is optional: a dump without them has no waits (and
 // "wait_hz" 0 says the sampling was off). One row per distinct (thread,
-// system call, object, stack, holder, holder stack). "wait_ns" is the wall time the row's samples stand for (each
-// observation of a thread stands for the time since its previous one);
-// "samples" counts them. "stack" and "holder_stack" index "wait_stacks"
+// system call, object, stack, holder, holder stack). "wait_ns" is the wall time
+// the row's samples stand for (each observation of a thread stands for the time
+// since its previous one); "samples" counts them. "stack" and "holder_stack"
+// index "wait_stacks"
 // (-1: none). The object:
 // - a futex word (futex's first argument): "address", with "region" and
 //   its fields as an access has them;
@@ -104,6 +105,33 @@
 // condition variable, ...) is not written: readers take it from the
 // waiting stack's functions (kWaitKinds).
 //
+// Version 6 adds the data races of detect_races (docs/Races.md):
+//
+//   "race_checks": 113,           plain accesses checked
+//   "race_detections": 18,        races seen, each repeat counted
+//   "races_dropped": 0,           of them, the table had no room for
+//   "races_suppressed": 1,        races the process's suppressions matched
+//                                 (left out of "races")
+//   "races": [{"count": 7, "address": "0x55d0c0a04040",
+//              "address_name": "global_counter",
+//              "before": "0xbe5e902", "after": "0xbe7c945",
+//              "other_known": false,
+//              "access": {"kind": "rmw", "size": 8, "thread": 4243,
+//                         "frames": [[0, "0x74d7"], [0, "0x76f8"]]}},
+//             {"count": 2, ..., "other_known": true,
+//              "access": {...}, "other": {...}}, ...]
+//
+// Every key of these is optional: a dump without them found no races (or
+// did not look). One row per pair of sites (the access's PC, and the other
+// side's when known) seen in the process; "count" is how often. "access"
+// is the side whose check saw the race, "other" the concurrent access of
+// another thread's check (only when "other_known"); each has its "kind"
+// (as an access's), "size" in bytes, "thread" (gettid) and "frames" as
+// a stack's, frame 0 the accessing instruction. "address_name" is what the
+// runtime calls the location (a global's symbol, "heap", "stack of thread
+// N", ...: the text report's "Location is"); "before" and "after" the
+// values read around the wait (equal when the other side was seen).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PCMAP_TRACEDUMP_H
@@ -114,7 +142,7 @@ namespace trace {
 
 /// The version the runtime writes; pcmap-report reads it and every version
 /// from kMinReadVersion on (version 2 has no stacks).
-constexpr unsigned kVersion = 5;
+constexpr unsigned kVersion = 6;
 constexpr unsigned kMinReadVersion = 2;
 
 /// The "report" field of every dump.
@@ -210,6 +238,21 @@ constexpr const char kWaitNsKey[] = "wait_ns";
 constexpr const char kFdKey[] = "fd";
 constexpr const char kHolderKey[] = "holder";
 constexpr const char kHolderStackKey[] = "holder_stack";
+
+/// Keys that version 6 adds (and "kind", "size", "thread", "address",
+/// "frames" of the earlier versions).
+constexpr const char kRaceChecksKey[] = "race_checks";
+constexpr const char kRaceDetectionsKey[] = "race_detections";
+constexpr const char kRacesDroppedKey[] = "races_dropped";
+constexpr const char kRacesSuppressedKey[] = "races_suppressed";
+constexpr const char kRacesKey[] = "races";
+constexpr const char kCountKey[] = "count";
+constexpr const char kAddressNameKey[] = "address_name";
+constexpr const char kBeforeKey[] = "before";
+constexpr const char kAfterKey[] = "after";
+constexpr const char kOtherKnownKey[] = "other_known";
+constexpr const char kRaceAccessKey[] = "access";
+constexpr const char kRaceOtherKey[] = "other";
 
 /// What a futex wait waits on, by the functions of the waiting stack
 /// (inlined frames included). A frame matches an entry when its function's

@@ -210,6 +210,7 @@ PCMAP_STARTUP_CODE void initOptions() {
     Flags.log_path = "stderr";
     Flags.report_path = "stderr";
     Flags.symbolizer_path = "";
+    Flags.suppressions = "";
   } else if (const char *Env = getEnv("PCMAP_OPTIONS")) {
     parseOptions(Flags, Env, "PCMAP_OPTIONS");
   }

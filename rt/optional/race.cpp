@@ -1,48 +1,27 @@
 //===- race.cpp - Data races by value change, without debug registers -----===//
 
 #include "optional/race.h"
+#include "optional/race_table.h"
 
 #include "core/access.h"
 #include "core/mapped.h"
 #include "core/options.h"
-#include "optional/data_report.h"
-#include "optional/describe.h"
-#include "optional/module_list.h"
 #include "platform/platform.h"
 
 #include "pcmap/pcmap.h"
 
 #include <string.h>
-#include <unistd.h>
 
 namespace pcmap {
 namespace rt {
 
 namespace {
 
-/// Frames kept of each side's stack.
-constexpr unsigned kRaceFrames = 16;
-/// Distinct races kept (pairs of sites); more are counted as dropped.
-constexpr unsigned kRaces = 128;
 /// Locations watched at once (threads waiting in a check).
 constexpr unsigned kWatches = 32;
 
-/// One side of a race: the access a thread was about to make.
-struct Side {
-  uintptr_t PC;
-  uint32_t Tid;
-  uint8_t Kind, Size, Depth;
-  uintptr_t Frames[kRaceFrames];
-};
-
-struct Race {
-  uint32_t State; // 0: free, 1: being written, 2: published (release)
-  uintptr_t Address;
-  uint64_t Before, After;
-  bool OtherKnown;
-  Side Access, Other;
-  uint64_t Count;
-};
+using Side = RaceSide;
+using Race = RaceEntry;
 
 /// A location a thread is checking, published while it waits. Seq is odd
 /// while the slot is written; a reader keeps what it copied only if Seq was
@@ -111,6 +90,7 @@ void recordRace(RaceState &R, const Side &Access, const Side *Other,
       E.Other = *Other;
     E.Count = 1;
     __atomic_store_n(&E.State, 2u, __ATOMIC_RELEASE);
+    noteNewRace();
     return;
   }
   addRelaxed(Dropped, uint64_t(1));
@@ -221,183 +201,26 @@ void checkForRace(const void *Context, uintptr_t PC, const uintptr_t *Frames,
     recordRace(*R, Me, nullptr, Address, Before, After);
 }
 
-bool prepareRaceDetector() { return State.get() != nullptr; }
+bool mapRaceTable() { return State.get() != nullptr; }
 
-void resetRaceDetector() {
+void clearRaceTable() {
   if (RaceState *R = State.peek())
     memset(R, 0, sizeof(*R));
   Checks = Detections = Dropped = 0;
 }
 
-uint64_t racesFound() {
+const RaceEntry *publishedRace(unsigned Slot) {
   RaceState *R = State.peek();
-  uint64_t N = 0;
-  if (R)
-    for (const Race &E : R->Races)
-      N += __atomic_load_n(&E.State, __ATOMIC_ACQUIRE) == 2;
-  return N;
+  if (!R || Slot >= kRaces)
+    return nullptr;
+  const Race &E = R->Races[Slot];
+  return __atomic_load_n(&E.State, __ATOMIC_ACQUIRE) == 2 ? &E : nullptr;
 }
 
-//===----------------------------------------------------------------------===//
-// The report
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-const char *kindText(unsigned Kind) {
-  return Kind == AK_ReadWrite ? "Read and write"
-         : Kind == AK_Write   ? "Write"
-                              : "Read";
-}
-
-/// "#N function file:line:col (module+0xoffset)", a line per inlined frame.
-void writeFrames(Writer &W, Symbolizer &Sym, const Side &S) {
-  unsigned N = 0;
-  for (unsigned F = 0; F < S.Depth; ++F) {
-    uintptr_t PC = S.Frames[F];
-    char Module[512];
-    uintptr_t Bias = 0;
-    SymbolizedPC Sy;
-    Sy.Function[0] = Sy.Location[0] = '\0';
-    Sy.NumFrames = 0;
-    bool InModule = moduleOf(PC, Module, sizeof(Module), Bias);
-    if (InModule)
-      Sym.symbolize(PC, Module, PC - Bias, Sy);
-    const char *Base = InModule ? strrchr(Module, '/') : nullptr;
-    Base = Base ? Base + 1 : InModule ? Module : "?";
-    unsigned Inlined = Sy.Function[0] ? Sy.NumFrames : 0;
-    for (unsigned I = 0; I < (Inlined ? Inlined : 1); ++I) {
-      W << "    #" << uint64_t(N++) << " ";
-      if (Inlined) {
-        const SymbolizedFrame &Fr = Sy.Frames[I];
-        W << (Fr.Function[0] ? Fr.Function : "??");
-        if (Fr.Location[0])
-          W << " " << Fr.Location;
-      } else {
-        W.hex(PC);
-      }
-      W << " (" << Base << "+";
-      W.hex(PC - Bias) << ")\n";
-    }
-  }
-}
-
-/// The SUMMARY line's "FILE:LINE in FUNCTION" of a side's first frame.
-void writeSummaryPlace(Writer &W, Symbolizer &Sym, const Side &S) {
-  char Module[512];
-  uintptr_t Bias = 0;
-  SymbolizedPC Sy;
-  Sy.Function[0] = Sy.Location[0] = '\0';
-  Sy.NumFrames = 0;
-  if (moduleOf(S.PC, Module, sizeof(Module), Bias))
-    Sym.symbolize(S.PC, Module, S.PC - Bias, Sy);
-  if (Sy.Location[0])
-    W << Sy.Location << " ";
-  W << "in " << (Sy.Function[0] ? Sy.Function : "??");
-}
-
-void writeRace(Writer &W, Symbolizer &Sym, ModuleList &Modules,
-               const Race &E, uint64_t Count) {
-  W << "==================\n"
-    << "WARNING: pcmap: data race (pid=" << uint64_t(getpid()) << ")\n";
-  W << "  " << kindText(E.Access.Kind) << " of size "
-    << uint64_t(E.Access.Size) << " at ";
-  W.hex(E.Address) << " by thread " << uint64_t(E.Access.Tid);
-  if (E.OtherKnown)
-    W << ":\n";
-  else {
-    W << " (the location changed from ";
-    W.hex(E.Before) << " to ";
-    W.hex(E.After) << " while the thread waited "
-                   << uint64_t(Flags.race_delay_us) << " us to access it):\n";
-  }
-  writeFrames(W, Sym, E.Access);
-  if (E.OtherKnown) {
-    W << "  Concurrent " << kindText(E.Other.Kind) << " of size "
-      << uint64_t(E.Other.Size) << " by thread " << uint64_t(E.Other.Tid)
-      << ":\n";
-    writeFrames(W, Sym, E.Other);
-  } else {
-    W << "  The other side is not known: another thread wrote the "
-         "location meanwhile\n";
-  }
-  Modules.collect(E.Address);
-  W << "  Location is ";
-  writeAddressName(W, Sym, Modules, E.Address);
-  W << "\n  Seen " << Count << (Count == 1 ? " time\n" : " times\n");
-  W << "SUMMARY: pcmap: data race ";
-  writeSummaryPlace(W, Sym, E.Access);
-  W << "\n==================\n";
-}
-
-} // namespace
-
-namespace {
-/// The report's memory: each race's source place (races at the same lines
-/// on both sides are one report), and the modules of the locations.
-struct RaceReportMemory {
-  char Keys[kRaces][512];
-  uint64_t Counts[kRaces];
-  LoadedObject ModuleStore[ModuleList::kMax + 1];
-};
-Mapped<RaceReportMemory> ReportMemory;
-
-/// "function location" of PC, or its hex value if it has no name.
-void placeKey(Symbolizer &Sym, uintptr_t PC, Writer &W) {
-  char Module[512];
-  uintptr_t Bias = 0;
-  SymbolizedPC Sy;
-  Sy.Function[0] = Sy.Location[0] = '\0';
-  Sy.NumFrames = 0;
-  if (moduleOf(PC, Module, sizeof(Module), Bias))
-    Sym.symbolize(PC, Module, PC - Bias, Sy);
-  if (Sy.Function[0] && Sy.Location[0])
-    W << Sy.Function << " " << Sy.Location;
-  else
-    W.hex(PC);
-}
-} // namespace
-
-void writeTextRaces(Writer &W, Symbolizer &Sym) {
-  RaceState *R = State.peek();
-  RaceReportMemory *M = ReportMemory.get();
-  if (!R || !M)
-    return;
-  ModuleList Modules(M->ModuleStore);
-  prepareDataReport();
-  // Races whose sides are at the same source lines (the loads and stores
-  // of one statement, an unrolled loop's copies) are one report.
-  for (unsigned I = 0; I < kRaces; ++I) {
-    M->Keys[I][0] = '\0';
-    M->Counts[I] = 0;
-    const Race &E = R->Races[I];
-    if (__atomic_load_n(&E.State, __ATOMIC_ACQUIRE) != 2)
-      continue;
-    Text T(M->Keys[I], sizeof(M->Keys[I]));
-    placeKey(Sym, E.Access.PC, T);
-    T << " | ";
-    if (E.OtherKnown)
-      placeKey(Sym, E.Other.PC, T);
-    M->Counts[I] = __atomic_load_n(&E.Count, __ATOMIC_RELAXED);
-    for (unsigned J = 0; J < I; ++J)
-      if (M->Counts[J] && !strcmp(M->Keys[J], M->Keys[I])) {
-        M->Counts[J] += M->Counts[I];
-        M->Counts[I] = 0;
-        break;
-      }
-  }
-  uint64_t N = 0;
-  for (unsigned I = 0; I < kRaces; ++I)
-    if (M->Counts[I]) {
-      writeRace(W, Sym, Modules, R->Races[I], M->Counts[I]);
-      ++N;
-    }
-  W << "pcmap: data races: " << N << " found ("
-    << __atomic_load_n(&Detections, __ATOMIC_RELAXED) << " detections, "
-    << __atomic_load_n(&Dropped, __ATOMIC_RELAXED) << " dropped) in "
-    << __atomic_load_n(&Checks, __ATOMIC_RELAXED)
-    << " checks of plain accesses, " << uint64_t(Flags.race_delay_us)
-    << " us each\n";
+RaceCounts raceCounts() {
+  return {__atomic_load_n(&Checks, __ATOMIC_RELAXED),
+          __atomic_load_n(&Detections, __ATOMIC_RELAXED),
+          __atomic_load_n(&Dropped, __ATOMIC_RELAXED)};
 }
 
 } // namespace rt

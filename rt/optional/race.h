@@ -1,4 +1,5 @@
-//===- race.h - Data races by value change, without debug registers -*- C++ -*-===//
+//===- race.h - Data races by value change, without debug registers -*- C++
+//-*-===//
 //
 // With detect_races, some of the tracer's samples become race checks
 // (DataCollider's and KCSAN's method, with pcmap's tables deciding what is
@@ -13,8 +14,9 @@
 // synchronize with no one while it waits. Meanwhile the location is
 // published in a small watch table (soft watchpoints): another thread's
 // check of an overlapping location, one of the two a write, reports both
-// sides. Each race is kept once per pair of sites, counted, and reported
-// at exit in the sanitizers' form.
+// sides. Each race is kept once per pair of sites and counted; a service
+// thread reports each new one soon after, in the sanitizers' form
+// (race_report.cpp), and the exit report the rest and a summary.
 //
 // docs/Races.md is the user's view; docs/design/Runtime.md, "Races", the
 // limits.
@@ -25,6 +27,7 @@
 #define PCMAP_RT_RACE_H
 
 #include "core/writer.h"
+#include "optional/module_list.h"
 #include "optional/symbolizer.h"
 
 #include <stdint.h>
@@ -39,15 +42,26 @@ namespace rt {
 void checkForRace(const void *Context, uintptr_t PC, const uintptr_t *Frames,
                   unsigned Depth, uintptr_t StackLo, uintptr_t StackHi);
 
-/// Maps the race tables (before any check); false if there is no memory.
+/// Maps the race tables (before any check) and reads the suppressions
+/// file (a file that cannot be read ends the process, with a message);
+/// false if there is no memory.
 bool prepareRaceDetector();
 /// Forgets the parent's races (in a forked child).
 void resetRaceDetector();
 
-/// The races found so far, in the sanitizers' form, and a summary line.
+/// The races not reported yet, in the sanitizers' form (those the
+/// suppressions match counted, not written), and the summary of every race
+/// so far: at exit and at the tracer's dumps, under the writer lock.
 void writeTextRaces(Writer &W, Symbolizer &Sym);
-/// The number of distinct races found so far.
-uint64_t racesFound();
+
+/// Lists in Modules the modules of the races' frames: before the dump's
+/// "modules" are written.
+void collectRaceModules(ModuleList &Modules);
+/// The dump's race keys (pcmap/TraceDump.h, version 6), each after a comma.
+void writeJSONRaces(Writer &W, ModuleList &Modules);
+
+/// Whether Tid is the thread that reports races as they are found.
+bool isRaceReporterThread(int Tid);
 
 } // namespace rt
 } // namespace pcmap

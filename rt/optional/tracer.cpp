@@ -1261,6 +1261,7 @@ void writeJSONStacks(ReportWriter &W) {
   }
   collectDataModules(SnapData, Modules);
   collectWaitModules(Modules);
+  collectRaceModules(Modules);
   key(W, trace::kModulesKey) << "[";
   for (unsigned I = 0; I < Modules.size(); ++I) {
     key(W << (I ? ", {" : "{"), trace::kPathKey, /*First=*/true);
@@ -1296,6 +1297,7 @@ void writeJSONStacks(ReportWriter &W) {
   W << "]";
   writeJSONAccesses(W, SnapData, Modules, SnapStacks);
   writeJSONWaits(W, Modules);
+  writeJSONRaces(W, Modules);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2388,7 +2390,7 @@ void writeTraceReport(DumpReason Reason) {
 bool isServiceThreadOfTracer(int Tid) {
   return Tid && (Tid == __atomic_load_n(&DumpThreadTid, __ATOMIC_ACQUIRE) ||
                  Tid == __atomic_load_n(&ScanThreadTid, __ATOMIC_ACQUIRE) ||
-                 isWaitSamplerThread(Tid));
+                 isWaitSamplerThread(Tid) || isRaceReporterThread(Tid));
 }
 
 void writeStackText(Writer &W, Symbolizer &Sym, const uintptr_t *Frames,

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -532,6 +533,38 @@ int openForReading(const char *Path) {
     Fd = open(Path, O_RDONLY | O_CLOEXEC);
   while (Fd < 0 && errno == EINTR);
   return Fd;
+}
+
+long readWholeFile(const char *Path, char *Buffer, size_t Size) {
+  int Fd = openForReading(Path);
+  if (Fd < 0)
+    return -1;
+  size_t Got = 0;
+  long Result = 0;
+  for (;;) {
+    char Extra;
+    char *To = Got < Size ? Buffer + Got : &Extra;
+    ssize_t R = read(Fd, To, Got < Size ? Size - Got : 1);
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R < 0 || (R > 0 && Got >= Size)) {
+      Result = R < 0 ? -1 : -2;
+      break;
+    }
+    if (R == 0) {
+      Result = long(Got);
+      break;
+    }
+    Got += size_t(R);
+  }
+  close(Fd);
+  return Result;
+}
+
+void exitProcessNow(int Status) {
+  fflush(stdout);
+  fflush(stderr);
+  _exit(Status);
 }
 
 bool readFileAt(int Fd, void *Buffer, size_t Size, uint64_t Offset) {

@@ -575,6 +575,13 @@ int waitReadable(int Fd, int TimeoutMs);
 /// spawnWithPipes. Keeps errno.
 void reapChild(int Pid, bool Kill);
 void closeFd(int Fd);
+/// Reads the file Path into Buffer: the bytes read, -1 if it cannot be
+/// opened or read, -2 if it holds more than Size bytes.
+long readWholeFile(const char *Path, char *Buffer, size_t Size);
+/// Flushes the C library's stdout and stderr (as the sanitizers do before
+/// they end a process) and ends the process with Status at once: no exit
+/// handler runs.
+[[noreturn]] void exitProcessNow(int Status);
 /// True if Path names an executable file.
 bool isExecutable(const char *Path);
 

@@ -19,7 +19,7 @@
 
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:trace_symbolize_json=1:report_path=%t/trace %run %t/prog
 // RUN: %python %S/Inputs/check_stacks.py %t/trace.* %t/prog llvm-nm ref_get reader writer | FileCheck %s --check-prefix=JSON
-// JSON:      version: 5 depth: 32
+// JSON:      version: 6 depth: 32
 // JSON-NEXT: program listed with a build ID: True
 // JSON-NEXT: stacks hold every sample: True ([[#]] in stacks, [[#]] dropped, [[#]] samples)
 // JSON-NEXT: hot site's samples in stacks: True

@@ -29,7 +29,7 @@
 
 // RUN: env PCMAP_OPTIONS=trace_wait=1:report_format=json:report_path=%t/trace %run %t/prog > %t/out
 // RUN: %python %S/Inputs/check_wait.py %t/out %t/trace.* | FileCheck %s --check-prefix=JSON
-// JSON: version 5, wait_hz 100
+// JSON: version 6, wait_hz 100
 // JSON: big_lock: region module, holders named
 // JSON: wait within 50% of the program's own measure
 // JSON: pipe: read on pipe:[

@@ -48,7 +48,7 @@ def read_reports(prefix):
         assert len(lines) == 1, (path, len(lines))
         r = json.loads(lines[0])
         assert path.endswith(".%d" % r["pid"]), (path, r["pid"])
-        assert r["version"] == 5 and r["reason"] == "exit" and r["final"], path
+        assert r["version"] == 6 and r["reason"] == "exit" and r["final"], path
         reports[r["pid"]] = r
     servers = [r for r in reports.values() if r["parent_run"] == ""]
     assert len(servers) == 1, [r["pid"] for r in servers]

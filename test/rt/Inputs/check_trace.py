@@ -21,7 +21,7 @@ assert len(lines) == 1, len(lines)
 r = json.loads(lines[0])
 hot_function = sys.argv[2]
 
-assert r["report"] == "pcmap-trace" and r["version"] == 5, r
+assert r["report"] == "pcmap-trace" and r["version"] == 6, r
 assert len(r["run"]) == 16 and int(r["run"], 16) and r["parent_run"] == "", r
 assert r["dump"] == 1 and r["reason"] == "exit" and r["final"] is True, r
 assert r["cpu_ns"] > 0 and r["ppid"] > 0, r
