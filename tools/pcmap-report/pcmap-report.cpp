@@ -182,6 +182,12 @@ cl::opt<size_t> WaitObjects("waits",
                             cl::value_desc("N"), cl::init(5), cl::sub(TraceCmd),
                             cl::cat(ReportCategory));
 
+cl::opt<std::string> RaceSuppressionsFile(
+    "suppressions",
+    cl::desc("Leave out the data races a ThreadSanitizer-style suppressions "
+             "file matches (race:PATTERN lines; version 6 dumps)"),
+    cl::value_desc("FILE"), cl::sub(TraceCmd), cl::cat(ReportCategory));
+
 cl::opt<TraceOptions::Folded> FoldedStacks(
     "folded-stacks", cl::desc("The stacks of --format=folded"),
     cl::init(TraceOptions::Folded::CPU),
@@ -288,8 +294,22 @@ ExitCode runTrace() {
     return Status;
   if (TraceFormatOpt == TraceFormat::Pprof && OutputFile == "-")
     usageError("--format=pprof writes a binary file: give it with -o FILE");
+  RaceSuppressions Suppressions;
+  if (!RaceSuppressionsFile.empty()) {
+    Expected<RaceSuppressions> S = readRaceSuppressions(RaceSuppressionsFile);
+    if (!S) {
+      ExitCode Status = ExitCode::Usage;
+      handleAllErrors(S.takeError(), [&](const ReportError &E) {
+        WithColor::error(errs(), "pcmap-report") << E.text() << "\n";
+        Status = E.code();
+      });
+      return Status;
+    }
+    Suppressions = std::move(*S);
+  }
   TraceReport R = mergeTraces(std::move(Dumps), std::move(Files));
   symbolizeTrace(R, !NoDemangle, !NoSource);
+  mergeRaces(R, Suppressions);
   if (TraceFormatOpt == TraceFormat::Text && !PerPC)
     mergeSiteLines(R);
   TraceOptions Out;

@@ -2,16 +2,18 @@
 //
 // `pcmap-report trace FILE...` (docs/Report.md, "Many processes' traces"):
 // the runtime's tracer writes, per process, JSON Lines of cumulative dumps
-// (versions 2 to 5, include/pcmap/TraceDump.h). TraceRead.cpp reads them
+// (versions 2 to 6, include/pcmap/TraceDump.h). TraceRead.cpp reads them
 // and keeps the last dump of each process; TraceMerge.cpp merges the
 // processes into one table of atomic sites, one of covered functions and
 // one of call stacks, keyed by build ID (or module path) and module offset,
 // TraceData.cpp the data the samples touched into cache lines, and
-// TraceWaits.cpp the waits of blocked threads by what they waited on;
+// TraceWaits.cpp the waits of blocked threads by what they waited on,
+// TraceRaces.cpp the data races by their pair of source sites;
 // TraceSymbolize.cpp names them offline (TraceDataNames.cpp the data);
 // TraceStacks.cpp finds each row's callers; TraceOutput.cpp (text, CSV,
 // folded stacks), TraceDataOutput.cpp (the data's text and HTML),
 // TraceWaitOutput.cpp (the waits' text and HTML),
+// TraceRaceOutput.cpp (the races' text and HTML),
 // TraceJSON.cpp, TraceHTML.cpp and TracePprof.cpp write them.
 //
 //===----------------------------------------------------------------------===//
@@ -123,6 +125,11 @@ struct SampleCounts {
   /// Version 5: threads observed by wall clock, of them those blocked in a
   /// system call, and of those the ones the table had no room for.
   uint64_t WaitObservations = 0, WaitSamples = 0, WaitSamplesDropped = 0;
+  /// Version 6: plain accesses checked for races, races seen (repeats
+  /// counted), the races the table had no room for, and the distinct races
+  /// the process's suppressions matched.
+  uint64_t RaceChecks = 0, RaceDetections = 0, RacesDropped = 0,
+           RacesSuppressed = 0;
   /// The sampling signals the samples came in (0: a dump that does not say).
   uint64_t Observations = 0;
   /// Whether every process counted gave its observations.
@@ -228,6 +235,23 @@ struct DumpWait : DataPlace {
   int64_t Fd = -1;
 };
 
+/// A side of a race of a version 6 dump's "races": the access a thread
+/// made, its stack's frames as a stack's (frame 0: the access).
+struct DumpRaceSide {
+  AccessKind Kind = AccessKind::Read;
+  uint64_t Size = 0;
+  int64_t Thread = 0;
+  std::vector<DumpFrame> Frames;
+};
+
+/// A race of a version 6 dump: one pair of sites, seen Count times.
+struct DumpRace {
+  uint64_t Count = 0, Address = 0, Before = 0, After = 0;
+  std::string AddressName;
+  bool OtherKnown = false;
+  DumpRaceSide Access, Other; // Other: when OtherKnown
+};
+
 /// One dump line.
 struct TraceDump {
   TraceProcess Process;
@@ -238,6 +262,8 @@ struct TraceDump {
   std::vector<DumpAccess> Accesses; // version 4
   std::vector<DumpWaitStack> WaitStacks; // version 5
   std::vector<DumpWait> Waits;           // version 5
+  std::vector<DumpRace> Races;           // version 6
+  bool HasRaces = false;                 // version 6: the dump has race keys
 };
 
 /// A module the merged rows point into: one build ID, or one path for
@@ -447,6 +473,30 @@ struct WaitPath {
   bool Truncated = false;
 };
 
+/// A side of a merged race: frames in TraceReport::Frames, innermost
+/// first, and the thread of its first sighting.
+struct RaceSide {
+  AccessKind Kind = AccessKind::Read;
+  uint64_t Size = 0;
+  uint32_t Thread = 0; // index in TraceReport::Threads
+  std::vector<uint32_t> Frames;
+};
+
+/// A data race of the merged trace: the races of every process at one pair
+/// of source sites (the access's, and the other side's when known; by
+/// module offset where a site has no source line), counts summed; what
+/// else it says is its first sighting's (most seen first).
+struct TraceRace {
+  RaceSide Access, Other;
+  bool OtherKnown = false;
+  uint64_t Count = 0;
+  uint64_t Address = 0, Before = 0, After = 0; // in its first process
+  std::string AddressName;
+  std::vector<uint32_t> Processes; // indices in TraceReport::Processes
+  /// The pair of source sites, as mergeRaces keys it.
+  std::string Key;
+};
+
 struct TraceFile {
   std::string Path;
   uint64_t Dumps = 0; // dump lines read
@@ -476,6 +526,12 @@ struct TraceReport {
   std::vector<WaitRow> Waits;
   std::vector<WaitObject> WaitObjects;
   uint64_t WaitNs = 0; // over every wait
+  /// Version 6: whether any dump has race keys; the races, most seen first
+  /// (after mergeRaces), and those the suppressions matched (the
+  /// processes' own and --suppressions).
+  bool HasRaces = false;
+  std::vector<TraceRace> Races;
+  uint64_t RacesSuppressed = 0;
 
   double cpuSeconds() const { return double(Totals.CpuNs) / 1e9; }
   /// Samples over what the CPU time at Hz would give (1.0: none lost).
@@ -578,6 +634,25 @@ std::vector<WaitPath> waitPaths(const TraceReport &R, const WaitObject &O,
 /// "4200 samples of blocked threads in 5000 observations at 100 Hz, 0
 /// dropped; 42.000 s of wait on 3 objects"
 std::string waitSummary(const TraceReport &R);
+
+/// The race: patterns of a suppressions file (pcmap/Suppressions.h), for
+/// `pcmap-report trace --suppressions`.
+struct RaceSuppressions {
+  std::vector<std::string> Patterns;
+  /// Whether a pattern matches Name.
+  bool matches(llvm::StringRef Name) const;
+};
+/// Reads a suppressions file: a file that cannot be read or a malformed
+/// line is an error.
+llvm::Expected<RaceSuppressions> readRaceSuppressions(llvm::StringRef Path);
+/// After symbolizeTrace: makes the races at the same pair of source sites
+/// one (counts summed), drops those Suppressions matches (a frame's
+/// function, inlined ones too, its file or module, or the location's name)
+/// into RacesSuppressed, ranks the rest by count.
+void mergeRaces(TraceReport &R, const RaceSuppressions &Suppressions);
+/// "2 races in 3 processes (1 suppressed; 18 detections, 0 dropped, in 113
+/// checks of plain accesses)"
+std::string raceSummary(const TraceReport &R);
 
 /// The verdict on a line (DataSharing bits), from its accesses; unless
 /// AcrossProcesses (a shared mapping), only threads of one process share
@@ -682,6 +757,13 @@ void writeDataHTML(llvm::raw_ostream &OS, const TraceReport &R,
 void writeWaitText(llvm::raw_ostream &OS, const TraceReport &R,
                    const TraceOptions &O);
 void writeWaitHTML(llvm::raw_ostream &OS, const TraceReport &R,
+                   const TraceOptions &O);
+/// The data races (version 6): the text report's warnings in the
+/// sanitizers' form and the HTML page's section (TraceRaceOutput.cpp);
+/// nothing without race keys in any dump.
+void writeRaceText(llvm::raw_ostream &OS, const TraceReport &R,
+                   const TraceOptions &O);
+void writeRaceHTML(llvm::raw_ostream &OS, const TraceReport &R,
                    const TraceOptions &O);
 /// A stack's frames as the text shows them, a frame a line after Indent,
 /// innermost first, names and positions aligned ("..." last if Truncated).

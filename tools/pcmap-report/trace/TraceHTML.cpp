@@ -211,6 +211,7 @@ void writeTraceHTML(raw_ostream &OS, const TraceReport &R,
   callersHTML(OS, R, R.Functions, "covered functions", "function-callers", O);
   writeDataHTML(OS, R, O);
   writeWaitHTML(OS, R, O);
+  writeRaceHTML(OS, R, O);
   writeFlameGraph(OS, R, O);
   processesTable(OS, R);
   htmlPageEnd(OS);

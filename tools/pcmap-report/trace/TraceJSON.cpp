@@ -11,6 +11,7 @@
 #include "Output.h"
 #include "Trace.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
@@ -540,6 +541,63 @@ void waitsJSON(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
   });
 }
 
+//===----------------------------------------------------------------------===//
+// The data races (version 6)
+//===----------------------------------------------------------------------===//
+
+std::string hexText(uint64_t V) {
+  return "0x" + utohexstr(V, /*LowerCase=*/true);
+}
+
+void raceSideJSON(json::OStream &J, const TraceReport &R, const RaceSide &S) {
+  J.object([&] {
+    const DataThread &T = R.Threads[S.Thread];
+    J.attribute("kind", accessKindName(S.Kind));
+    J.attribute("size", int64_t(S.Size));
+    J.attribute("thread", T.Tid);
+    J.attribute("pid", R.Processes[T.Process].Pid);
+    frameList(J, S.Frames);
+  });
+}
+
+void raceJSON(json::OStream &J, const TraceReport &R, const TraceRace &X) {
+  J.object([&] {
+    J.attribute("count", int64_t(X.Count));
+    J.attributeArray("processes", [&] {
+      for (uint32_t P : X.Processes)
+        J.value(R.Processes[P].Pid);
+    });
+    J.attribute("address", hexText(X.Address));
+    J.attribute("address_name", utf8(X.AddressName));
+    J.attribute("before", hexText(X.Before));
+    J.attribute("after", hexText(X.After));
+    J.attribute("other_known", X.OtherKnown);
+    J.attributeBegin("access");
+    raceSideJSON(J, R, X.Access);
+    J.attributeEnd();
+    if (X.OtherKnown) {
+      J.attributeBegin("other");
+      raceSideJSON(J, R, X.Other);
+      J.attributeEnd();
+    }
+  });
+}
+
+void racesJSON(json::OStream &J, const TraceReport &R, const TraceOptions &O) {
+  J.attributeObject("races", [&] {
+    J.attribute("checks", int64_t(R.Totals.RaceChecks));
+    J.attribute("detections", int64_t(R.Totals.RaceDetections));
+    J.attribute("dropped", int64_t(R.Totals.RacesDropped));
+    J.attribute("suppressed", int64_t(R.RacesSuppressed));
+    J.attribute("text", raceSummary(R));
+    J.attribute("races_total", int64_t(R.Races.size()));
+    J.attributeArray("races", [&] {
+      for (size_t I = 0, E = shownRows(R.Races.size(), O); I < E; ++I)
+        raceJSON(J, R, R.Races[I]);
+    });
+  });
+}
+
 } // namespace
 
 void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
@@ -572,6 +630,8 @@ void writeTraceJSON(raw_ostream &OS, const TraceReport &R,
       dataJSON(J, R, O);
     if (R.HasWaits)
       waitsJSON(J, R, O);
+    if (R.HasRaces)
+      racesJSON(J, R, O);
   });
   OS << "\n";
 }

@@ -33,6 +33,10 @@ void SampleCounts::add(const SampleCounts &C) {
   WaitObservations += C.WaitObservations;
   WaitSamples += C.WaitSamples;
   WaitSamplesDropped += C.WaitSamplesDropped;
+  RaceChecks += C.RaceChecks;
+  RaceDetections += C.RaceDetections;
+  RacesDropped += C.RacesDropped;
+  RacesSuppressed += C.RacesSuppressed;
   Observations += C.Observations;
   ObservationsKnown = ObservationsKnown && C.ObservationsKnown;
 }
@@ -101,6 +105,8 @@ private:
   uint32_t addStack(const TraceDump &D, uint32_t Process, const DumpStack &S,
                     ArrayRef<uint32_t> Modules);
   void addWaits(const TraceDump &D, uint32_t Process,
+                ArrayRef<uint32_t> Modules);
+  void addRaces(const TraceDump &D, uint32_t Process,
                 ArrayRef<uint32_t> Modules);
 
   TraceReport &R;
@@ -211,6 +217,35 @@ void Merger::addWaits(const TraceDump &D, uint32_t Process,
               Stack(W.HolderStack));
 }
 
+/// A version 6 dump's races, each as it is: mergeRaces makes those at the
+/// same source sites one, once the frames are symbolized.
+void Merger::addRaces(const TraceDump &D, uint32_t Process,
+                      ArrayRef<uint32_t> Modules) {
+  R.HasRaces |= D.HasRaces;
+  auto Side = [&](const DumpRaceSide &S) {
+    RaceSide Out;
+    Out.Kind = S.Kind;
+    Out.Size = S.Size;
+    Out.Thread = Data.thread(Process, S.Thread);
+    for (const DumpFrame &F : S.Frames)
+      Out.Frames.push_back(frame(F, Modules));
+    return Out;
+  };
+  for (const DumpRace &X : D.Races) {
+    TraceRace T;
+    T.Access = Side(X.Access);
+    if ((T.OtherKnown = X.OtherKnown))
+      T.Other = Side(X.Other);
+    T.Count = X.Count;
+    T.Address = X.Address;
+    T.Before = X.Before;
+    T.After = X.After;
+    T.AddressName = X.AddressName;
+    T.Processes.push_back(Process);
+    R.Races.push_back(std::move(T));
+  }
+}
+
 void Merger::add(TraceDump &D) {
   uint32_t P = R.Processes.size();
   const TraceProcess &T = D.Process;
@@ -234,6 +269,7 @@ void Merger::add(TraceDump &D) {
              frame(A.Site, Modules),
              A.Stack >= 0 ? int64_t(StackIndex[A.Stack]) : -1);
   addWaits(D, P, Modules);
+  addRaces(D, P, Modules);
   R.Processes.push_back(std::move(D.Process));
 }
 

@@ -511,6 +511,7 @@ void writeTraceText(raw_ostream &OS, const TraceReport &R,
   }
   writeDataText(OS, R, O);
   writeWaitText(OS, R, O);
+  writeRaceText(OS, R, O);
 }
 
 void writeTraceCSV(raw_ostream &OS, const TraceReport &R,

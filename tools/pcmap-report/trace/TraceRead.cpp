@@ -1,6 +1,6 @@
 //===- TraceRead.cpp - The tracer's JSON Lines dumps, checked -------------===//
 //
-// Each line of a trace file is one dump (versions 2 to 5,
+// Each line of a trace file is one dump (versions 2 to 6,
 // include/pcmap/TraceDump.h, docs/Tracer.md); blank
 // lines are skipped. A file that is one JSON document over several lines
 // (a version 1 trace, another report, a dump passed through a pretty
@@ -333,6 +333,52 @@ static bool mapVersion5(const json::Value &V, TraceDump &D, json::Path P) {
          O.map(trace::kWaitsKey, D.Waits);
 }
 
+static bool fromJSON(const json::Value &V, DumpRaceSide &S, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map(trace::kKindKey, S.Kind) &&
+         O.map(trace::kSizeKey, S.Size) && O.map(trace::kThreadKey, S.Thread) &&
+         O.map(trace::kFramesKey, S.Frames);
+}
+
+static bool fromJSON(const json::Value &V, DumpRace &X, json::Path P) {
+  json::ObjectMapper O(V, P);
+  Hex Address, Before, After;
+  bool OK = O && O.map(trace::kCountKey, X.Count) &&
+            O.map(trace::kAddressKey, Address) &&
+            O.map(trace::kAddressNameKey, X.AddressName) &&
+            O.map(trace::kBeforeKey, Before) &&
+            O.map(trace::kAfterKey, After) &&
+            O.map(trace::kOtherKnownKey, X.OtherKnown) &&
+            O.map(trace::kRaceAccessKey, X.Access) &&
+            (!X.OtherKnown || O.map(trace::kRaceOtherKey, X.Other));
+  X.Address = Address.Value;
+  X.Before = Before.Value;
+  X.After = After.Value;
+  return OK;
+}
+
+/// What version 6 adds: the data races, when the process looked for them
+/// (every key optional: without "races", none).
+static bool mapVersion6(const json::Value &V, TraceDump &D, json::Path P) {
+  json::ObjectMapper O(V, P);
+  TraceProcess &T = D.Process;
+  std::optional<uint64_t> Checks, Detections, Dropped, Suppressed;
+  std::optional<std::vector<DumpRace>> Races;
+  bool OK = O && O.map(trace::kRaceChecksKey, Checks) &&
+            O.map(trace::kRaceDetectionsKey, Detections) &&
+            O.map(trace::kRacesDroppedKey, Dropped) &&
+            O.map(trace::kRacesSuppressedKey, Suppressed) &&
+            O.map(trace::kRacesKey, Races);
+  T.RaceChecks = Checks.value_or(0);
+  T.RaceDetections = Detections.value_or(0);
+  T.RacesDropped = Dropped.value_or(0);
+  T.RacesSuppressed = Suppressed.value_or(0);
+  D.HasRaces = Races.has_value();
+  if (Races)
+    D.Races = std::move(*Races);
+  return OK;
+}
+
 namespace {
 
 /// A place in the input: "file:line".
@@ -527,6 +573,30 @@ Error checkWaits(const TraceDump &D, const Where &W) {
   return Error::success();
 }
 
+/// What the JSON types cannot say about a version 6 dump's races: sides
+/// with frames in its modules, counts of at least one.
+Error checkRaces(const TraceDump &D, const Where &W) {
+  for (size_t I = 0; I < D.Races.size(); ++I) {
+    const DumpRace &X = D.Races[I];
+    std::string At =
+        "malformed pcmap trace dump: races[" + std::to_string(I) + "]: ";
+    if (!X.Count)
+      return W.error(ExitCode::MalformedMetadata, At + "count 0");
+    for (const DumpRaceSide *S : {&X.Access, &X.Other}) {
+      if (S == &X.Other && !X.OtherKnown)
+        continue;
+      std::string Side = At + (S == &X.Access ? "access: " : "other: ");
+      if (S->Frames.empty() || S->Frames.size() > trace::kMaxStackDepth)
+        return W.error(ExitCode::MalformedMetadata,
+                       Side + Twine(S->Frames.size()) + " frames (1 to " +
+                           Twine(trace::kMaxStackDepth) + ")");
+      if (Error E = checkFrames(D, S->Frames, Side, W))
+        return E;
+    }
+  }
+  return Error::success();
+}
+
 class TraceReader {
 public:
   /// Reads one file (index FileIndex of the command line); fails at the
@@ -660,9 +730,11 @@ Error TraceReader::readDocument(const json::Value &V, const Where &W,
     return E;
   json::Path::Root Root("dump");
   bool Stacks = D.Process.Version >= 3, Data = D.Process.Version >= 4,
-       Waits = D.Process.Version >= 5;
+       Waits = D.Process.Version >= 5, Races = D.Process.Version >= 6;
   if (!fromJSON(V, D, Root) || (Stacks && !mapVersion3(V, D, Root)) ||
-      (Data && !mapVersion4(V, D, Root)) || (Waits && !mapVersion5(V, D, Root)))
+      (Data && !mapVersion4(V, D, Root)) ||
+      (Waits && !mapVersion5(V, D, Root)) ||
+      (Races && !mapVersion6(V, D, Root)))
     return W.error(ExitCode::MalformedMetadata,
                    "malformed pcmap trace dump: " + toString(Root.getError()));
   if (Stacks)
@@ -673,6 +745,9 @@ Error TraceReader::readDocument(const json::Value &V, const Where &W,
       return E;
   if (Waits)
     if (Error E = checkWaits(D, W))
+      return E;
+  if (Races)
+    if (Error E = checkRaces(D, W))
       return E;
   TraceProcess &P = D.Process;
   if (P.Run.empty() || P.Dump == 0 || P.Hz == 0)
