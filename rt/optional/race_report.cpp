@@ -53,7 +53,6 @@ struct RaceReportMemory {
   uint8_t States[kRaces];
   uint16_t FirstSlot[kRaces];
   unsigned NumGroups;
-  uint64_t SuppressedSlots;
   LoadedObject ModuleStore[ModuleList::kMax + 1];
 };
 Mapped<RaceReportMemory> ReportMemory;

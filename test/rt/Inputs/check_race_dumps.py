@@ -29,5 +29,6 @@ for path in sys.argv[2:]:
         total += r["count"]
 print("dumps with races: %d; locations: %s" % (processes, ", ".join(sorted(names))))
 report = merged["races"]
-print("merged: counts %s" % ("add up" if sum(r["count"] for r in report["races"]) +
-                             0 == total else "do not add up"))
+merged_total = sum(r["count"] for r in report["races"])
+print("merged: counts %s" % ("add up" if merged_total == total else
+                             "do not add up (%d, dumps %d)" % (merged_total, total)))
