@@ -10,8 +10,8 @@
 // UNSUPPORTED: sanitizer, emulator
 
 // RUN: rm -rf %t && mkdir %t
-// RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/Inputs/racy.c -o %t/racy
-// RUN: %python %S/Inputs/check_races.py %t/racy 5 1 | FileCheck %s
+// RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/../Inputs/racy.c -o %t/racy
+// RUN: %python %S/../Inputs/check_races.py %t/racy 5 1 | FileCheck %s
 // CHECK:      global: reported at racy.c:[[#]]:[[#]] in bump_global, location global_counter
 // CHECK-NEXT: heap: reported at racy.c:[[#]]:[[#]] in bump_heap, location heap
 // CHECK-NEXT: atomic, flag, locked: no report

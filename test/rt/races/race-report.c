@@ -11,9 +11,9 @@
 // UNSUPPORTED: sanitizer, emulator
 
 // RUN: rm -rf %t && mkdir %t
-// RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/Inputs/racy.c -o %t/racy
+// RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/../Inputs/racy.c -o %t/racy
 // DEFINE: %{opts} = detect_races=1:race_hz=1000:race_delay_us=100
-// DEFINE: %{until} = %python %S/Inputs/run_until.py 5
+// DEFINE: %{until} = %python %S/../Inputs/run_until.py 5
 
 // At detection, once; the summary at exit with each race's count; the
 // status is the program's with exitcode=0. All five phases run, a second
@@ -22,7 +22,7 @@
 // a while).
 // RUN: env PCMAP_OPTIONS=%{opts}:exitcode=0 %{until} WARNING %run %t/racy 5 > %t/now
 // RUN: FileCheck %s --check-prefix=NOW < %t/now
-// RUN: %python %S/Inputs/race_output.py < %t/now | FileCheck %s --check-prefix=ONCE
+// RUN: %python %S/../Inputs/race_output.py < %t/now | FileCheck %s --check-prefix=ONCE
 // NOW:      WARNING: pcmap: data race (pid={{[0-9]+}})
 // NOW:        Location is {{global_counter|heap}}
 // NOW:      SUMMARY: pcmap: data race {{.*}}racy.c:[[#]]:[[#]] in bump_{{global|heap}}
@@ -73,11 +73,11 @@
 
 // A file that cannot be read, or a line that is not TYPE:PATTERN, stops
 // the process at start-up with exitcode.
-// RUN: env PCMAP_OPTIONS=%{opts}:suppressions=%t/missing %python %S/Inputs/run_until.py 1 . %run %t/racy 5 global | FileCheck %s --check-prefix=MISSING
+// RUN: env PCMAP_OPTIONS=%{opts}:suppressions=%t/missing %python %S/../Inputs/run_until.py 1 . %run %t/racy 5 global | FileCheck %s --check-prefix=MISSING
 // MISSING:     pcmap: error: cannot read the suppressions file '{{.*}}missing'
 // MISSING-NOT: racy: done
 // MISSING:     exit status: 66
 // RUN: printf 'race:ok\nbump_global\n' > %t/malformed
-// RUN: env PCMAP_OPTIONS=%{opts}:suppressions=%t/malformed %python %S/Inputs/run_until.py 1 . %run %t/racy 5 global | FileCheck %s --check-prefix=MALFORMED
+// RUN: env PCMAP_OPTIONS=%{opts}:suppressions=%t/malformed %python %S/../Inputs/run_until.py 1 . %run %t/racy 5 global | FileCheck %s --check-prefix=MALFORMED
 // MALFORMED: pcmap: error: suppressions file '{{.*}}malformed', line 2: not TYPE:PATTERN
 // MALFORMED: exit status: 66

@@ -9,12 +9,12 @@
 // UNSUPPORTED: sanitizer, emulator
 
 // RUN: rm -rf %t && mkdir %t
-// RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/Inputs/racy.c -o %t/racy
+// RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/../Inputs/racy.c -o %t/racy
 // DEFINE: %{opts} = detect_races=1:race_hz=1000:race_delay_us=100:exitcode=0:report_format=json
 // Two processes, each until it races; their dumps in two directories.
 // RUN: mkdir %t/a %t/b
-// RUN: env PCMAP_OPTIONS=%{opts}:report_path=%t/a/dump %python %S/Inputs/run_until.py 5 WARNING %run %t/racy 5 global > %t/log-a
-// RUN: env PCMAP_OPTIONS=%{opts}:report_path=%t/b/dump %python %S/Inputs/run_until.py 5 WARNING %run %t/racy 5 global > %t/log-b
+// RUN: env PCMAP_OPTIONS=%{opts}:report_path=%t/a/dump %python %S/../Inputs/run_until.py 5 WARNING %run %t/racy 5 global > %t/log-a
+// RUN: env PCMAP_OPTIONS=%{opts}:report_path=%t/b/dump %python %S/../Inputs/run_until.py 5 WARNING %run %t/racy 5 global > %t/log-b
 // RUN: FileCheck %s --check-prefix=LOG < %t/log-a
 // LOG:     WARNING: pcmap: data race
 // LOG:     pcmap: data races: {{[1-9][0-9]*}} found
@@ -32,10 +32,10 @@
 // REPORT:      data races: {{[1-9][0-9]*}} race{{s?}} in 2 processes (0 suppressed; {{[0-9]+}} detections, 0 dropped, in {{[0-9]+}} checks of plain accesses)
 
 // RUN: %pcmap-report trace --format=json %t/a/dump.* %t/b/dump.* -o %t/merged.json
-// RUN: %python %S/Inputs/check_race_dumps.py %t/merged.json %t/a/dump.* %t/b/dump.* | FileCheck %s --check-prefix=DUMPS
+// RUN: %python %S/../Inputs/check_race_dumps.py %t/merged.json %t/a/dump.* %t/b/dump.* | FileCheck %s --check-prefix=DUMPS
 // DUMPS: dumps with races: 2; locations: global_counter
 // DUMPS: merged: counts add up
-// RUN: %python %S/../report/Inputs/compare.py schema %t/merged.json %S/../../docs/report-json.schema.json | FileCheck %s --check-prefix=SCHEMA
+// RUN: %python %S/../../report/Inputs/compare.py schema %t/merged.json %S/../../../docs/report-json.schema.json | FileCheck %s --check-prefix=SCHEMA
 // SCHEMA: OK: trace document validates
 
 // RUN: printf 'race:bump_global\n' > %t/supp
