@@ -741,21 +741,56 @@ constexpr SyscallNameEntry kSyscallNames[] = {
     {SYS_io_uring_enter, "io_uring_enter"},
     {SYS_msgrcv, "msgrcv"},
     {SYS_semtimedop, "semtimedop"},
-// The file system's calls, which block on its locks, its journal and the
-// disk (LevelDB's unlink of a compacted table, say).
+    // The file system's calls, which block on its locks, its journal and
+    // the disk (LevelDB's unlink of a compacted table, say).
+    {SYS_openat, "openat"},
+    {SYS_close, "close"},
+    {SYS_unlinkat, "unlinkat"},
+    {SYS_renameat, "renameat"},
+    {SYS_renameat2, "renameat2"},
+    {SYS_mkdirat, "mkdirat"},
+    {SYS_newfstatat, "newfstatat"},
+    {SYS_fstat, "fstat"},
+    {SYS_statx, "statx"},
+    {SYS_getdents64, "getdents64"},
+    {SYS_ftruncate, "ftruncate"},
+    {SYS_fallocate, "fallocate"},
+    {SYS_sync, "sync"},
+    {SYS_syncfs, "syncfs"},
+    {SYS_sync_file_range, "sync_file_range"},
+    {SYS_msync, "msync"},
+    {SYS_mmap, "mmap"},
+    {SYS_munmap, "munmap"},
+    {SYS_mprotect, "mprotect"},
+    {SYS_madvise, "madvise"},
+    {SYS_ioctl, "ioctl"},
+    {SYS_sendfile, "sendfile"},
+    {SYS_splice, "splice"},
+    {SYS_copy_file_range, "copy_file_range"},
+    {SYS_preadv, "preadv"},
+    {SYS_pwritev, "pwritev"},
+    {SYS_epoll_ctl, "epoll_ctl"},
+    {SYS_sched_yield, "sched_yield"},
 #ifdef SYS_open
+    {SYS_open, "open"},
 #endif
 #ifdef SYS_unlink
+    {SYS_unlink, "unlink"},
 #endif
 #ifdef SYS_rename
+    {SYS_rename, "rename"},
 #endif
 #ifdef SYS_mkdir
+    {SYS_mkdir, "mkdir"},
 #endif
 #ifdef SYS_rmdir
+    {SYS_rmdir, "rmdir"},
 #endif
 #ifdef SYS_stat
+    {SYS_stat, "stat"},
 #endif
 #ifdef SYS_truncate
+    {SYS_truncate, "truncate"},
 #endif
 #ifdef SYS_poll
     {SYS_poll, "poll"},
