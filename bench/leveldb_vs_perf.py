@@ -20,35 +20,16 @@ import shutil
 import subprocess
 import sys
 import statistics
-import tempfile
 
 from headline import Headline, take_option
+from leveldb import build_db_bench
 
 headline = Headline(take_option(sys.argv))
 build = os.path.abspath(sys.argv[1])
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 options = sys.argv[3] if len(sys.argv) > 3 else ""
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-work = tempfile.mkdtemp(prefix="pcmap-leveldb-")
-subprocess.run(["apt-get", "source", "-qq", "leveldb"], cwd=work, check=True,
-               stdout=subprocess.DEVNULL)
-src = next(os.path.join(work, d) for d in os.listdir(work)
-           if d.startswith("leveldb-") and
-           os.path.isdir(os.path.join(work, d)))
-out = os.path.join(work, "build")
-bin_dir = os.path.join(build, "bin")
-subprocess.run(["cmake", "-S", src, "-B", out, "-G", "Ninja",
-                "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g",
-                "-DCMAKE_C_COMPILER=" + os.path.join(bin_dir, "pcmap-clang"),
-                "-DCMAKE_CXX_COMPILER=" + os.path.join(bin_dir,
-                                                        "pcmap-clang++"),
-                "-DCMAKE_CXX_FLAGS=-fsanitize-metadata=all",
-                "-DLEVELDB_BUILD_TESTS=OFF", "-DLEVELDB_BUILD_BENCHMARKS=ON"],
-               check=True, stdout=subprocess.DEVNULL)
-subprocess.run(["ninja", "-C", out, "db_bench"], check=True,
-               stdout=subprocess.DEVNULL)
-db_bench = os.path.join(out, "db_bench")
+work, db_bench = build_db_bench(build)
 db = os.path.join(work, "db")
 
 env = dict(os.environ, COMPARE_LIMIT="3")
