@@ -365,7 +365,7 @@ public:
   /// What names the arguments of its calls into lock functions
   /// (TraceWaitNames.cpp); null without debug information or a rule for
   /// the machine.
-  WaitArgumentNamer *waitArguments();
+  PointerNamer *pointerNamer();
 
 private:
   template <typename Range> void addSymbols(Range Symbols);
@@ -375,7 +375,7 @@ private:
   object::OwningBinary<object::Binary> File;
   std::vector<DataSymbol> Symbols; // by value, TLS ones among them
   std::unique_ptr<DWARFContext> Dwarf;
-  std::optional<std::unique_ptr<WaitArgumentNamer>> Arguments;
+  std::optional<std::unique_ptr<PointerNamer>> Arguments;
   bool Indexed = false;
   /// (TLS, address or TLS offset) and (TLS, name) -> variable.
   std::map<std::pair<bool, uint64_t>, DWARFDie> Variables;
@@ -545,9 +545,9 @@ DWARFDie ModuleData::variable(const DataSymbol &S) {
   return ByName == Names.end() ? DWARFDie() : ByName->second;
 }
 
-WaitArgumentNamer *ModuleData::waitArguments() {
+PointerNamer *ModuleData::pointerNamer() {
   if (!Arguments)
-    Arguments = Dwarf ? WaitArgumentNamer::create(
+    Arguments = Dwarf ? PointerNamer::create(
                             *cast<object::ObjectFile>(File.getBinary()), *Dwarf)
                       : nullptr;
   return Arguments->get();
@@ -585,15 +585,22 @@ class DataNamer {
 public:
   DataNamer(TraceReport &R, bool Demangle, bool Files, bool Types)
       : R(R), Demangle(Demangle), Files(Files), Types(Types) {}
-  void nameLine(DataLine &L);
-  /// The name the code gives a wait's word (WaitArgumentNamer), from the
+  /// Names the accesses of L and L itself; with Sites, bytes without a
+  /// symbol also by what each access's own code says (a data line's; a
+  /// wait's line has no access site).
+  void nameLine(DataLine &L, bool Sites);
+  /// The name the code gives a wait's word (PointerNamer), from the
   /// stacks of its waits, heaviest first.
   std::optional<std::string> waitArgument(const WaitObject &O);
 
 private:
   ModuleData *module(uint32_t M);
   bool nameStatic(DataAccess &A, uint32_t Module, uint64_t Offset, bool TLS);
-  void nameTLS(DataLine &L);
+  /// Bytes without a symbol (the heap, a stack, shared memory): the member
+  /// the access's code says it touches (PointerNamer::accessName), after
+  /// its region: "heap Shard::mu", "stack Server::requests".
+  bool nameByAccess(const DataLine &L, DataAccess &A);
+  void nameTLS(DataLine &L, bool Sites);
   /// What a line is called where its bytes have no symbol.
   std::string lineName(const DataLine &L) const;
   std::string lineObject(const DataLine &L) const;
@@ -606,6 +613,9 @@ private:
   /// their callers.
   std::map<std::tuple<uint32_t, uint64_t, bool>, std::optional<std::string>>
       ArgumentNames;
+  /// nameByAccess's answers by site (module, offset).
+  std::map<std::pair<uint32_t, uint64_t>, std::optional<std::string>>
+      AccessNames;
 };
 
 ModuleData *DataNamer::module(uint32_t M) {
@@ -630,7 +640,7 @@ std::optional<std::string> DataNamer::waitArgument(const WaitObject &O) {
     for (uint32_t I : Frames.drop_front()) {
       const TraceFrame &F = R.Frames[I];
       ModuleData *M = R.Modules[F.Module].NoModule ? nullptr : module(F.Module);
-      WaitArgumentNamer *A = M ? M->waitArguments() : nullptr;
+      PointerNamer *A = M ? M->pointerNamer() : nullptr;
       if (!A || !A->hasFunction(F.Offset) || A->inWaitFunction(F.Offset))
         continue;
       // The row's kind, from its whole stack: which word a condition
@@ -669,11 +679,48 @@ bool DataNamer::nameStatic(DataAccess &A, uint32_t Module, uint64_t Offset,
   return true;
 }
 
+bool DataNamer::nameByAccess(const DataLine &L, DataAccess &A) {
+  if (!Files || !Types || A.Site >= R.Frames.size())
+    return false;
+  const TraceFrame &F = R.Frames[A.Site];
+  if (R.Modules[F.Module].NoModule)
+    return false;
+  auto [It, New] = AccessNames.try_emplace({F.Module, F.Offset});
+  if (New) {
+    ModuleData *M = module(F.Module);
+    PointerNamer *P = M ? M->pointerNamer() : nullptr;
+    if (P)
+      It->second = P->accessName(F.Offset);
+  }
+  if (!It->second)
+    return false;
+  switch (L.Region) {
+  case DataRegion::Heap:
+    A.Name = "heap " + *It->second;
+    break;
+  case DataRegion::Stack:
+    A.Name = "stack " + *It->second;
+    break;
+  case DataRegion::TLS:
+    A.Name = "tls " + *It->second;
+    break;
+  case DataRegion::Shared:
+    A.Name = L.File + " " + *It->second;
+    break;
+  case DataRegion::Module:
+  case DataRegion::Unknown:
+    A.Name = *It->second;
+    break;
+  }
+  A.Typed = true;
+  return true;
+}
+
 /// TLS: the bytes of one thread's block, from the thread pointer of the
 /// thread whose TLS it is (its own accesses; another thread's, given a
 /// pointer, say it is private memory), in the module the dump says or
 /// else in the executable's block.
-void DataNamer::nameTLS(DataLine &L) {
+void DataNamer::nameTLS(DataLine &L, bool Sites) {
   const DataAccess *Own = nullptr;
   for (const DataAccess &A : L.Accesses)
     if (A.Region == DataRegion::TLS && !Own)
@@ -692,7 +739,8 @@ void DataNamer::nameTLS(DataLine &L) {
       if (ModuleData *M = module(Mods[I]))
         if (std::optional<uint64_t> Off = M->executableTlsOffset(TpOffset))
           In = {Mods[I], *Off};
-    if (!In || !nameStatic(A, In->first, In->second, /*TLS=*/true))
+    if ((!In || !nameStatic(A, In->first, In->second, /*TLS=*/true)) &&
+        !(Sites && nameByAccess(L, A)))
       A.Name = "tls tp" + signedHex(TpOffset);
   }
 }
@@ -746,7 +794,7 @@ std::string DataNamer::lineObject(const DataLine &L) const {
   return join(Out, ", ");
 }
 
-void DataNamer::nameLine(DataLine &L) {
+void DataNamer::nameLine(DataLine &L, bool Sites) {
   ThreadPointer = 0;
   for (DataAccess &A : L.Accesses) {
     A.Name.clear();
@@ -754,12 +802,14 @@ void DataNamer::nameLine(DataLine &L) {
     A.Typed = false;
   }
   if (L.Region == DataRegion::TLS)
-    nameTLS(L);
+    nameTLS(L, Sites);
   for (DataAccess &A : L.Accesses) {
     if (!A.Name.empty())
       continue;
     if (L.Region == DataRegion::Module &&
         nameStatic(A, L.Module, A.Place, /*TLS=*/false))
+      continue;
+    if (Sites && nameByAccess(L, A))
       continue;
     if (L.Region == DataRegion::Module)
       A.Name = moduleText(R, L.Module, A.Place);
@@ -768,6 +818,21 @@ void DataNamer::nameLine(DataLine &L) {
     else
       A.Name = lineName(L);
   }
+  // Bytes without a symbol that one access's code names are so named for
+  // the line's other accesses to the same bytes, whose code does not say
+  // (the compiler's location of the pointer variable does not cover them).
+  if (Sites && L.Region != DataRegion::Module)
+    for (DataAccess &A : L.Accesses) {
+      if (A.Typed)
+        continue;
+      auto Named = find_if(L.Accesses, [&](const DataAccess &B) {
+        return B.Typed && B.Offset == A.Offset && B.Size == A.Size;
+      });
+      if (Named != L.Accesses.end()) {
+        A.Name = Named->Name;
+        A.Typed = true;
+      }
+    }
   L.Object = lineObject(L);
 }
 
@@ -776,7 +841,7 @@ void DataNamer::nameLine(DataLine &L) {
 void nameData(TraceReport &R, bool Demangle, bool Files, bool Types) {
   DataNamer N(R, Demangle, Files, Types);
   for (DataLine &L : R.Lines)
-    N.nameLine(L);
+    N.nameLine(L, /*Sites=*/true);
   groupMembers(R);
 }
 
@@ -821,7 +886,7 @@ void nameWaitObjects(TraceReport &R, bool Demangle, bool Files, bool Types) {
       O.Name = otherObjectName(R, O);
       continue;
     }
-    N.nameLine(O.Line);
+    N.nameLine(O.Line, /*Sites=*/false);
     const DataAccess &A = O.Line.Accesses.front();
     O.Name = A.Typed ? withoutLibraryMembers(A.Name) : A.Name;
     // A process's memory: the word's address, and whose it is.

@@ -61,15 +61,17 @@ std::optional<RegisterValue> registerValue(llvm::ArrayRef<uint8_t> Expr,
                                            bool Location,
                                            uint8_t AddressSize = 8);
 
-/// Names the object a blocked thread's caller gave its lock or wait
-/// function, from one module's DWARF and code (TraceWaitNames.cpp).
-class WaitArgumentNamer {
+/// Names the object a pointer in the code points to, from one module's
+/// DWARF and machine code (TraceWaitNames.cpp): the word a blocked thread's
+/// caller gave its lock or wait function, and the data a memory access's
+/// base register points into.
+class PointerNamer {
 public:
-  virtual ~WaitArgumentNamer();
+  virtual ~PointerNamer();
   /// For an ELF file Obj and its debug information (both must outlive the
   /// namer); null for a machine without a rule (x86-64 and AArch64 have
   /// one).
-  static std::unique_ptr<WaitArgumentNamer>
+  static std::unique_ptr<PointerNamer>
   create(const llvm::object::ObjectFile &Obj, llvm::DWARFContext &Dwarf);
   /// Whether the debug information has a function at module offset PC.
   virtual bool hasFunction(uint64_t PC) = 0;
@@ -86,6 +88,13 @@ public:
   /// argument, and no argument of std::condition_variable::wait.
   virtual std::optional<std::string> argumentName(uint64_t PC,
                                                   bool OnCondition) = 0;
+  /// The member of a record that the memory access of the instruction at
+  /// PC touches, by its type: "ns::Entry::refs", "Cache::stats.hits". The
+  /// instruction's operand must be a base register plus a constant (no
+  /// index, segment or PC) and a pointer or reference variable in scope at
+  /// PC must be that register plus a constant there (or a register it was
+  /// copied from in the straight-line code before it); none otherwise.
+  virtual std::optional<std::string> accessName(uint64_t PC) = 0;
 };
 
 } // namespace report

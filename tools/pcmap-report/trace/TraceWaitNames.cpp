@@ -1,4 +1,4 @@
-//===- TraceWaitNames.cpp - A lock named by its caller's variable ---------===//
+//===- TraceWaitNames.cpp - Objects named by the code's pointers ----------===//
 //
 // A futex word in a process's memory (the heap, a stack) has no symbol; the
 // code that locked it knows it as a member of something a pointer points
@@ -11,6 +11,11 @@
 // copies and constant additions, read from the machine code) then names
 // it: its pointee's member at that offset. Nothing is guessed: without
 // such a variable there is no name (docs/Report.md, "Wait time").
+//
+// The data a sampled memory access touches is named the same way, from
+// the instruction's memory operand (a base register plus a constant) and
+// the pointer variable in that register: perf's data-type profiling, at
+// the exact instruction (docs/Report.md, "Data").
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,8 +244,11 @@ std::string qualifiedName(DWARFDie T) {
 
 /// The name of the bytes at Offset from pointer (or reference) variable
 /// V's target, if they are a member or element of it (not the whole
-/// object: that names its type only), the library's own members left out.
-std::optional<std::string> pointeeName(DWARFDie V, int64_t Offset) {
+/// object: that names its type only), the library's own members left out:
+/// by the variable ("q->ready", "Shard::mu" for this), or ByType by the
+/// record's type whatever the variable ("Shard::mu"; none for an array).
+std::optional<std::string> pointeeName(DWARFDie V, int64_t Offset,
+                                       bool ByType) {
   const char *Name = V.getShortName();
   DWARFDie T = dataUnqualifiedType(dataVariableType(V));
   if (!Name || !T || Offset < 0)
@@ -265,7 +273,9 @@ std::optional<std::string> pointeeName(DWARFDie V, int64_t Offset) {
   if (Path.empty())
     return std::nullopt;
   StringRef Member = StringRef(Path).drop_front(Path[0] == '.' ? 1 : 0);
-  if (StringRef(Name) == "this" && !Array) {
+  if (ByType && Array)
+    return std::nullopt;
+  if ((ByType || StringRef(Name) == "this") && !Array) {
     std::string Class = qualifiedName(Pointee);
     if (Class.empty())
       return std::nullopt;
@@ -284,10 +294,10 @@ struct Instruction {
   MCInst Inst;
 };
 
-class DwarfWaitArgumentNamer : public WaitArgumentNamer {
+class DwarfPointerNamer : public PointerNamer {
 public:
-  DwarfWaitArgumentNamer(const object::ObjectFile &Obj, DWARFContext &Dwarf,
-                         MachineRules Rules)
+  DwarfPointerNamer(const object::ObjectFile &Obj, DWARFContext &Dwarf,
+                    MachineRules Rules)
       : Obj(Obj), Dwarf(Dwarf), Rules(std::move(Rules)) {}
 
   bool hasFunction(uint64_t PC) override { return bool(functionAt(PC)); }
@@ -297,12 +307,18 @@ public:
   }
   std::optional<std::string> argumentName(uint64_t PC,
                                           bool OnCondition) override;
+  std::optional<std::string> accessName(uint64_t PC) override;
 
 private:
+  /// The instruction at PC, if it disassembles.
+  std::optional<Instruction> instructionAt(uint64_t PC);
+  /// Instruction I's memory operand as a register (DWARF number) plus a
+  /// constant, if it is one.
+  std::optional<RegisterValue> memoryBase(const MCInst &I) const;
   DWARFDie functionAt(uint64_t PC);
   DWARFDie callSiteAt(DWARFDie Function, uint64_t ReturnPC);
   std::optional<std::string> nameAt(DWARFDie Function, RegisterValue V,
-                                    uint64_t PC);
+                                    uint64_t PC, bool ByType);
   /// The registers (and constants) the value V of the call at PC was
   /// computed from by copies and additions, with the PC of each step.
   std::vector<std::pair<RegisterValue, uint64_t>>
@@ -324,7 +340,7 @@ private:
   std::unique_ptr<MCTarget> M;
 };
 
-DWARFDie DwarfWaitArgumentNamer::functionAt(uint64_t PC) {
+DWARFDie DwarfPointerNamer::functionAt(uint64_t PC) {
   DWARFCompileUnit *CU = Dwarf.getCompileUnitForCodeAddress(PC);
   if (!CU)
     return DWARFDie();
@@ -333,8 +349,7 @@ DWARFDie DwarfWaitArgumentNamer::functionAt(uint64_t PC) {
   return Chain.empty() ? DWARFDie() : Chain.back();
 }
 
-DWARFDie DwarfWaitArgumentNamer::callSiteAt(DWARFDie Function,
-                                            uint64_t ReturnPC) {
+DWARFDie DwarfPointerNamer::callSiteAt(DWARFDie Function, uint64_t ReturnPC) {
   // Clang puts a call site in its function, GCC in the innermost scope of
   // the call: the whole tree.
   std::vector<DWARFDie> Work{Function};
@@ -357,9 +372,9 @@ DWARFDie DwarfWaitArgumentNamer::callSiteAt(DWARFDie Function,
   return DWARFDie();
 }
 
-std::optional<std::string> DwarfWaitArgumentNamer::nameAt(DWARFDie Function,
-                                                          RegisterValue V,
-                                                          uint64_t PC) {
+std::optional<std::string> DwarfPointerNamer::nameAt(DWARFDie Function,
+                                                     RegisterValue V,
+                                                     uint64_t PC, bool ByType) {
   // The innermost scope's variables first: an inlined function's
   // parameters before its caller's.
   std::vector<DWARFDie> Scopes = scopesAt(Function, PC);
@@ -372,7 +387,7 @@ std::optional<std::string> DwarfWaitArgumentNamer::nameAt(DWARFDie Function,
       if (!L || L->Reg != V.Reg || L->Entry != V.Entry)
         continue;
       if (std::optional<std::string> Name =
-              pointeeName(D, V.Offset - L->Offset))
+              pointeeName(D, V.Offset - L->Offset, ByType))
         return Name;
     }
   if (!V.Entry)
@@ -395,12 +410,12 @@ std::optional<std::string> DwarfWaitArgumentNamer::nameAt(DWARFDie Function,
       continue;
     std::optional<RegisterValue> L = locationAt(D, *Entry);
     if (L && !L->Entry && L->Reg == V.Reg)
-      return pointeeName(D, V.Offset - L->Offset);
+      return pointeeName(D, V.Offset - L->Offset, ByType);
   }
   return std::nullopt;
 }
 
-bool DwarfWaitArgumentNamer::initMC() {
+bool DwarfPointerNamer::initMC() {
   if (!MCReady) {
     std::string Why;
     M = MCTarget::create(Obj.makeTriple(), Why);
@@ -412,7 +427,7 @@ bool DwarfWaitArgumentNamer::initMC() {
 /// Where instruction I sets register Dest to another register plus a
 /// constant: the other register and the constant.
 std::optional<std::pair<unsigned, int64_t>>
-DwarfWaitArgumentNamer::copyStep(const MCInst &I, unsigned Dest) const {
+DwarfPointerNamer::copyStep(const MCInst &I, unsigned Dest) const {
   StringRef Name = M->MII->getName(I.getOpcode());
   auto Reg = [&](unsigned N) -> unsigned {
     return N < I.getNumOperands() && I.getOperand(N).isReg()
@@ -450,7 +465,7 @@ DwarfWaitArgumentNamer::copyStep(const MCInst &I, unsigned Dest) const {
   return std::nullopt;
 }
 
-bool DwarfWaitArgumentNamer::disassemble(
+bool DwarfPointerNamer::disassemble(
     DWARFDie Function, std::vector<std::vector<Instruction>> &Parts,
     std::set<uint64_t> &Targets) {
   Expected<DWARFAddressRangesVector> Ranges = Function.getAddressRanges();
@@ -499,8 +514,7 @@ bool DwarfWaitArgumentNamer::disassemble(
 }
 
 std::vector<std::pair<RegisterValue, uint64_t>>
-DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
-                                uint64_t PC) {
+DwarfPointerNamer::sources(DWARFDie Function, RegisterValue V, uint64_t PC) {
   std::vector<std::pair<RegisterValue, uint64_t>> Out;
   // Every instruction of the function, and where its branches go: a
   // register is followed back only through code that nothing jumps into.
@@ -552,8 +566,8 @@ DwarfWaitArgumentNamer::sources(DWARFDie Function, RegisterValue V,
   return Out;
 }
 
-std::optional<std::string>
-DwarfWaitArgumentNamer::argumentName(uint64_t PC, bool OnCondition) {
+std::optional<std::string> DwarfPointerNamer::argumentName(uint64_t PC,
+                                                           bool OnCondition) {
   DWARFDie Function = functionAt(PC);
   if (!Function || isWaitFunction(Function))
     return std::nullopt;
@@ -587,29 +601,172 @@ DwarfWaitArgumentNamer::argumentName(uint64_t PC, bool OnCondition) {
              : std::nullopt;
     if (!V)
       return std::nullopt;
-    if (std::optional<std::string> Name = nameAt(Function, *V, PC))
+    if (std::optional<std::string> Name =
+            nameAt(Function, *V, PC, /*ByType=*/false))
       return Name;
     for (const auto &[From, At] : sources(Function, *V, PC))
-      if (std::optional<std::string> Name = nameAt(Function, From, At))
+      if (std::optional<std::string> Name =
+              nameAt(Function, From, At, /*ByType=*/false))
         return Name;
     return std::nullopt;
   }
   return std::nullopt;
 }
 
+std::optional<Instruction> DwarfPointerNamer::instructionAt(uint64_t PC) {
+  for (const object::SectionRef &S : Obj.sections()) {
+    if (!S.isText() || PC < S.getAddress() ||
+        PC >= S.getAddress() + S.getSize())
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      return std::nullopt;
+    }
+    ArrayRef<uint8_t> Bytes =
+        arrayRefFromStringRef(*Contents).drop_front(PC - S.getAddress());
+    Instruction I;
+    I.Address = PC;
+    // x86's disassembler gives a lock or rep prefix as an instruction of
+    // its own: the instruction is the one after it.
+    for (uint64_t At = 0; At < 15; At += I.Size) {
+      if (M->Disassembler->getInstruction(I.Inst, I.Size, Bytes.drop_front(At),
+                                          PC + At,
+                                          nulls()) != MCDisassembler::Success ||
+          !I.Size)
+        return std::nullopt;
+      if (!M->MII->getName(I.Inst.getOpcode()).ends_with("_PREFIX"))
+        return I;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// The bytes an AArch64 load or store with a scaled immediate moves per
+/// register, from the width in its opcode's name ("LDRXui": X), or 0.
+unsigned aarch64Scale(StringRef Width) {
+  static const std::pair<const char *, unsigned> Widths[] = {
+      {"X", 8},   {"W", 4},   {"BB", 1},  {"HH", 2}, {"SBW", 1},
+      {"SBX", 1}, {"SHW", 2}, {"SHX", 2}, {"SW", 4}, {"B", 1},
+      {"H", 2},   {"S", 4},   {"D", 8},   {"Q", 16}};
+  for (const auto &[Name, Bytes] : Widths)
+    if (Width == Name)
+      return Bytes;
+  return 0;
+}
+
+std::optional<RegisterValue>
+DwarfPointerNamer::memoryBase(const MCInst &I) const {
+  const MCInstrDesc &D = M->MII->get(I.getOpcode());
+  if (!D.mayLoad() && !D.mayStore())
+    return std::nullopt; // LEA and prefetches: an address, no access
+  auto Base = [&](unsigned N, int64_t Offset) -> std::optional<RegisterValue> {
+    if (N >= I.getNumOperands() || !I.getOperand(N).isReg())
+      return std::nullopt;
+    MCRegister Reg = I.getOperand(N).getReg();
+    StringRef Name = M->MRI->getName(Reg);
+    // 64-bit general registers only: RAX..R15 (not RIP), X0..X30 and SP.
+    bool X86 = Obj.getArch() == Triple::x86_64;
+    if (X86 ? !Name.starts_with("R") || Name == "RIP"
+            : !Name.starts_with("X") && Name != "SP")
+      return std::nullopt;
+    int Dwarf = M->MRI->getDwarfRegNum(Reg, false);
+    if (Dwarf < 0)
+      return std::nullopt;
+    return RegisterValue{unsigned(Dwarf), Offset, false};
+  };
+  auto Imm = [&](unsigned N) -> std::optional<int64_t> {
+    if (N < I.getNumOperands() && I.getOperand(N).isImm())
+      return I.getOperand(N).getImm();
+    return std::nullopt;
+  };
+  if (Obj.getArch() == Triple::x86_64) {
+    // MC's explicit memory operand is five: base, scale, index,
+    // displacement, segment (string instructions have none).
+    ArrayRef<MCOperandInfo> Info = D.operands();
+    for (unsigned K = 0; K + 5 <= Info.size() && K + 5 <= I.getNumOperands();
+         ++K) {
+      if (Info[K].OperandType != MCOI::OPERAND_MEMORY)
+        continue;
+      for (unsigned J = 1; J < 5; ++J)
+        if (Info[K + J].OperandType != MCOI::OPERAND_MEMORY)
+          return std::nullopt;
+      const MCOperand &Index = I.getOperand(K + 2),
+                      &Segment = I.getOperand(K + 4);
+      if (!Index.isReg() || Index.getReg() || !Segment.isReg() ||
+          Segment.getReg() || !Imm(K + 3))
+        return std::nullopt;
+      return Base(K, *Imm(K + 3));
+    }
+    return std::nullopt;
+  }
+  if (Obj.getArch() != Triple::aarch64)
+    return std::nullopt;
+  StringRef Name = M->MII->getName(I.getOpcode());
+  // [Xn, #imm], scaled: LDRXui Xt, Xn, imm; LDPXi Xt, Xt2, Xn, imm.
+  for (StringRef Op : {"LDR", "STR"})
+    if (Name.starts_with(Op) && Name.ends_with("ui"))
+      if (unsigned Scale = aarch64Scale(Name.drop_front(3).drop_back(2)))
+        if (std::optional<int64_t> K = Imm(2))
+          return Base(1, *K * Scale);
+  for (StringRef Op : {"LDNP", "STNP", "LDP", "STP"})
+    if (Name.starts_with(Op) && Name.ends_with("i"))
+      if (unsigned Scale =
+              aarch64Scale(Name.drop_front(Op.size()).drop_back(1)))
+        if (std::optional<int64_t> K = Imm(3))
+          return Base(2, *K * Scale);
+  // [Xn, #simm], unscaled: LDURXi Xt, Xn, simm.
+  for (StringRef Op : {"LDUR", "STUR"})
+    if (Name.starts_with(Op) && Name.ends_with("i"))
+      if (std::optional<int64_t> K = Imm(2))
+        return Base(1, *K);
+  // [Xn]: exclusives, acquire/release, LSE; the base is the last operand.
+  static const char *const BaseOnly[] = {
+      "LDAR",  "LDAPR",  "STLR",   "LDXR",   "LDAXR",  "STXR",  "STLXR",
+      "LDXP",  "LDAXP",  "STXP",   "STLXP",  "LDADD",  "LDCLR", "LDEOR",
+      "LDSET", "LDSMAX", "LDSMIN", "LDUMAX", "LDUMIN", "SWP",   "CAS"};
+  for (const char *Op : BaseOnly)
+    if (Name.starts_with(Op)) {
+      for (unsigned N = 0; N < I.getNumOperands(); ++N)
+        if (!I.getOperand(N).isReg())
+          return std::nullopt;
+      return I.getNumOperands() ? Base(I.getNumOperands() - 1, 0)
+                                : std::nullopt;
+    }
+  return std::nullopt;
+}
+
+std::optional<std::string> DwarfPointerNamer::accessName(uint64_t PC) {
+  DWARFDie Function = functionAt(PC);
+  if (!Function || !initMC())
+    return std::nullopt;
+  std::optional<Instruction> I = instructionAt(PC);
+  std::optional<RegisterValue> V = I ? memoryBase(I->Inst) : std::nullopt;
+  if (!V)
+    return std::nullopt;
+  if (std::optional<std::string> Name =
+          nameAt(Function, *V, PC, /*ByType=*/true))
+    return Name;
+  for (const auto &[From, At] : sources(Function, *V, PC))
+    if (std::optional<std::string> Name =
+            nameAt(Function, From, At, /*ByType=*/true))
+      return Name;
+  return std::nullopt;
+}
+
 } // namespace
 
-WaitArgumentNamer::~WaitArgumentNamer() = default;
+PointerNamer::~PointerNamer() = default;
 
-std::unique_ptr<WaitArgumentNamer>
-WaitArgumentNamer::create(const object::ObjectFile &Obj, DWARFContext &Dwarf) {
+std::unique_ptr<PointerNamer>
+PointerNamer::create(const object::ObjectFile &Obj, DWARFContext &Dwarf) {
   auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj);
   std::optional<MachineRules> Rules =
       Elf ? rulesOf(Elf->getEMachine()) : std::nullopt;
   if (!Rules)
     return nullptr;
-  return std::make_unique<DwarfWaitArgumentNamer>(Obj, Dwarf,
-                                                  std::move(*Rules));
+  return std::make_unique<DwarfPointerNamer>(Obj, Dwarf, std::move(*Rules));
 }
 
 } // namespace report

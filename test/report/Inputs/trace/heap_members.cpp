@@ -1,0 +1,55 @@
+// Data without a symbol, named by the code that touches it: two threads
+// bump one member each of a heap object (false sharing), two threads bump
+// one member of an object on the main thread's stack through `this` (true
+// sharing). The pointers live in registers that the DWARF describes at the
+// accesses (clang, -O1 and -O2).
+#include <atomic>
+#include <cstdio>
+#include <thread>
+
+namespace {
+
+struct Counters {
+  std::atomic<long> hits{0};
+  std::atomic<long> misses{0};
+};
+
+__attribute__((noinline)) void bumpHits(Counters *C, long N) {
+  for (long I = 0; I < N; ++I)
+    C->hits.fetch_add(1, std::memory_order_relaxed);
+}
+
+__attribute__((noinline)) void bumpMisses(Counters *C, long N) {
+  for (long I = 0; I < N; ++I)
+    C->misses.fetch_add(1, std::memory_order_relaxed);
+}
+
+class Server {
+public:
+  __attribute__((noinline)) void serve(long N) {
+    for (long I = 0; I < N; ++I)
+      requests.fetch_add(1, std::memory_order_relaxed);
+  }
+  long total() const { return requests.load(); }
+
+private:
+  long config[3] = {1, 2, 3};
+  std::atomic<long> requests{0};
+};
+
+} // namespace
+
+int main() {
+  const long N = 20000000;
+  auto *C = new Counters;
+  std::thread A(bumpHits, C, N), B(bumpMisses, C, N);
+  A.join();
+  B.join();
+  Server S;
+  std::thread X([&] { S.serve(N); }), Y([&] { S.serve(N); });
+  X.join();
+  Y.join();
+  std::printf("%ld %ld %ld\n", C->hits.load(), C->misses.load(), S.total());
+  delete C;
+  return 0;
+}
