@@ -24,15 +24,16 @@
 // The data: the shared memory's counter and spinlock, which every worker
 // maps at its own address, are one cache line of every process, the
 // hottest, shared by the four workers (the atomic counter at +0, the lock
-// at +8).
+// at +8), their members named from the global pointer the workers' code
+// loads (docs/Report.md, "Data").
 // RUN: %if pcmap-report %{ %pcmap-report trace --lines 1 --callers 0 %t/trace.* | FileCheck %s --check-prefix=DATA %}
 // DATA:      cache lines by samples:
 // DATA-NEXT: SAMPLES  SHARE  THREADS  PROCESSES  SHARING
 // DATA-NEXT: {{ +[0-9]+ +[0-9.]+% +4 +4 +}}false+true  shared  /memfd:fork_server (deleted)+0x0
 // DATA:      #1 /memfd:fork_server (deleted)+0x0:
 // DATA-NEXT: OFFSET  SIZE  SAMPLES  THREADS
-// DATA-NEXT: {{^ +0 +8 +[0-9]+ +[0-9]+ }}
-// DATA-NEXT: {{^ +8 +4 +[0-9]+ +[0-9]+ }}
+// DATA-NEXT: {{^ +0 +8 +[0-9]+ +[0-9]+ .* shared Shared::Hits$}}
+// DATA-NEXT: {{^ +8 +4 +[0-9]+ +[0-9]+ .* shared Shared::Lock$}}
 
 // A child's text report goes to its own log file (log_path.<pid>).
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:log_path=%t/log %t/server 2 1 > %t/out2

@@ -547,9 +547,15 @@ DWARFDie ModuleData::variable(const DataSymbol &S) {
 
 PointerNamer *ModuleData::pointerNamer() {
   if (!Arguments)
-    Arguments = Dwarf ? PointerNamer::create(
-                            *cast<object::ObjectFile>(File.getBinary()), *Dwarf)
-                      : nullptr;
+    Arguments =
+        Dwarf
+            ? PointerNamer::create(
+                  *cast<object::ObjectFile>(File.getBinary()), *Dwarf,
+                  [this](uint64_t Address) {
+                    const DataSymbol *S = symbolAt(Address, /*TLS=*/false);
+                    return S && S->Value == Address ? variable(*S) : DWARFDie();
+                  })
+            : nullptr;
   return Arguments->get();
 }
 
@@ -705,7 +711,7 @@ bool DataNamer::nameByAccess(const DataLine &L, DataAccess &A) {
     A.Name = "tls " + *It->second;
     break;
   case DataRegion::Shared:
-    A.Name = L.File + " " + *It->second;
+    A.Name = "shared " + *It->second;
     break;
   case DataRegion::Module:
   case DataRegion::Unknown:

@@ -15,6 +15,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,10 +70,12 @@ class PointerNamer {
 public:
   virtual ~PointerNamer();
   /// For an ELF file Obj and its debug information (both must outlive the
-  /// namer); null for a machine without a rule (x86-64 and AArch64 have
-  /// one).
+  /// namer); GlobalAt gives the global variable whose storage starts at an
+  /// address, if any. Null for a machine without a rule (x86-64 and
+  /// AArch64 have one).
   static std::unique_ptr<PointerNamer>
-  create(const llvm::object::ObjectFile &Obj, llvm::DWARFContext &Dwarf);
+  create(const llvm::object::ObjectFile &Obj, llvm::DWARFContext &Dwarf,
+         std::function<llvm::DWARFDie(uint64_t)> GlobalAt);
   /// Whether the debug information has a function at module offset PC.
   virtual bool hasFunction(uint64_t PC) = 0;
   /// Whether the function at PC is itself a lock or wait function (its
@@ -93,7 +96,9 @@ public:
   /// instruction's operand must be a base register plus a constant (no
   /// index, segment or PC) and a pointer or reference variable in scope at
   /// PC must be that register plus a constant there (or a register it was
-  /// copied from in the straight-line code before it); none otherwise.
+  /// copied from in the straight-line code before it), or the register
+  /// must hold, on every path to PC, a global pointer variable's value
+  /// (x86-64); none otherwise.
   virtual std::optional<std::string> accessName(uint64_t PC) = 0;
 };
 

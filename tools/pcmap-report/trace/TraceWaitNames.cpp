@@ -40,6 +40,8 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/DataExtractor.h"
 
+#include <functional>
+#include <map>
 #include <set>
 
 using namespace llvm;
@@ -297,8 +299,10 @@ struct Instruction {
 class DwarfPointerNamer : public PointerNamer {
 public:
   DwarfPointerNamer(const object::ObjectFile &Obj, DWARFContext &Dwarf,
-                    MachineRules Rules)
-      : Obj(Obj), Dwarf(Dwarf), Rules(std::move(Rules)) {}
+                    MachineRules Rules,
+                    std::function<DWARFDie(uint64_t)> GlobalAt)
+      : Obj(Obj), Dwarf(Dwarf), Rules(std::move(Rules)),
+        GlobalAt(std::move(GlobalAt)) {}
 
   bool hasFunction(uint64_t PC) override { return bool(functionAt(PC)); }
   bool inWaitFunction(uint64_t PC) override {
@@ -315,6 +319,25 @@ private:
   /// Instruction I's memory operand as a register (DWARF number) plus a
   /// constant, if it is one.
   std::optional<RegisterValue> memoryBase(const MCInst &I) const;
+  /// The address of the global pointer that instruction I loads into
+  /// register Reg (LLVM's number), if it is such a load (x86-64: a 64-bit
+  /// move from a PC-relative address).
+  std::optional<uint64_t> globalLoad(const Instruction &I, unsigned Reg) const;
+  struct Flow;
+  struct Origin;
+  using Visited = std::set<std::tuple<size_t, unsigned, int64_t>>;
+  /// Where register Reg (LLVM's number) plus Offset, as instruction K of
+  /// F is about to run, came from on every path into it: a global
+  /// pointer's load (its address and the offset from its pointee).
+  Origin into(const Flow &F, size_t K, unsigned Reg, int64_t Offset,
+              Visited &Seen, unsigned &Budget);
+  /// The same after instruction K ran.
+  Origin through(const Flow &F, size_t K, unsigned Reg, int64_t Offset,
+                 Visited &Seen, unsigned &Budget);
+  /// The member, by type, that the global pointer the base register V at
+  /// PC was loaded from points to.
+  std::optional<std::string> globalPointeeName(DWARFDie Function,
+                                               RegisterValue V, uint64_t PC);
   DWARFDie functionAt(uint64_t PC);
   DWARFDie callSiteAt(DWARFDie Function, uint64_t ReturnPC);
   std::optional<std::string> nameAt(DWARFDie Function, RegisterValue V,
@@ -336,6 +359,7 @@ private:
   const object::ObjectFile &Obj;
   DWARFContext &Dwarf;
   MachineRules Rules;
+  std::function<DWARFDie(uint64_t)> GlobalAt;
   std::optional<bool> MCReady;
   std::unique_ptr<MCTarget> M;
 };
@@ -752,7 +776,143 @@ std::optional<std::string> DwarfPointerNamer::accessName(uint64_t PC) {
     if (std::optional<std::string> Name =
             nameAt(Function, From, At, /*ByType=*/true))
       return Name;
-  return std::nullopt;
+  return globalPointeeName(Function, *V, PC);
+}
+
+std::optional<uint64_t> DwarfPointerNamer::globalLoad(const Instruction &I,
+                                                      unsigned Reg) const {
+  const MCInst &X = I.Inst;
+  if (Obj.getArch() != Triple::x86_64 ||
+      M->MII->getName(X.getOpcode()) != "MOV64rm" || X.getNumOperands() < 6 ||
+      !X.getOperand(0).isReg() || X.getOperand(0).getReg() != Reg)
+    return std::nullopt;
+  const MCOperand &Base = X.getOperand(1), &Index = X.getOperand(3),
+                  &Disp = X.getOperand(4), &Segment = X.getOperand(5);
+  if (!Base.isReg() || StringRef(M->MRI->getName(Base.getReg())) != "RIP" ||
+      !Index.isReg() || Index.getReg() || !Disp.isImm() || !Segment.isReg() ||
+      Segment.getReg())
+    return std::nullopt;
+  return I.Address + I.Size + uint64_t(Disp.getImm());
+}
+
+/// A function's code: its instructions by address, and the branches into
+/// each target.
+struct DwarfPointerNamer::Flow {
+  std::vector<Instruction> Code;
+  std::multimap<uint64_t, size_t> Into; // target -> index of the branch
+};
+
+/// What a walk back found: a global pointer's load on every path (Found),
+/// a path that says otherwise or cannot be followed (Failed), or only
+/// paths around a loop back to a state already on the walk (Cycle: no
+/// constraint).
+struct DwarfPointerNamer::Origin {
+  enum { Failed, Cycle, Found } Kind = Failed;
+  uint64_t Global = 0;
+  int64_t Offset = 0;
+};
+
+DwarfPointerNamer::Origin DwarfPointerNamer::into(const Flow &F, size_t K,
+                                                  unsigned Reg, int64_t Offset,
+                                                  Visited &Seen,
+                                                  unsigned &Budget) {
+  std::vector<size_t> Preds;
+  auto [Begin, End] = F.Into.equal_range(F.Code[K].Address);
+  for (auto It = Begin; It != End; ++It)
+    Preds.push_back(It->second);
+  if (K > 0 && !M->MII->get(F.Code[K - 1].Inst.getOpcode()).isBarrier())
+    Preds.push_back(K - 1);
+  if (Preds.empty())
+    return Origin(); // the function's entry: a parameter
+  Origin Out;
+  Out.Kind = Origin::Cycle;
+  for (size_t P : Preds) {
+    Origin O = through(F, P, Reg, Offset, Seen, Budget);
+    if (O.Kind == Origin::Failed)
+      return O;
+    if (O.Kind == Origin::Cycle)
+      continue;
+    if (Out.Kind == Origin::Found &&
+        (O.Global != Out.Global || O.Offset != Out.Offset))
+      return Origin();
+    Out = O;
+  }
+  return Out;
+}
+
+DwarfPointerNamer::Origin
+DwarfPointerNamer::through(const Flow &F, size_t K, unsigned Reg,
+                           int64_t Offset, Visited &Seen, unsigned &Budget) {
+  if (!Seen.insert({K, Reg, Offset}).second) {
+    Origin O;
+    O.Kind = Origin::Cycle;
+    return O;
+  }
+  if (Budget == 0)
+    return Origin();
+  --Budget;
+  const Instruction &I = F.Code[K];
+  const MCInstrDesc &D = M->MII->get(I.Inst.getOpcode());
+  if (D.isCall()) {
+    int Dwarf = M->MRI->getDwarfRegNum(Reg, false);
+    if (Dwarf < 0 || !is_contained(Rules.CalleeSaved, unsigned(Dwarf)))
+      return Origin();
+    return into(F, K, Reg, Offset, Seen, Budget);
+  }
+  bool Defines = false;
+  for (unsigned Op = 0; Op < D.getNumDefs(); ++Op)
+    Defines |=
+        I.Inst.getOperand(Op).isReg() &&
+        M->MRI->regsOverlap(I.Inst.getOperand(Op).getReg(), MCRegister(Reg));
+  for (MCPhysReg Implicit : D.implicit_defs())
+    Defines |= M->MRI->regsOverlap(Implicit, MCRegister(Reg));
+  if (!Defines)
+    return into(F, K, Reg, Offset, Seen, Budget);
+  if (std::optional<uint64_t> Global = globalLoad(I, Reg)) {
+    Origin O;
+    O.Kind = Origin::Found;
+    O.Global = *Global;
+    O.Offset = Offset;
+    return O;
+  }
+  std::optional<std::pair<unsigned, int64_t>> Step = copyStep(I.Inst, Reg);
+  if (!Step)
+    return Origin();
+  return into(F, K, Step->first, Offset + Step->second, Seen, Budget);
+}
+
+std::optional<std::string>
+DwarfPointerNamer::globalPointeeName(DWARFDie Function, RegisterValue V,
+                                     uint64_t PC) {
+  std::vector<std::vector<Instruction>> Parts;
+  std::set<uint64_t> Targets;
+  int Reg = M->MRI->getLLVMRegNum(V.Reg, false).value_or(-1);
+  if (!GlobalAt || Reg < 0 || !disassemble(Function, Parts, Targets))
+    return std::nullopt;
+  Flow F;
+  for (std::vector<Instruction> &Part : Parts)
+    for (Instruction &I : Part)
+      F.Code.push_back(std::move(I));
+  sort(F.Code, [](const Instruction &A, const Instruction &B) {
+    return A.Address < B.Address;
+  });
+  std::optional<size_t> At;
+  for (size_t K = 0; K < F.Code.size(); ++K) {
+    const Instruction &I = F.Code[K];
+    const MCInstrDesc &D = M->MII->get(I.Inst.getOpcode());
+    uint64_t Target = 0;
+    if (D.isBranch() && !D.isCall() &&
+        M->MIA->evaluateBranch(I.Inst, I.Address, I.Size, Target))
+      F.Into.insert({Target, K});
+    if (I.Address <= PC && PC < I.Address + I.Size)
+      At = K;
+  }
+  Visited Seen;
+  unsigned Budget = 512;
+  Origin O =
+      At ? into(F, *At, unsigned(Reg), V.Offset, Seen, Budget) : Origin();
+  DWARFDie Global = O.Kind == Origin::Found ? GlobalAt(O.Global) : DWARFDie();
+  return Global ? pointeeName(Global, O.Offset, /*ByType=*/true) : std::nullopt;
 }
 
 } // namespace
@@ -760,13 +920,15 @@ std::optional<std::string> DwarfPointerNamer::accessName(uint64_t PC) {
 PointerNamer::~PointerNamer() = default;
 
 std::unique_ptr<PointerNamer>
-PointerNamer::create(const object::ObjectFile &Obj, DWARFContext &Dwarf) {
+PointerNamer::create(const object::ObjectFile &Obj, DWARFContext &Dwarf,
+                     std::function<DWARFDie(uint64_t)> GlobalAt) {
   auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj);
   std::optional<MachineRules> Rules =
       Elf ? rulesOf(Elf->getEMachine()) : std::nullopt;
   if (!Rules)
     return nullptr;
-  return std::make_unique<DwarfPointerNamer>(Obj, Dwarf, std::move(*Rules));
+  return std::make_unique<DwarfPointerNamer>(Obj, Dwarf, std::move(*Rules),
+                                             std::move(GlobalAt));
 }
 
 } // namespace report

@@ -1,8 +1,10 @@
 // Data without a symbol, named by the code that touches it: two threads
 // bump one member each of a heap object (false sharing), two threads bump
 // one member of an object on the main thread's stack through `this` (true
-// sharing). The pointers live in registers that the DWARF describes at the
-// accesses (clang, -O1 and -O2).
+// sharing), then two bump the two ends of a padded heap ring through a
+// global pointer that their loop loads (no sharing). The local pointers
+// live in registers that the DWARF describes at the accesses (clang, -O1
+// and -O2); the global one is loaded before the loop and again in it.
 #include <atomic>
 #include <cstdio>
 #include <thread>
@@ -37,6 +39,26 @@ private:
   std::atomic<long> requests{0};
 };
 
+struct Ring {
+  std::atomic<long> head{0};
+  long pad[15];
+  std::atomic<long> tail{0};
+};
+
+Ring *TheRing;
+
+__attribute__((noinline)) void push(long N) {
+  for (long I = 0; I < N; ++I)
+    if (TheRing->tail.fetch_add(1, std::memory_order_relaxed) < 0)
+      return;
+}
+
+__attribute__((noinline)) void pop(long N) {
+  for (long I = 0; I < N; ++I)
+    if (TheRing->head.fetch_add(1, std::memory_order_relaxed) < 0)
+      return;
+}
+
 } // namespace
 
 int main() {
@@ -49,7 +71,12 @@ int main() {
   std::thread X([&] { S.serve(N); }), Y([&] { S.serve(N); });
   X.join();
   Y.join();
-  std::printf("%ld %ld %ld\n", C->hits.load(), C->misses.load(), S.total());
+  TheRing = new Ring;
+  std::thread P(push, N), Q(pop, N);
+  P.join();
+  Q.join();
+  std::printf("%ld %ld %ld %ld\n", C->hits.load(), C->misses.load(), S.total(),
+              TheRing->head.load() + TheRing->tail.load());
   delete C;
   return 0;
 }
