@@ -474,7 +474,8 @@ const char *sharingText(unsigned Sharing) {
 /// What the object at a member's address is called: the data symbol and
 /// the offset in it (members are named offline from the debug
 /// information, by pcmap-report trace), heap, a stack, TLS, shared memory.
-void writeObjectName(Writer &W, Symbolizer &Sym, DataReportMemory &M,
+/// Whether it is a region that pcmap-report names by the code's types.
+bool writeObjectName(Writer &W, Symbolizer &Sym, DataReportMemory &M,
                      ModuleList &Modules, const Member &X) {
   DataAccess A = {};
   A.Address = X.Address;
@@ -489,39 +490,42 @@ void writeObjectName(Writer &W, Symbolizer &Sym, DataReportMemory &M,
       W << D.Name;
       if (P.Offset != D.Start)
         W << "+" << uint64_t(P.Offset - D.Start);
-      return;
+      return false;
     }
     const char *Base = strrchr(O.Path, '/');
     W << (Base ? Base + 1 : O.Path) << "+";
     W.hex(P.Offset);
-    return;
+    return false;
   }
   case Region::TLS:
     W << "TLS+";
     W.hex(P.Offset);
-    return;
+    return true;
   case Region::Stack:
     W << "stack of thread " << P.Offset;
-    return;
+    return true;
   case Region::Shared:
     W << M.Paths + P.Map->PathOffset << "+";
     W.hex(P.Offset);
-    return;
+    return true;
   case Region::Heap:
     W << "heap";
-    return;
+    return true;
   case Region::Unknown:
     break;
   }
   W << "memory unmapped by the report";
+  return false;
 }
 
-void writeMember(Writer &W, Symbolizer &Sym, DataReportMemory &M,
+/// Writes a member's row; whether its object is one that pcmap-report names
+/// by the code's types.
+bool writeMember(Writer &W, Symbolizer &Sym, DataReportMemory &M,
                  ModuleList &Modules, const Member &X, uint64_t Total) {
   W << "      +";
   W.padNumber(X.Offset, 2) << " ";
   W.padNumber(X.Size, 2) << " bytes  ";
-  writeObjectName(W, Sym, M, Modules, X);
+  bool Typed = writeObjectName(W, Sym, M, Modules, X);
   W << ": " << X.Samples << " samples (";
   W.fixed(Total ? 100.0 * double(X.Samples) / double(Total) : 0, 1)
       << "%), " << uint64_t(X.NumTids)
@@ -545,6 +549,7 @@ void writeMember(Writer &W, Symbolizer &Sym, DataReportMemory &M,
     W.hex(X.Site);
   }
   W << "\n";
+  return Typed;
 }
 
 } // namespace
@@ -602,6 +607,7 @@ void writeTextData(Writer &W, Symbolizer &Sym, const DataTable &Table,
   if (Table.dropped())
     W << " (" << Table.dropped() << " samples' accesses dropped: table full)";
   W << "; the top " << uint64_t(Count) << " by samples:\n";
+  bool ByCode = false;
   for (unsigned L = 0; L < Count; ++L) {
     unsigned NumAccesses, Threads;
     unsigned NumMembers =
@@ -614,8 +620,12 @@ void writeTextData(Writer &W, Symbolizer &Sym, const DataTable &Table,
         << "%), " << uint64_t(Threads)
         << (Threads == 1 ? " thread\n" : " threads\n");
     for (unsigned I = 0; I < NumMembers; ++I)
-      writeMember(W, Sym, *M, Modules, M->Members[I], Total);
+      ByCode |= writeMember(W, Sym, *M, Modules, M->Members[I], Total);
   }
+  if (ByCode)
+    W << "pcmap: data: pcmap-report trace names heap, stack, shared and TLS "
+         "members by the types the code accesses them as "
+         "(report_format=json)\n";
 }
 
 } // namespace rt

@@ -32,6 +32,7 @@
 // HEAP-NEXT: 0x{{[0-9a-f]+}}  false sharing: [[#]] samples ({{[0-9.]+}}%), 2 threads
 // HEAP-NEXT: + 0  8 bytes  heap: [[#]] samples ({{[0-9.]+}}%), 1 thread, rmw [[#]]; bump
 // HEAP-NEXT: + 8  8 bytes  heap: [[#]] samples ({{[0-9.]+}}%), 1 thread, rmw [[#]]; bump
+// HEAP-NEXT: pcmap: data: pcmap-report trace names heap, stack, shared and TLS members by the types the code accesses them as (report_format=json)
 // HEAP-NEXT: pcmap: resolution:
 
 // The plain counters' time is at the instruction after their increments
