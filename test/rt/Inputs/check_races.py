@@ -3,20 +3,27 @@ to RUNS times, each phase on its own for SECONDS, until both racy counters
 are reported, and says what was reported where: the racy counters by their
 names and lines, never the atomic counter, the relaxed flag or the locked
 counter.
-  check_races.py PROGRAM RUNS SECONDS [PCMAP_OPTIONS]"""
+  check_races.py [--run PREFIX] PROGRAM RUNS SECONDS [PCMAP_OPTIONS]
+PREFIX (lit's %run: qemu-user for another machine's program) is put before
+the program's command."""
 import os
 import re
+import shlex
 import subprocess
 import sys
 
-program, runs, seconds = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-options = "detect_races=1" + (":" + sys.argv[4] if len(sys.argv) > 4 else "")
+args = sys.argv[1:]
+prefix = []
+if args[:1] == ["--run"]:
+    prefix, args = shlex.split(args[1]), args[2:]
+program, runs, seconds = args[0], int(args[1]), args[2]
+options = "detect_races=1" + (":" + args[3] if len(args) > 3 else "")
 found = {}
 false = []
 first = {}
 for phase in ["global", "heap", "atomic", "flag", "locked"]:
     for _ in range(runs if phase in ("global", "heap") else 2):
-        out = subprocess.run([program, seconds, phase],
+        out = subprocess.run(prefix + [program, seconds, phase],
                              env=dict(os.environ, PCMAP_OPTIONS=options),
                              capture_output=True, text=True).stderr
         for r in re.finditer(r"(WARNING: pcmap: data race.*?SUMMARY: "

@@ -11,7 +11,7 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/../Inputs/racy.c -o %t/racy
-// RUN: %python %S/../Inputs/check_races.py %t/racy 5 1 | FileCheck %s
+// RUN: %python %S/../Inputs/check_races.py --run "%run" %t/racy 5 1 | FileCheck %s
 // CHECK:      global: reported at racy.c:[[#]]:[[#]] in bump_global, location global_counter
 // CHECK-NEXT: heap: reported at racy.c:[[#]]:[[#]] in bump_heap, location heap
 // CHECK-NEXT: atomic, flag, locked: no report
@@ -22,6 +22,15 @@
 // CHECK:        Location is global_counter
 // CHECK-NEXT:   Seen {{[0-9]+}} time
 // CHECK-NEXT: SUMMARY: pcmap: data race {{.*}}racy.c:[[#]]:[[#]] in bump_global
+
+// The detector needs no hardware breakpoint: with them opening but never
+// firing, as in many virtual machines (Inputs/dead_breakpoints.c,
+// preloaded), it finds the same races.
+// RUN: %clang -O1 -shared -fPIC %S/../Inputs/dead_breakpoints.c -o %t/dead.so -ldl
+// RUN: env LD_PRELOAD=%t/dead.so %python %S/../Inputs/check_races.py --run "%run" %t/racy 5 1 | FileCheck %s --check-prefix=DEAD
+// DEAD:      global: reported at racy.c:[[#]]:[[#]] in bump_global, location global_counter
+// DEAD-NEXT: heap: reported at racy.c:[[#]]:[[#]] in bump_heap, location heap
+// DEAD-NEXT: atomic, flag, locked: no report
 
 // Without races to report, the report says so.
 // RUN: env PCMAP_OPTIONS=detect_races=1 %run %t/racy 0.5 locked 2>&1 | FileCheck %s --check-prefix=NONE
