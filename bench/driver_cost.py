@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """The CPU cost of the drivers (pcmap-clang) against clang, on a real project
-of many small files: each translation unit compiled three ways, one after
+of many small files: each translation unit compiled four ways, one after
 the other, in an order that rotates from file to file,
 
   clang          clang <args>
   clang + flags  clang <args + the arguments pcmap-clang gives clang for
                  -fsanitize-metadata=all>
+  exec + flags   the same through a program that only replaces itself
+                 with clang (execv): what any driver that is a program
+                 of its own costs at least
   pcmap-clang    pcmap-clang <args> -fsanitize-metadata=all
 
 and the user + system CPU time of each compiler process taken from wait4().
 "clang + flags" does exactly the work of "pcmap-clang" but for the driver
 itself (the script checks that their objects are identical), so their
 ratio is the driver's own cost (target: at most 2% more CPU); against plain
-clang it is the cost of pcmap as a whole. Then `--version` and `-c empty.c`,
+clang it is the cost of pcmap as a whole; against "exec + flags", what the
+driver does beyond starting. Then `--version` and `-c empty.c`,
 alternated the same way, medians of RUNS runs each.
 
 The arguments the driver gives clang are read by running the driver with
@@ -130,7 +134,22 @@ class Compilers:
 
     def __init__(self, clang, drivers, tmp):
         self.clang, self.drivers = clang, drivers
-        self.variants = ["clang", "clang + flags"] + list(drivers)
+        self.variants = ["clang", "clang + flags", "exec + flags"] + list(
+            drivers)
+        # The least a driver costs: a program that only execs clang, linked
+        # as the drivers are (the C library shared).
+        self.exec_wrapper = os.path.join(tmp, "exec-clang")
+        source = self.exec_wrapper + ".c"
+        with open(source, "w") as f:
+            f.write("#include <unistd.h>\n"
+                    "int main(int argc, char **argv) {\n"
+                    "  (void)argc;\n"
+                    "  argv[0] = (char *)CLANG;\n"
+                    "  execv(CLANG, argv);\n"
+                    "  return 127;\n"
+                    "}\n")
+        subprocess.run([clang, "-O2", "-DCLANG=%s" % json.dumps(clang),
+                        source, "-o", self.exec_wrapper], check=True)
         # A clang that prints the arguments the driver gives it.
         self.printer = os.path.join(tmp, "print-arguments")
         with open(self.printer, "w") as f:
@@ -150,9 +169,10 @@ class Compilers:
         for variant in variants:
             if variant == "clang":
                 result[variant] = [self.clang] + args
-            elif variant == "clang + flags":
-                result[variant] = [self.clang] + self.driver_arguments(pcmap,
-                                                                       cwd)
+            elif variant in ("clang + flags", "exec + flags"):
+                first = (self.clang
+                         if variant == "clang + flags" else self.exec_wrapper)
+                result[variant] = [first] + self.driver_arguments(pcmap, cwd)
             else:
                 result[variant] = [self.drivers[variant]] + pcmap
         return result
@@ -209,8 +229,8 @@ def measure_small(compilers, args, cwd, runs, variants):
 def table(compilers, rows):
     """rows: (name, unit, scale, values by variant)."""
     drivers = list(compilers.drivers)
-    ratios = [(d, base) for d in drivers for base in ("clang + flags",
-                                                       "clang")]
+    ratios = [(d, base) for d in drivers
+              for base in ("exec + flags", "clang + flags", "clang")]
     print("| compile | %s | %s |" % (
         " | ".join(compilers.variants),
         " | ".join("%s / %s" % r for r in ratios)))
@@ -291,12 +311,21 @@ def main():
         ("`-c empty.c`, median of %d" % opts.runs, "CPU ms", 1000, small),
         ("`--version`, median of %d" % opts.runs, "CPU ms", 1000, version)])
     own = totals["pcmap-clang"] / totals["clang + flags"] - 1
+    floor = totals["exec + flags"] / totals["clang + flags"] - 1
+    beyond = totals["pcmap-clang"] / totals["exec + flags"] - 1
     print("\nThe driver's own cost on %s: %+.2f%% CPU (target: at most "
-          "+2%%); files whose objects differ between the drivers and clang + "
-          "flags: %d." % (project, own * 100, different))
+          "+2%%), of which %+.2f%% is what a program that only execs clang "
+          "costs and %+.2f%% the driver's work beyond it; files whose "
+          "objects differ between the drivers and clang + flags: %d." %
+          (project, own * 100, floor * 100, beyond * 100, different))
     files = "%s, %d files" % (project, len(commands))
     headline.add("own", "the driver's own cost: %s, CPU" % files,
                  totals["pcmap-clang"], "s", baseline=totals["clang + flags"],
+                 baseline_label="clang given the arguments pcmap-clang "
+                 "gives it", digits=3)
+    headline.add("floor", "a program that only execs clang: %s, CPU" % files,
+                 totals["exec + flags"], "s",
+                 baseline=totals["clang + flags"],
                  baseline_label="clang given the arguments pcmap-clang "
                  "gives it", digits=3)
     headline.add("total", "pcmap as a whole: %s, CPU" % files,
