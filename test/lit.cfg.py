@@ -141,6 +141,12 @@ if shutil.which("lintian"):
 # (cmake/PCMapCrossRuntime.cmake): cross-runtime-<triple>.
 for triple in getattr(config, "pcmap_cross_targets", "").split():
     config.available_features.add("cross-runtime-%s" % triple)
+# qemu-user and Debian's cross libraries, to run such a program from a
+# native test (%qemu-aarch64).
+if shutil.which("qemu-aarch64") and os.path.isdir("/usr/aarch64-linux-gnu"):
+    config.available_features.add("qemu-aarch64")
+    config.substitutions.append(
+        ("%qemu-aarch64", "qemu-aarch64 -L /usr/aarch64-linux-gnu"))
 # perf as the reference for the tracer's stacks (test/rt/tracer-perf.c):
 # perf record with a software clock and DWARF call graphs, which
 # perf_event_paranoid may forbid.

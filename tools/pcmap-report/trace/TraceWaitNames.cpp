@@ -319,11 +319,18 @@ private:
   /// Instruction I's memory operand as a register (DWARF number) plus a
   /// constant, if it is one.
   std::optional<RegisterValue> memoryBase(const MCInst &I) const;
-  /// The address of the global pointer that instruction I loads into
-  /// register Reg (LLVM's number), if it is such a load (x86-64: a 64-bit
-  /// move from a PC-relative address).
-  std::optional<uint64_t> globalLoad(const Instruction &I, unsigned Reg) const;
+  /// The pointer argument of a call to one of libgcc's outline atomics
+  /// (AArch64's -moutline-atomics: __aarch64_ldadd8_relax(value, pointer),
+  /// __aarch64_cas4_acq(expected, desired, pointer), ...) at I, as the
+  /// register (DWARF number) that carries it.
+  std::optional<RegisterValue> outlineAtomicBase(const Instruction &I);
   struct Flow;
+  /// The address of the global pointer that instruction K of F loads into
+  /// register Reg (LLVM's number), if it is such a load: x86-64, a 64-bit
+  /// move from a PC-relative address; AArch64, a 64-bit load from a
+  /// register that an ADRP just before set to a page.
+  std::optional<uint64_t> globalLoad(const Flow &F, size_t K,
+                                     unsigned Reg) const;
   struct Origin;
   using Visited = std::set<std::tuple<size_t, unsigned, int64_t>>;
   /// Where register Reg (LLVM's number) plus Offset, as instruction K of
@@ -360,6 +367,9 @@ private:
   DWARFContext &Dwarf;
   MachineRules Rules;
   std::function<DWARFDie(uint64_t)> GlobalAt;
+  /// The object's function symbols by address (outlineAtomicBase), read
+  /// once.
+  std::optional<std::map<uint64_t, std::string>> Functions;
   std::optional<bool> MCReady;
   std::unique_ptr<MCTarget> M;
 };
@@ -463,7 +473,9 @@ DwarfPointerNamer::copyStep(const MCInst &I, unsigned Dest) const {
       return I.getOperand(N).getImm();
     return std::nullopt;
   };
-  if (Reg(0) != Dest)
+  // Dest is as the DWARF numbers it: on AArch64, W1 and X1 are one number.
+  // Each copy below writes the whole 64-bit register.
+  if (!Reg(0) || !M->MRI->regsOverlap(MCRegister(Reg(0)), MCRegister(Dest)))
     return std::nullopt;
   // x86-64: lea disp(%base), %dest; mov %src, %dest; add/sub $imm, %dest.
   if (Name == "LEA64r" && Reg(1) && !Reg(3) && !Reg(5) && Imm(4) &&
@@ -767,6 +779,8 @@ std::optional<std::string> DwarfPointerNamer::accessName(uint64_t PC) {
     return std::nullopt;
   std::optional<Instruction> I = instructionAt(PC);
   std::optional<RegisterValue> V = I ? memoryBase(I->Inst) : std::nullopt;
+  if (!V && I)
+    V = outlineAtomicBase(*I);
   if (!V)
     return std::nullopt;
   if (std::optional<std::string> Name =
@@ -779,20 +793,50 @@ std::optional<std::string> DwarfPointerNamer::accessName(uint64_t PC) {
   return globalPointeeName(Function, *V, PC);
 }
 
-std::optional<uint64_t> DwarfPointerNamer::globalLoad(const Instruction &I,
-                                                      unsigned Reg) const {
-  const MCInst &X = I.Inst;
-  if (Obj.getArch() != Triple::x86_64 ||
-      M->MII->getName(X.getOpcode()) != "MOV64rm" || X.getNumOperands() < 6 ||
-      !X.getOperand(0).isReg() || X.getOperand(0).getReg() != Reg)
+std::optional<RegisterValue>
+DwarfPointerNamer::outlineAtomicBase(const Instruction &I) {
+  uint64_t Target = 0;
+  if (Obj.getArch() != Triple::aarch64 ||
+      M->MII->getName(I.Inst.getOpcode()) != "BL" ||
+      !M->MIA->evaluateBranch(I.Inst, I.Address, I.Size, Target))
     return std::nullopt;
-  const MCOperand &Base = X.getOperand(1), &Index = X.getOperand(3),
-                  &Disp = X.getOperand(4), &Segment = X.getOperand(5);
-  if (!Base.isReg() || StringRef(M->MRI->getName(Base.getReg())) != "RIP" ||
-      !Index.isReg() || Index.getReg() || !Disp.isImm() || !Segment.isReg() ||
-      Segment.getReg())
+  if (!Functions) {
+    Functions.emplace();
+    for (const object::SymbolRef &Sym : Obj.symbols()) {
+      Expected<object::SymbolRef::Type> Type = Sym.getType();
+      Expected<uint64_t> Address = Sym.getAddress();
+      Expected<StringRef> Name = Sym.getName();
+      if (Type && Address && Name && *Type == object::SymbolRef::ST_Function)
+        Functions->emplace(*Address, Name->str());
+      if (!Type)
+        consumeError(Type.takeError());
+      if (!Address)
+        consumeError(Address.takeError());
+      if (!Name)
+        consumeError(Name.takeError());
+    }
+  }
+  auto It = Functions->find(Target);
+  if (It == Functions->end())
     return std::nullopt;
-  return I.Address + I.Size + uint64_t(Disp.getImm());
+  // __aarch64_<operation><bytes>_<order>; CASP's pointer is the fifth
+  // argument and its operands pairs: not named.
+  StringRef Name = It->second;
+  if (!Name.consume_front("__aarch64_"))
+    return std::nullopt;
+  unsigned Pointer = 1;
+  if (Name.consume_front("cas"))
+    Pointer = 2;
+  else if (!Name.consume_front("swp") && !Name.consume_front("ldadd") &&
+           !Name.consume_front("ldclr") && !Name.consume_front("ldeor") &&
+           !Name.consume_front("ldset"))
+    return std::nullopt;
+  StringRef Bytes, Order;
+  std::tie(Bytes, Order) = Name.split('_');
+  if (!is_contained({"1", "2", "4", "8", "16"}, Bytes) ||
+      !is_contained({"relax", "acq", "rel", "acq_rel", "sync"}, Order))
+    return std::nullopt;
+  return RegisterValue{Pointer, 0, false}; // x1 or x2
 }
 
 /// A function's code: its instructions by address, and the branches into
@@ -811,6 +855,53 @@ struct DwarfPointerNamer::Origin {
   uint64_t Global = 0;
   int64_t Offset = 0;
 };
+
+std::optional<uint64_t> DwarfPointerNamer::globalLoad(const Flow &F, size_t K,
+                                                      unsigned Reg) const {
+  const Instruction &I = F.Code[K];
+  const MCInst &X = I.Inst;
+  StringRef Name = M->MII->getName(X.getOpcode());
+  if (!X.getNumOperands() || !X.getOperand(0).isReg() ||
+      !M->MRI->regsOverlap(X.getOperand(0).getReg(), MCRegister(Reg)))
+    return std::nullopt;
+  if (Obj.getArch() == Triple::x86_64) {
+    if (Name != "MOV64rm" || X.getNumOperands() < 6)
+      return std::nullopt;
+    const MCOperand &Base = X.getOperand(1), &Index = X.getOperand(3),
+                    &Disp = X.getOperand(4), &Segment = X.getOperand(5);
+    if (!Base.isReg() || StringRef(M->MRI->getName(Base.getReg())) != "RIP" ||
+        !Index.isReg() || Index.getReg() || !Disp.isImm() || !Segment.isReg() ||
+        Segment.getReg())
+      return std::nullopt;
+    return I.Address + I.Size + uint64_t(Disp.getImm());
+  }
+  // AArch64: adrp xN, page; ... ldr xD, [xN, #lo12], with nothing between
+  // that writes xN or enters the code.
+  if (Name != "LDRXui" || X.getNumOperands() < 3 || !X.getOperand(1).isReg() ||
+      !X.getOperand(2).isImm())
+    return std::nullopt;
+  MCRegister Base = X.getOperand(1).getReg();
+  for (size_t P = K; P > 0 && K - P < 16;) {
+    if (F.Into.count(F.Code[P].Address))
+      return std::nullopt;
+    const Instruction &Before = F.Code[--P];
+    const MCInstrDesc &D = M->MII->get(Before.Inst.getOpcode());
+    if (D.isBranch() || D.isCall())
+      return std::nullopt;
+    bool Defines = false;
+    for (unsigned Op = 0; Op < D.getNumDefs(); ++Op)
+      Defines |= Before.Inst.getOperand(Op).isReg() &&
+                 M->MRI->regsOverlap(Before.Inst.getOperand(Op).getReg(), Base);
+    if (!Defines)
+      continue;
+    uint64_t Page = 0;
+    if (M->MII->getName(Before.Inst.getOpcode()) != "ADRP" ||
+        !M->MIA->evaluateBranch(Before.Inst, Before.Address, Before.Size, Page))
+      return std::nullopt;
+    return Page + uint64_t(X.getOperand(2).getImm()) * 8;
+  }
+  return std::nullopt;
+}
 
 DwarfPointerNamer::Origin DwarfPointerNamer::into(const Flow &F, size_t K,
                                                   unsigned Reg, int64_t Offset,
@@ -868,7 +959,7 @@ DwarfPointerNamer::through(const Flow &F, size_t K, unsigned Reg,
     Defines |= M->MRI->regsOverlap(Implicit, MCRegister(Reg));
   if (!Defines)
     return into(F, K, Reg, Offset, Seen, Budget);
-  if (std::optional<uint64_t> Global = globalLoad(I, Reg)) {
+  if (std::optional<uint64_t> Global = globalLoad(F, K, Reg)) {
     Origin O;
     O.Kind = Origin::Found;
     O.Global = *Global;

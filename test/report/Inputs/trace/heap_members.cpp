@@ -7,6 +7,7 @@
 // and -O2); the global one is loaded before the loop and again in it.
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 namespace {
@@ -61,8 +62,9 @@ __attribute__((noinline)) void pop(long N) {
 
 } // namespace
 
-int main() {
-  const long N = 20000000;
+int main(int argc, char **argv) {
+  // Increments per thread and phase (the first argument).
+  const long N = argc > 1 ? std::atol(argv[1]) : 20000000;
   auto *C = new Counters;
   std::thread A(bumpHits, C, N), B(bumpMisses, C, N);
   A.join();
