@@ -2,7 +2,9 @@
 // bump one member each of a heap object (false sharing), two threads bump
 // one member of an object on the main thread's stack through `this` (true
 // sharing), then two bump the two ends of a padded heap ring through a
-// global pointer that their loop loads (no sharing). The local pointers
+// global pointer that their loop loads (no sharing), then one thread
+// bumps a plain member of a heap object (AArch64: LDR and STR with an
+// offset; x86-64: an add to memory). The local pointers
 // live in registers that the DWARF describes at the accesses (clang, -O1
 // and -O2); the global one is loaded before the loop and again in it.
 #include <atomic>
@@ -60,6 +62,16 @@ __attribute__((noinline)) void pop(long N) {
       return;
 }
 
+struct Tally {
+  long pad[5];
+  long seen = 0;
+};
+
+__attribute__((noinline)) void tally(Tally *T, long N) {
+  for (long I = 0; I < N; ++I)
+    ++*(volatile long *)&T->seen;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -77,8 +89,11 @@ int main(int argc, char **argv) {
   std::thread P(push, N), Q(pop, N);
   P.join();
   Q.join();
-  std::printf("%ld %ld %ld %ld\n", C->hits.load(), C->misses.load(), S.total(),
-              TheRing->head.load() + TheRing->tail.load());
+  auto *T = new Tally;
+  std::thread Z(tally, T, 10 * N);
+  Z.join();
+  std::printf("%ld %ld %ld %ld %ld\n", C->hits.load(), C->misses.load(),
+              S.total(), TheRing->head.load() + TheRing->tail.load(), T->seen);
   delete C;
   return 0;
 }
