@@ -341,10 +341,17 @@ private:
   /// The same after instruction K ran.
   Origin through(const Flow &F, size_t K, unsigned Reg, int64_t Offset,
                  Visited &Seen, unsigned &Budget);
-  /// The member, by type, that the global pointer the base register V at
-  /// PC was loaded from points to.
+  /// The name of what register value V at PC points into: through a
+  /// pointer variable in scope there or in a register V was copied from in
+  /// the straight-line code before, else through the global pointer it was
+  /// loaded from on every path.
+  std::optional<std::string> valueName(DWARFDie Function, RegisterValue V,
+                                       uint64_t PC, bool ByType);
+  /// The member that the global pointer register V (plus its offset) at
+  /// PC was loaded from points to: "G->mu", or ByType "Shard::mu".
   std::optional<std::string> globalPointeeName(DWARFDie Function,
-                                               RegisterValue V, uint64_t PC);
+                                               RegisterValue V, uint64_t PC,
+                                               bool ByType);
   DWARFDie functionAt(uint64_t PC);
   DWARFDie callSiteAt(DWARFDie Function, uint64_t ReturnPC);
   std::optional<std::string> nameAt(DWARFDie Function, RegisterValue V,
@@ -635,18 +642,28 @@ std::optional<std::string> DwarfPointerNamer::argumentName(uint64_t PC,
     std::optional<RegisterValue> V =
         Expr ? registerValue(*Expr, /*Location=*/false, AddressSize)
              : std::nullopt;
-    if (!V)
-      return std::nullopt;
-    if (std::optional<std::string> Name =
-            nameAt(Function, *V, PC, /*ByType=*/false))
-      return Name;
-    for (const auto &[From, At] : sources(Function, *V, PC))
-      if (std::optional<std::string> Name =
-              nameAt(Function, From, At, /*ByType=*/false))
-        return Name;
-    return std::nullopt;
+    if (V)
+      return valueName(Function, *V, PC, /*ByType=*/false);
+    break;
   }
-  return std::nullopt;
+  // The call site does not say (clang describes no value loaded from
+  // memory): the argument is the register's value at the call.
+  return valueName(Function, RegisterValue{Register, 0, false}, PC,
+                   /*ByType=*/false);
+}
+
+std::optional<std::string> DwarfPointerNamer::valueName(DWARFDie Function,
+                                                        RegisterValue V,
+                                                        uint64_t PC,
+                                                        bool ByType) {
+  if (std::optional<std::string> Name = nameAt(Function, V, PC, ByType))
+    return Name;
+  for (const auto &[From, At] : sources(Function, V, PC))
+    if (std::optional<std::string> Name = nameAt(Function, From, At, ByType))
+      return Name;
+  if (V.Entry)
+    return std::nullopt;
+  return globalPointeeName(Function, V, PC, ByType);
 }
 
 std::optional<Instruction> DwarfPointerNamer::instructionAt(uint64_t PC) {
@@ -783,14 +800,7 @@ std::optional<std::string> DwarfPointerNamer::accessName(uint64_t PC) {
     V = outlineAtomicBase(*I);
   if (!V)
     return std::nullopt;
-  if (std::optional<std::string> Name =
-          nameAt(Function, *V, PC, /*ByType=*/true))
-    return Name;
-  for (const auto &[From, At] : sources(Function, *V, PC))
-    if (std::optional<std::string> Name =
-            nameAt(Function, From, At, /*ByType=*/true))
-      return Name;
-  return globalPointeeName(Function, *V, PC);
+  return valueName(Function, *V, PC, /*ByType=*/true);
 }
 
 std::optional<RegisterValue>
@@ -974,7 +984,7 @@ DwarfPointerNamer::through(const Flow &F, size_t K, unsigned Reg,
 
 std::optional<std::string>
 DwarfPointerNamer::globalPointeeName(DWARFDie Function, RegisterValue V,
-                                     uint64_t PC) {
+                                     uint64_t PC, bool ByType) {
   std::vector<std::vector<Instruction>> Parts;
   std::set<uint64_t> Targets;
   int Reg = M->MRI->getLLVMRegNum(V.Reg, false).value_or(-1);
@@ -1003,7 +1013,7 @@ DwarfPointerNamer::globalPointeeName(DWARFDie Function, RegisterValue V,
   Origin O =
       At ? into(F, *At, unsigned(Reg), V.Offset, Seen, Budget) : Origin();
   DWARFDie Global = O.Kind == Origin::Found ? GlobalAt(O.Global) : DWARFDie();
-  return Global ? pointeeName(Global, O.Offset, /*ByType=*/true) : std::nullopt;
+  return Global ? pointeeName(Global, O.Offset, ByType) : std::nullopt;
 }
 
 } // namespace

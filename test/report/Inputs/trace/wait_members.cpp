@@ -1,8 +1,9 @@
 // Heap locks that a thread waits on, each locked through a pointer with a
 // member path (trace-wait-members.test): S->mu (a std::mutex through a
 // parameter), Cache::shards[3].mu (a pthread mutex through this) and
-// C->shards[1].ready (a condition variable through a parameter). main
-// holds each lock 300 ms while a thread waits on it.
+// C->shards[1].ready (a condition variable through a parameter) and
+// TheShard->pmu (through a global pointer). main holds each lock 300 ms
+// while a thread waits on it.
 #include <pthread.h>
 
 #include <chrono>
@@ -42,6 +43,14 @@ __attribute__((noinline)) static void waitFirst(Cache *C) {
     C->shards[1].ready.wait(L);
 }
 
+Shard *TheShard;
+
+__attribute__((noinline)) static void lockGlobal() {
+  pthread_mutex_lock(&TheShard->pmu);
+  ++TheShard->Hits;
+  pthread_mutex_unlock(&TheShard->pmu);
+}
+
 static void hold() {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
 }
@@ -67,6 +76,13 @@ int main() {
   }
   C->shards[1].ready.notify_one();
   T3.join();
+  TheShard = new Shard;
+  pthread_mutex_lock(&TheShard->pmu);
+  std::thread T4(lockGlobal);
+  hold();
+  pthread_mutex_unlock(&TheShard->pmu);
+  T4.join();
+  delete TheShard;
   delete C;
   delete S;
   return 0;
