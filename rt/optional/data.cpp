@@ -32,29 +32,6 @@ bool sameAccess(const DataAccess &X, const DataAccess &Y) {
          X.Flags == Y.Flags;
 }
 
-/// A timer's signal is taken as an instruction retires: one that stalled
-/// (a load or store that missed the cache) is most often the one just
-/// before the PC, not the one at it. In a covered function, the access of
-/// the instruction that ran just before the PC, if it is known for sure
-/// (instructionEndingAt) and left its address's registers as they were;
-/// its address, or 0.
-uintptr_t retiredAccess(const void *Context, uintptr_t PC, AccessForm &Form,
-                        uintptr_t &Address) {
-  // Decoded forward only where the bytes are instructions throughout: not
-  // in a function that holds inline asm or assembly pcmap could not read
-  // (data among its instructions would put the decoder out of step).
-  pcmap_function F;
-  if (!pcmap_lookup_function(PC, &F) ||
-      (F.features & (PCMAP_FEATURE_FRAGMENTED | PCMAP_FEATURE_OPAQUE_ASM)) ||
-      F.start != F.entry)
-    return 0;
-  uintptr_t Before = instructionEndingAt(PC, F.start, F.start + F.size);
-  if (!Before || accessEndingAtSignalContext(Context, Before, Form, Address) !=
-                     AD_Memory)
-    return 0;
-  return Before;
-}
-
 /// An AArch64 outline atomic (a call of an __aarch64_* helper, which the
 /// tables record as the atomic) that returned at the PC: the helpers touch
 /// no register but x0 and x15 to x17 (libgcc's and compiler-rt's alike), so
@@ -88,6 +65,23 @@ bool outlineAtomicAccess(const void *Context, uintptr_t Site, AccessForm &Form,
 }
 
 } // namespace
+
+uintptr_t retiredAccess(const void *Context, uintptr_t PC, AccessForm &Form,
+                        uintptr_t &Address) {
+  // Decoded forward only where the bytes are instructions throughout: not
+  // in a function that holds inline asm or assembly pcmap could not read
+  // (data among its instructions would put the decoder out of step).
+  pcmap_function F;
+  if (!pcmap_lookup_function(PC, &F) ||
+      (F.features & (PCMAP_FEATURE_FRAGMENTED | PCMAP_FEATURE_OPAQUE_ASM)) ||
+      F.start != F.entry)
+    return 0;
+  uintptr_t Before = instructionEndingAt(PC, F.start, F.start + F.size);
+  if (!Before ||
+      accessEndingAtSignalContext(Context, Before, Form, Address) != AD_Memory)
+    return 0;
+  return Before;
+}
 
 bool sampledAccess(const void *Context, uintptr_t Site, DataAccess &Out) {
   uintptr_t PC = signalContextPC(Context);

@@ -59,6 +59,18 @@ struct DataAccess {
 /// Fills every field but Stack, Tid and DF_OwnStack. Async-signal-safe.
 bool sampledAccess(const void *Context, uintptr_t Site, DataAccess &Out);
 
+struct AccessForm;
+
+/// A timer's signal is taken as an instruction retires: one that stalled
+/// (a load or store that missed the cache) is most often the one just
+/// before the PC, not the one at it. In a covered function, the access of
+/// the instruction that ran just before the PC, if it is known for sure
+/// (instructionEndingAt) and left its address's registers as they were:
+/// that instruction's address (its access in Form and Address), or 0.
+/// Async-signal-safe.
+uintptr_t retiredAccess(const void *Context, uintptr_t PC, AccessForm &Form,
+                        uintptr_t &Address);
+
 /// The sampled accesses and their samples: an open-addressing table in
 /// memory reserved once, claimed like StackTable's slots (a row may rarely
 /// take two slots, which readers add up).

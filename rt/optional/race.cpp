@@ -1,6 +1,7 @@
 //===- race.cpp - Data races by value change, without debug registers -----===//
 
 #include "optional/race.h"
+#include "optional/data.h"
 #include "optional/race_table.h"
 
 #include "core/access.h"
@@ -171,22 +172,30 @@ void checkForRace(const void *Context, uintptr_t PC, const uintptr_t *Frames,
   RaceState *R = State.peek();
   if (!R)
     return;
+  // The access about to be made, as DataCollider checks, or else the one
+  // that ran just before the PC (where a timer's signal lands as a slow
+  // access retires): the thread is stopped right after it, so that a write
+  // to its location in the wait is no more ordered after it than before.
   AccessForm Form;
-  uintptr_t Address = 0;
-  if (accessAtSignalContext(Context, Form, Address) != AD_Memory)
-    return;
+  uintptr_t Address = 0, At = PC;
+  if (accessAtSignalContext(Context, Form, Address) != AD_Memory) {
+    At = retiredAccess(Context, PC, Form, Address);
+    if (!At)
+      return;
+  }
   // Plain accesses of 1 to 8 bytes, off the thread's own stack, where the
   // tables know the code and say it is no atomic.
   if (Form.Locked || Form.Size == 0 || Form.Size > 8 || !Address ||
       (Address >= StackLo && Address < StackHi) ||
-      pcmap_is_atomic_pc(PC) != PCMAP_NO)
+      pcmap_is_atomic_pc(At) != PCMAP_NO)
     return;
   uint64_t Before;
   if (!readValue(Address, Form.Size, Before))
     return;
   addRelaxed(Checks, uint64_t(1));
   Side Me;
-  fillSide(Me, PC, uint32_t(currentThreadId()), Form, Frames, Depth);
+  fillSide(Me, At, uint32_t(currentThreadId()), Form, Frames, Depth);
+  Me.Frames[0] = At;
   Side Other;
   if (findWatched(*R, Me.Tid, Address, Form.Size, Form.Kind, Other)) {
     recordRace(*R, Me, &Other, Address, Before, Before);

@@ -40,8 +40,31 @@ namespace {
 
 /// What the report knows of each group of races (those at the same source
 /// lines on both sides): its key, where the SUMMARY line places it, and
-/// whether it was written or suppressed.
-enum GroupState : uint8_t { GS_Pending, GS_Written, GS_Suppressed };
+/// whether it was written, suppressed, or left out for its memory: a
+/// shared mapping (another process or the kernel may write it; written
+/// with race_shared) or the kernel's own ([vvar], [vdso]: never).
+enum GroupState : uint8_t {
+  GS_Pending,
+  GS_Written,
+  GS_Suppressed,
+  GS_SharedMemory,
+  GS_KernelMemory
+};
+
+/// The state of a new group whose location is at Address: left out for
+/// its memory, or else Pending (Suppressed if the suppressions match it).
+GroupState memoryState(uintptr_t Address, bool Suppressed) {
+  MappingInfo Map;
+  char Path[32];
+  if (mappingAt(Address, Map, Path, sizeof(Path))) {
+    if (!strcmp(Path, "[vvar]") || !strcmp(Path, "[vdso]") ||
+        !strcmp(Path, "[vsyscall]") || !strncmp(Path, "[vvar_", 6))
+      return GS_KernelMemory;
+    if (Map.Shared && !Flags.race_shared)
+      return GS_SharedMemory;
+  }
+  return Suppressed ? GS_Suppressed : GS_Pending;
+}
 
 /// The report's memory, mapped at the first report. Group[Slot] is the
 /// group of the table's slot plus one (0: not classified yet); Names[Slot]
@@ -176,7 +199,7 @@ void classifyRace(RaceReportMemory &M, Symbolizer &Sym, unsigned Slot,
       haveRaceSuppressions() &&
       (raceNameSuppressed(M.Names[Slot]) || sideSuppressed(Sym, E.Access) ||
        (E.OtherKnown && sideSuppressed(Sym, E.Other)));
-  M.States[G] = Suppressed ? GS_Suppressed : GS_Pending;
+  M.States[G] = memoryState(E.Address, Suppressed);
 }
 
 /// Classifies every published race not classified yet.
@@ -263,7 +286,13 @@ void writeSummary(Writer &W, Symbolizer &Sym, const RaceReportMemory &M) {
     W << ", " << S << " suppressed";
   W << " (" << C.Detections << " detections, " << C.Dropped << " dropped) in "
     << C.Checks << " checks of plain accesses, "
-    << uint64_t(Flags.race_delay_us) << " us each\n";
+    << uint64_t(Flags.race_delay_us) << " us each";
+  if (uint64_t S = groupsIn(M, GS_SharedMemory))
+    W << "; " << S << " on shared memory not reported (race_shared=1 reports "
+      << (S == 1 ? "it)" : "them)");
+  if (uint64_t S = groupsIn(M, GS_KernelMemory))
+    W << "; " << S << " on the kernel's memory not reported";
+  W << "\n";
   for (unsigned G = 0; G < M.NumGroups; ++G)
     if (M.States[G] == GS_Written) {
       uint64_t N = groupCount(M, G);
@@ -480,7 +509,8 @@ void writeJSONRaces(Writer &W, ModuleList &Modules) {
   bool First = true;
   for (unsigned Slot = 0; Slot < kRaces; ++Slot)
     if (M->Group[Slot] && publishedRace(Slot) &&
-        M->States[M->Group[Slot] - 1] != GS_Suppressed) {
+        (M->States[M->Group[Slot] - 1] == GS_Pending ||
+         M->States[M->Group[Slot] - 1] == GS_Written)) {
       writeJSONRace(W, Modules, *M, Slot, First);
       First = false;
     }

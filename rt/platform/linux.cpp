@@ -827,6 +827,30 @@ bool stackMappingAt(uintptr_t SP, uintptr_t &Begin, uintptr_t &End) {
   return Found;
 }
 
+/// A line of /proc/self/maps as a MappingInfo (PathOffset left alone) and
+/// its path; false if it does not parse.
+bool parseMappingInfo(const char *Line, MappingInfo &M, const char *&Path) {
+  MapsLine L;
+  const char *Perms = strchr(Line, ' ');
+  if (!Perms || strlen(Perms) < 5 || !parseMapsLine(Line, L))
+    return false;
+  M.Begin = uintptr_t(L.Begin);
+  M.End = uintptr_t(L.End);
+  M.Offset = L.Offset;
+  M.Shared = Perms[4] == 's';
+  // The inode is the field before the path.
+  const char *Inode = L.Path;
+  while (Inode > Line && Inode[-1] == ' ')
+    --Inode;
+  while (Inode > Line && Inode[-1] != ' ')
+    --Inode;
+  M.Inode = 0;
+  for (; *Inode >= '0' && *Inode <= '9'; ++Inode)
+    M.Inode = M.Inode * 10 + uint64_t(*Inode - '0');
+  Path = L.Path;
+  return true;
+}
+
 unsigned readMappings(MappingInfo *Out, unsigned Max, char *Paths,
                       size_t PathsSize) {
   int Fd = openMaps();
@@ -837,36 +861,45 @@ unsigned readMappings(MappingInfo *Out, unsigned Max, char *Paths,
   size_t Used = 0;
   Paths[PathsSize - 1] = '\0';
   while (char *Line = Lines.next()) {
-    MapsLine L;
-    const char *Perms = strchr(Line, ' ');
-    if (N == Max || !Perms || strlen(Perms) < 5 || !parseMapsLine(Line, L))
+    const char *Path;
+    if (N == Max || !parseMappingInfo(Line, Out[N], Path))
       break;
     MappingInfo &M = Out[N++];
-    M.Begin = uintptr_t(L.Begin);
-    M.End = uintptr_t(L.End);
-    M.Offset = L.Offset;
-    M.Shared = Perms[4] == 's';
-    // The inode is the field before the path.
-    const char *Inode = L.Path;
-    while (Inode > Line && Inode[-1] == ' ')
-      --Inode;
-    while (Inode > Line && Inode[-1] != ' ')
-      --Inode;
-    M.Inode = 0;
-    for (; *Inode >= '0' && *Inode <= '9'; ++Inode)
-      M.Inode = M.Inode * 10 + uint64_t(*Inode - '0');
     // Paths[PathsSize - 1] stays the empty path of those that do not fit.
     size_t Room = Used + 1 < PathsSize ? PathsSize - 1 - Used : 0;
-    size_t Len = strnlen(L.Path, Room ? Room - 1 : 0);
+    size_t Len = strnlen(Path, Room ? Room - 1 : 0);
     M.PathOffset = uint32_t(Room ? Used : PathsSize - 1);
     if (Room) {
-      memcpy(Paths + Used, L.Path, Len);
+      memcpy(Paths + Used, Path, Len);
       Paths[Used + Len] = '\0';
       Used += Len + 1;
     }
   }
   close(Fd);
   return N;
+}
+
+bool mappingAt(uintptr_t Address, MappingInfo &Out, char *Path,
+               size_t PathSize) {
+  int Fd = openMaps();
+  if (Fd < 0)
+    return false;
+  LineReader Lines(Fd);
+  bool Found = false;
+  while (char *Line = Lines.next()) {
+    const char *In;
+    if (!parseMappingInfo(Line, Out, In) || Address >= Out.End)
+      continue;
+    Found = Address >= Out.Begin;
+    if (Found && PathSize) {
+      size_t N = strnlen(In, PathSize - 1);
+      memcpy(Path, In, N);
+      Path[N] = '\0';
+    }
+    break;
+  }
+  close(Fd);
+  return Found;
 }
 
 bool findMapping(uintptr_t Address, char *Path, size_t PathSize,

@@ -246,6 +246,11 @@ struct MappingInfo {
 /// 0 if /proc is not mounted.
 unsigned readMappings(MappingInfo *Out, unsigned Max, char *Paths,
                       size_t PathsSize);
+/// The mapping that holds Address, its path into Path (PathSize bytes, cut
+/// to fit; "" for anonymous memory); false if no mapping does or /proc is
+/// not mounted.
+bool mappingAt(uintptr_t Address, MappingInfo &Out, char *Path,
+               size_t PathSize);
 
 int currentThreadId();
 
