@@ -2,7 +2,7 @@
 //
 // The DWARF expressions a call site's argument (DW_AT_call_value) and a
 // variable's location are read as: a register plus a constant, at the PC
-// or at the function's entry (registerValue, TraceWaitNames.cpp), and what
+// or at the function's entry (registerValue, TracePointerNames.cpp), and what
 // they are not.
 //
 //===----------------------------------------------------------------------===//

@@ -1,10 +1,11 @@
-//===- MCTarget.h - LLVM's MC objects that disassemble a target ---*- C++ -*-===//
+//===- MCTarget.h - LLVM's MC objects that disassemble a target ---*- C++
+//-*-===//
 //
 // The register, instruction and subtarget information, the context, the
 // disassembler and the instruction analysis of one target, set up once
 // (every target LLVM was built with is registered at the first use). The
 // call-site sizes of stack maps (CallSites.cpp) and the wait words' names
-// (trace/TraceWaitNames.cpp) disassemble with them.
+// (trace/TracePointerNames.cpp) disassemble with them.
 //
 //===----------------------------------------------------------------------===//
 

@@ -363,7 +363,7 @@ public:
   /// there.
   std::optional<uint64_t> executableTlsOffset(int64_t TpOffset) const;
   /// What names the arguments of its calls into lock functions
-  /// (TraceWaitNames.cpp); null without debug information or a rule for
+  /// (TracePointerNames.cpp); null without debug information or a rule for
   /// the machine.
   PointerNamer *pointerNamer();
 

@@ -1,9 +1,10 @@
 //===- TraceDwarf.h - The data named from DWARF, within trace ---*- C++ -*-===//
 //
-// What TraceDataNames.cpp (static data's members) and TraceWaitNames.cpp
-// (the object a blocked thread's caller passed to its lock) share: the
-// member path at an offset of a type, and the DWARF expressions that say a
-// value is a register's plus a constant. The trace component's own header:
+// What TraceDataNames.cpp (static data's members) and TracePointerNames.cpp
+// (the object a blocked thread's caller passed to its lock, the data an
+// access's base register points into) share: the member path at an offset
+// of a type, and the DWARF expressions that say a value is a register's
+// plus a constant. The trace component's own header:
 // Trace.h's users need no DWARF.
 //
 //===----------------------------------------------------------------------===//
@@ -63,7 +64,7 @@ std::optional<RegisterValue> registerValue(llvm::ArrayRef<uint8_t> Expr,
                                            uint8_t AddressSize = 8);
 
 /// Names the object a pointer in the code points to, from one module's
-/// DWARF and machine code (TraceWaitNames.cpp): the word a blocked thread's
+/// DWARF and machine code (TracePointerNames.cpp): the word a blocked thread's
 /// caller gave its lock or wait function, and the data a memory access's
 /// base register points into.
 class PointerNamer {

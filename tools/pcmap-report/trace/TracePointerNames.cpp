@@ -1,4 +1,4 @@
-//===- TraceWaitNames.cpp - Objects named by the code's pointers ----------===//
+//===- TracePointerNames.cpp - Objects named by the code's pointers -------===//
 //
 // A futex word in a process's memory (the heap, a stack) has no symbol; the
 // code that locked it knows it as a member of something a pointer points
