@@ -209,7 +209,10 @@ struct ThreadTable {
   ThreadSlot *end() const { return Slots ? Slots + kMaxThreads : Slots; }
 };
 ThreadTable Threads;
-uint64_t ThreadsSeen;
+/// Threads given a timer, and threads that had samples: the report's count
+/// (a thread the scan finds may never run the handler: a sanitizer's own,
+/// whose signals are blocked).
+uint64_t ThreadsSeen, ThreadsSampled;
 /// The threads sampled by a clock event too, and how many may be
 /// (clockEventBudget, when sampling starts; 0: trace_high_resolution=0).
 unsigned ClockEvents, ClockEventBudget;
@@ -318,6 +321,11 @@ struct ThreadSampling {
   // Its CPU time at its last timer signal (periodsToCharge), less what of
   // it is not a whole period yet; 0 before the first.
   uint64_t TickCPU;
+  bool Sampled; // counted in ThreadsSampled
+  // The CPU time its handler's runs took (the tracer's own: charged at the
+  // next tick, never held back as the kernel's), and when the current run
+  // started.
+  uint64_t OwnNanos, HandlerStart;
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -326,8 +334,8 @@ void startSelf() {
   StackBounds B = {0, 0};
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
-  Self = {threadCPUNanos(), 0, 0,  true,    false, 0, 0,
-          nullptr,          B, -1, nullptr, 0,     0, 0};
+  Self = {threadCPUNanos(), 0, 0, true, false,        0, 0, nullptr, B, -1,
+          nullptr,          0, 0, 0,    Self.Sampled, 0, 0};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -452,6 +460,14 @@ void startThreadTimer() {
   unlockTable();
 }
 
+/// Counts the calling thread in ThreadsSampled at its first samples.
+void noteThreadSampled() {
+  if (!Self.Sampled) {
+    Self.Sampled = true;
+    add(ThreadsSampled);
+  }
+}
+
 /// The kernel checks CPU-time timers at its tick (every 1 to 10 ms), and
 /// only when the tick finds the thread running: the periods a thread ran
 /// since the last check are never signalled if it ends before the next one,
@@ -464,8 +480,10 @@ void chargeUnsignalledPeriods() {
     return;
   uint64_t Due =
       (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
-  if (Due > Self.Periods)
+  if (Due > Self.Periods) {
     record(Self.LastPC, Due - Self.Periods, nullptr);
+    noteThreadSampled();
+  }
 }
 
 void stopThreadTimer() {
@@ -668,6 +686,7 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
     Self.Periods = 0;
     Self.Timed = true;
   }
+  Self.HandlerStart = Now;
   uint64_t Due = (Now - Self.CPUAtStart) / Interval;
   Due = Due > Self.Periods ? Due - Self.Periods : 0;
   if (FromEvent) {
@@ -677,15 +696,21 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
   }
   reviewClockEvent(Now);
   uint64_t Tick = tickPeriods(Now, Interval);
+  uint64_t Own = Self.OwnNanos / Interval;
+  Self.OwnNanos -= Own * Interval;
   if (!Self.EventOn)
     return Due;
+  // The handler's own time is charged here, where the tick found the
+  // thread; what waits beyond it is the kernel's.
   uint64_t Waiting = Due > 1 ? Due - 1 : 0;
+  Own = Own < Waiting ? Own : Waiting;
+  Waiting -= Own;
   if (followsSystemCall(PC))
-    return Waiting < Tick ? Waiting : Tick;
+    return Own + (Waiting < Tick ? Waiting : Tick);
   uint64_t Margin = kMaxPendingNanos / Interval;
   if (Waiting <= Margin || (Waiting <= 4 * Margin && !mayAccessMemory(Context)))
-    return 0;
-  return Waiting - Margin;
+    return Own;
+  return Own + Waiting - Margin;
 }
 
 /// A race check of the access the sampled thread is about to make (not the
@@ -720,6 +745,7 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
     record(PC, Periods, Context);
     Self.Periods += Periods;
     Self.LastPC = PC;
+    noteThreadSampled();
     if (Flags.detect_races && Self.Periods >= Self.NextRaceCheck) {
       Self.NextRaceCheck = Self.Periods + RacePeriods;
       checkRaceAtSample(Context);
@@ -735,6 +761,8 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
                 scanOnFallbackStack, nullptr);
     unlockTable();
   }
+  if (Self.Timed && Self.EventOn)
+    Self.OwnNanos += threadCPUNanos() - Self.HandlerStart;
   errno = SavedErrno;
 }
 
@@ -1792,7 +1820,7 @@ void takeSnapshot(Snapshot &Snap, bool Final) {
   SnapStacks.copyFrom(Stacks);
   SnapData.copyFrom(Data);
   Snap.Counts = Counts;
-  Snap.Threads = ThreadsSeen;
+  Snap.Threads = __atomic_load_n(&ThreadsSampled, __ATOMIC_RELAXED);
   Snap.CPUNanos = processCPUNanos();
   if (!Final)
     setRunning(true);
@@ -2141,6 +2169,8 @@ void restartInChild() {
     if (T.Tid)
       memset(static_cast<void *>(&T), 0, sizeof(T));
   ThreadsSeen = 0;
+  ThreadsSampled = 0;
+  Self.Sampled = false;
   TableBusy = 0;
   SamplesSinceScan = 0;
   ParentRunId = RunId;
