@@ -20,8 +20,11 @@ benchmark's 17 one-second runs (which tests/benchmark lists for regtest
 but `make regtest` does not run) (--recipe-tests-only: the
 unit tests alone). Each test of an automake suite runs under `timeout`
 (--test-timeout, 120 s; LOG_COMPILER and TAP_LOG_COMPILER): under TSan,
-rcutorture_urcu_signal (the flavour whose grace periods signal each
-reader) hangs in most of its modes, and such a test fails alone. RUNS rounds, each in a rotating order of:
+rcutorture_urcu_signal hangs in most of its modes, and such a test fails
+alone. (Its grace periods signal each registered thread and wait for its
+handler; TSan runs a handler at once only in a blocking call it
+intercepts, else at the thread's next call into it, and the call_rcu
+threads sleep in futex() through syscall(2), which it does not intercept.) RUNS rounds, each in a rotating order of:
 
   off        with --off: the pcmap build, the detector off (PCMAP_OPTIONS
              unset): the suite's CPU time without detection
@@ -29,9 +32,12 @@ reader) hangs in most of its modes, and such a test fails alone. RUNS rounds, ea
              exitcode=0:log_path=DIR/pcmap, for each rate of --race-hz
              (default 100, the detector's default, and 1000)
   tsan       the TSan build with TSAN_OPTIONS=log_path=DIR/tsan:
-             halt_on_error=0:exitcode=0:suppress_equal_addresses=0 (by
-             default TSan reports one race per address in a process: the
-             lines of the others would go unnamed)
+             halt_on_error=0:exitcode=0:suppress_equal_addresses=0 (the
+             last, so that TSan's reports are not cut to one per address;
+             still, once TSan has reported a race its runtime stops
+             checking that 8-byte cell in the process, so it names about
+             one race per racy address: the other lines of a racy flag
+             can go unnamed)
 
 exitcode=0 in both, so that a report does not fail a test and the suite
 runs through. Every report file (PATH.<pid>) is read; a report is the block
@@ -76,8 +82,9 @@ usage: bench/race_corpus.py --build BUILD [--work DIR] [--only NAME,...]
 
 --only: recipes of test/corpus/corpus.py (liburcu, ck, mimalloc, ...);
 --work: where sources are cached and built (default: a temporary
-directory, removed at the end; a given one is kept, and --reuse builds
-nothing that a previous run built there). Needs a deb-src entry for
+directory, removed at the end; a given one is kept, and with --reuse a
+tree a previous run built there is built again only if the source, the
+flags or the tools changed: pcmap's driver, plugin and runtimes, clang). Needs a deb-src entry for
 `apt-get source` (test/corpus/README.md). --reports compares two
 directories of report files as a run does, and nothing more (a run's are
 in WORK/NAME/reports/MODE-ROUND)."""
@@ -163,13 +170,38 @@ def tsan_env(clang, clangxx, recipe, jobs):
     return env
 
 
-def build_tree(recipe, dsc, tree, env, timeout, reuse):
+def fingerprint(dsc, env, tools):
+    """What a build is made of: the source package, the compilers and flags,
+    and the size and time of each tool file (pcmap's driver, plugin and
+    runtimes; plain clang), so that --reuse rebuilds after any of them
+    changed."""
+    files = []
+    for path in tools:
+        paths = [path] if os.path.isfile(path) else sorted(
+            os.path.join(path, f) for f in os.listdir(path)
+            if os.path.isfile(os.path.join(path, f)))
+        for f in paths:
+            st = os.stat(f)
+            files.append([os.path.basename(f), st.st_size, st.st_mtime_ns])
+    return json.dumps({"source": os.path.basename(dsc),
+                       "env": [env.get(k, "") for k in
+                               ("CC", "CXX", "CFLAGS", "CXXFLAGS",
+                                "LDFLAGS")],
+                       "files": files}, sort_keys=True)
+
+
+def build_tree(recipe, dsc, tree, env, timeout, reuse, tools):
     """Unpacks dsc into tree/src and builds it there (the recipe's build
-    commands and PREBUILD's). Returns (ok, seconds, detail)."""
+    commands and PREBUILD's). With reuse, keeps a tree built from the same
+    source by the same tools. Returns (ok, seconds, detail)."""
     src = os.path.join(tree, "src")
     done = os.path.join(tree, "built")
+    steps = recipe.build + PREBUILD.get(recipe.name, [])
+    made_of = fingerprint(dsc, env, tools) + "\n" + json.dumps(steps)
     if reuse and os.path.exists(done):
-        return True, 0.0, "reused"
+        with open(done) as f:
+            if f.read() == made_of:
+                return True, 0.0, "reused"
     shutil.rmtree(tree, ignore_errors=True)
     os.makedirs(tree)
     rc, out = corpus.run(["dpkg-source", "--no-check", "-x", dsc, src],
@@ -177,13 +209,13 @@ def build_tree(recipe, dsc, tree, env, timeout, reuse):
     if rc:
         return False, 0.0, "dpkg-source -x failed:\n" + out[-2000:]
     start = time.time()
-    ok, text = corpus.run_steps(recipe.build + PREBUILD.get(recipe.name, []),
-                                src, env, timeout)
+    ok, text = corpus.run_steps(steps, src, env, timeout)
     seconds = time.time() - start
     with open(os.path.join(tree, "build.log"), "w") as f:
         f.write(text)
     if ok:
-        open(done, "w").close()
+        with open(done, "w") as f:
+            f.write(made_of)
     return ok, seconds, "" if ok else text[-3000:]
 
 
@@ -335,8 +367,8 @@ def mode_env(mode, base, reports, test_timeout):
             "detect_races=1:race_hz=%s:exitcode=0:log_path=%s"
             % (mode.split("@")[1], os.path.join(reports, "pcmap")))
     elif mode == "tsan":
-        # suppress_equal_addresses=0: by default TSan reports one race per
-        # address in a process, and the lines of the others go unnamed.
+        # suppress_equal_addresses=0: not one report per address (TSan
+        # still stops checking a cell it reported a race on).
         env["TSAN_OPTIONS"] = ("log_path=%s:halt_on_error=0:exitcode=0:"
                                "suppress_equal_addresses=0"
                                % os.path.join(reports, "tsan"))
@@ -356,13 +388,17 @@ def run_package(recipe, args, bin_dir, clangs, cache):
     top = os.path.join(args.work, recipe.name)
     trees = {"pcmap": os.path.join(top, "pcmap"),
              "tsan": os.path.join(top, "tsan")}
+    build_dir = os.path.dirname(bin_dir)
+    tools = {"pcmap": [os.path.join(bin_dir, "pcmap-clang"),
+                       os.path.join(build_dir, "lib", "pcmap")],
+             "tsan": [os.path.realpath(clangs[0])]}
     envs = {"pcmap": corpus.build_env(bin_dir, recipe, args.jobs),
             "tsan": tsan_env(clangs[0], clangs[1], recipe, args.jobs)}
     for build in ("pcmap", "tsan"):
         log("%s: building with %s" % (recipe.name, build))
         ok, seconds, detail = build_tree(recipe, dsc, trees[build],
                                          envs[build], args.timeout,
-                                         args.reuse)
+                                         args.reuse, tools[build])
         res["builds"][build] = {"ok": ok, "seconds": round(seconds, 1)}
         if not ok:
             res["error"] = "the %s build failed" % build
@@ -639,7 +675,8 @@ def main(argv=None):
                     help="run only the recipe's test commands (liburcu: "
                     "the unit tests, without the regression tests)")
     ap.add_argument("--reuse", action="store_true",
-                    help="keep the builds a previous run left in --work")
+                    help="keep the builds a previous run left in --work if "
+                    "made of the same source, flags and tools")
     ap.add_argument("--json", help="also write every report's line, side "
                     "and location and every run's figures as JSON")
     ap.add_argument("--headline", help="also write the figures as JSON "
