@@ -32,12 +32,12 @@ threads sleep in futex() through syscall(2), which it does not intercept.) RUNS 
              exitcode=0:log_path=DIR/pcmap, for each rate of --race-hz
              (default 100, the detector's default, and 1000)
   tsan       the TSan build with TSAN_OPTIONS=log_path=DIR/tsan:
-             halt_on_error=0:exitcode=0:suppress_equal_addresses=0 (the
-             last, so that TSan's reports are not cut to one per address;
-             still, once TSan has reported a race its runtime stops
-             checking that 8-byte cell in the process, so it names about
-             one race per racy address: the other lines of a racy flag
-             can go unnamed)
+             halt_on_error=0:exitcode=0:suppress_equal_addresses=0 (so
+             that its reports are not cut to one per address; still, once
+             TSan has reported a race its runtime stops checking that
+             8-byte cell in the process, so it names about one race per
+             racy address: the other lines of a racy flag can go
+             unnamed)
 
 exitcode=0 in both, so that a report does not fail a test and the suite
 runs through. Every report file (PATH.<pid>) is read; a report is the block
@@ -458,7 +458,6 @@ def compare(res):
     pcmap = collections.OrderedDict()  # line -> {functions, locations, ...}
     tsan = collections.OrderedDict()
     tsan_sides = set()
-    pcmap_sides = set()
     for run in res["runs"]:
         for race in run["races"]:
             if run["mode"] == "tsan":
@@ -472,8 +471,6 @@ def compare(res):
                     "locations": set(), "modes": set()})
                 e["locations"].add(race["location"])
                 e["modes"].add(run["mode"])
-                pcmap_sides.update(race["sides"])
-                pcmap_sides.add(race["line"])
             e["functions"].add(race["function"])
             e["reports"] += 1
             e["sides"].update(race["sides"])
