@@ -48,6 +48,17 @@ fi
 if [ "$v" != 19 ] || [ -n "$config" ]; then
   extra+=(-DPCMAP_BUILD_FUZZERS=OFF)
 fi
+# ccache, where it is installed (scripts/install-deps.sh installs it for the
+# tests): each configuration builds the same sources again, and a fresh clone
+# rebuilds everything. base_dir and no hash of the build directory let any
+# clone of any path share the cache (the objects' DW_AT_comp_dir is then the
+# first builder's). PCMAP_CCACHE=0 builds without it.
+if [ "${PCMAP_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+  extra+=("-DCMAKE_C_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$root;CCACHE_NOHASHDIR=1;ccache"
+    "-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$root;CCACHE_NOHASHDIR=1;ccache")
+else
+  extra+=(-DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER=)
+fi
 cmake -S "$root" -B "$dir" -G Ninja \
   -DLLVM_DIR="/usr/lib/llvm-$v/lib/cmake/llvm" \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
