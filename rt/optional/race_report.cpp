@@ -132,12 +132,18 @@ void writeFrames(Writer &W, Symbolizer &Sym, const RaceSide &S) {
   }
 }
 
-/// "FILE:LINE:COL in FUNCTION" of PC, or "in ??".
+/// "FILE:LINE:COL in FUNCTION" of PC, or "in ??": the innermost inlined
+/// frame's line and function, as ThreadSanitizer's summary names them (the
+/// line is always the innermost one's; the function must be the same
+/// frame's, not the function that holds PC).
 void writeSummaryPlace(Writer &W, Symbolizer &Sym, uintptr_t PC) {
   RacePlace At(Sym, PC);
+  const char *Function = At.Sy.Function;
+  if (At.Sy.NumFrames && At.Sy.Frames[0].Function[0])
+    Function = At.Sy.Frames[0].Function;
   if (At.Sy.Location[0])
     W << At.Sy.Location << " ";
-  W << "in " << (At.Sy.Function[0] ? At.Sy.Function : "??");
+  W << "in " << (Function[0] ? Function : "??");
 }
 
 /// "function location" of PC, or its hex value if it has no name.

@@ -6,6 +6,8 @@
 //   flag     a relaxed atomic flag one thread sets and the other reads:
 //            no race
 //   locked   a plain counter under a mutex: no race
+// and, only when named, inlined: the global counter's race in a helper
+// (add_one) inlined into bump_inlined.
 // Phases run one after the other, so that each report names its line. A
 // third argument is main's return value; "racy: done" goes to stderr (not
 // buffered) when the phases are over, before any exit handler.
@@ -44,6 +46,14 @@ __attribute__((noinline)) static long bump_global(long I) {
 __attribute__((noinline)) static long bump_heap(long I) {
   for (int K = 0; K < 1000; ++K)
     ++*(volatile long *)&heap_stats->hits;
+  return I;
+}
+static inline __attribute__((always_inline)) void add_one(long *P) {
+  ++*(volatile long *)P;
+}
+__attribute__((noinline)) static long bump_inlined(long I) {
+  for (int K = 0; K < 1000; ++K)
+    add_one(&global_counter);
   return I;
 }
 __attribute__((noinline)) static long bump_atomic(long I) {
@@ -88,11 +98,12 @@ int main(int argc, char **argv) {
   for (int P = 0; P < 5; ++P) {
     const char *phase;
     phase = argc > 2 ? argv[2] : Phases[P];
-    bump = !strcmp(phase, "global")   ? bump_global
-           : !strcmp(phase, "heap")   ? bump_heap
-           : !strcmp(phase, "atomic") ? bump_atomic
-           : !strcmp(phase, "flag")   ? touch_flag
-                                      : bump_locked;
+    bump = !strcmp(phase, "global")    ? bump_global
+           : !strcmp(phase, "heap")    ? bump_heap
+           : !strcmp(phase, "atomic")  ? bump_atomic
+           : !strcmp(phase, "flag")    ? touch_flag
+           : !strcmp(phase, "inlined") ? bump_inlined
+                                       : bump_locked;
     pthread_t T[2];
     for (int I = 0; I < 2; ++I)
       pthread_create(&T[I], 0, worker, 0);

@@ -33,6 +33,15 @@
 // ONCE: warnings before racy: done: yes
 // ONCE: warnings match the races found
 
+// A race in an inlined helper: the stack and the summary name the helper
+// and its line, as ThreadSanitizer's do (regression test: the summary named
+// the helper's line but the function it was inlined into).
+// RUN: env PCMAP_OPTIONS=%{opts} %{until} WARNING %run %t/racy 3 inlined | FileCheck %s --check-prefix=INLINED
+// INLINED:      WARNING: pcmap: data race
+// INLINED:        #0 add_one {{.*}}racy.c:[[#]]:[[#]] (racy+0x{{[0-9a-f]+}})
+// INLINED-NEXT:   #1 bump_inlined {{.*}}racy.c:[[#]]:[[#]] (racy+0x{{[0-9a-f]+}})
+// INLINED:      SUMMARY: pcmap: data race {{.*}}racy.c:[[#]]:[[#]] in add_one
+
 // exitcode: 66 by default, whatever main returned (3 here), as TSan's;
 // another value; no race, the program's own status.
 // RUN: env PCMAP_OPTIONS=%{opts} %{until} WARNING %run %t/racy 5 global 3 | FileCheck %s --check-prefix=STATUS66
