@@ -127,6 +127,14 @@ void checkModule(TraceModule &M) {
     M.Note = "the trace names no module file";
     return;
   }
+  // The kernel's vDSO has no file (its soname is what the dynamic linker
+  // lists): its names are the trace's, which is no reason to warn.
+  StringRef Soname = sys::path::filename(M.Paths.front());
+  if (Soname.starts_with("linux-vdso.so") ||
+      Soname.starts_with("linux-gate.so") || Soname == "[vdso]") {
+    M.Note = "the kernel's vDSO: names are the trace's";
+    return;
+  }
   for (const std::string &Path : M.Paths) {
     std::map<uint64_t, std::string> Plt;
     Expected<std::string> ID = fileBuildID(Path, &Plt);
