@@ -64,6 +64,68 @@ bool outlineAtomicAccess(const void *Context, uintptr_t Site, AccessForm &Form,
 #endif
 }
 
+/// Whether the plain load Form at At is followed, in the straight-line code
+/// of its function, by a store to the same location (the same base, index
+/// and displacement, none of their registers written in between): `++x`
+/// on a plain variable, whose sample landed at its load. The line is then
+/// written by this thread, which false sharing needs to know. Under
+/// qemu-user every such sample lands at the load (signals come only
+/// between blocks of translated code, which start there). AArch64 only,
+/// where a decoded instruction's register writes are plain to see (the
+/// field each writes; an over-approximation stops the scan); x86-64's
+/// samples land at the store too (the store's own skid). At most four
+/// instructions are decoded. Async-signal-safe.
+bool storedAfter(uintptr_t At, const AccessForm &Form) {
+#if defined(__aarch64__)
+  constexpr unsigned kMaxScan = 4;
+  pcmap_function F;
+  if (Form.Kind != AK_Read || Form.Base == kNoRegister ||
+      Form.Base == kAArch64RegPC || Form.WritesAddressRegister ||
+      !pcmap_lookup_function(At, &F) ||
+      (F.features & (PCMAP_FEATURE_FRAGMENTED | PCMAP_FEATURE_OPAQUE_ASM)))
+    return false;
+  auto Writes = [&](uint32_t Field) {
+    return Field == Form.Base || Field == Form.Index;
+  };
+  uintptr_t End = F.start + F.size;
+  for (uintptr_t PC = At + 4, N = 0; N < kMaxScan && PC + 4 <= End;
+       PC += 4, ++N) {
+    uint32_t Insn;
+    if (copyMemorySafely(PC, &Insn, 4) != 4)
+      return false;
+    AccessForm Next;
+    switch (decodeAArch64Access(reinterpret_cast<const uint8_t *>(&Insn), 4,
+                                Next)) {
+    case AD_Memory:
+      if ((Next.Kind & AK_Write) && Next.Base == Form.Base &&
+          Next.Index == Form.Index && Next.Scale == Form.Scale &&
+          Next.IndexExtend == Form.IndexExtend &&
+          Next.Displacement == Form.Displacement && Next.Size == Form.Size)
+        return true;
+      // Any register field of the instruction (destination, pair, status)
+      // may be written.
+      if (Next.WritesAddressRegister || Writes(Insn & 31) ||
+          Writes((Insn >> 10) & 31) || Writes((Insn >> 16) & 31))
+        return false;
+      break;
+    case AD_NoMemory: {
+      uintptr_t Target;
+      if (aarch64ControlFlow(reinterpret_cast<const uint8_t *>(&Insn), PC,
+                             Target) != CF_None ||
+          Writes(Insn & 31))
+        return false;
+      break;
+    }
+    default:
+      return false;
+    }
+  }
+#else
+  (void)At, (void)Form;
+#endif
+  return false;
+}
+
 } // namespace
 
 uintptr_t retiredAccess(const void *Context, uintptr_t PC, AccessForm &Form,
@@ -109,6 +171,8 @@ bool sampledAccess(const void *Context, uintptr_t Site, DataAccess &Out) {
   }
   if (Decoded != AD_Memory)
     return false;
+  if (storedAfter(At, Form))
+    Form.Kind = AK_ReadWrite;
   Out.Address = Address;
   Out.Site = At;
   Out.TpOffset = intptr_t(Address - threadPointer());

@@ -42,9 +42,11 @@
 // (a timer's signal comes as the stalled instruction retires): the access
 // is the one that ran just before the PC. Under qemu-user, signals come
 // only between blocks of translated code: at the loads that start them,
-// never at the stores, so the line's two members show, read, and no write
-// makes them shared; the emulation is slow enough that the main thread's
-// read of the counts after the join may be sampled too (a third thread).
+// never at the stores; the store that follows a load to the same location
+// in straight-line code makes it a read-modify-write, and the line falsely
+// shared (regression test: the line's two members showed only reads, and
+// no verdict). The emulation is slow enough that the main thread's read of
+// the counts after the join may be sampled too (a third thread).
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_top=1 %run %t/prog 4 2>&1 | FileCheck %s --check-prefixes=%if emulator %{PLAIN-EMU%} %else %{PLAIN%}
 // PLAIN:      pcmap: data:
 // PLAIN-NEXT: 0x{{[0-9a-f]+}}  false sharing: [[#]] samples ({{[0-9.]+}}%), 2 threads
@@ -52,9 +54,9 @@
 // PLAIN-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{read [0-9]+, write [0-9]+|rmw [0-9]+|write [0-9]+}}; phase_plain
 // PLAIN-NEXT: pcmap: resolution:
 // PLAIN-EMU:      pcmap: data:
-// PLAIN-EMU-NEXT: 0x{{[0-9a-f]+}}  {{.*}}: [[#]] samples ({{[0-9.]+}}%), {{[23]}} threads
-// PLAIN-EMU-NEXT: + 0  8 bytes  plain_counts: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; phase_plain
-// PLAIN-EMU-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), 1 thread, {{.*}}; phase_plain
+// PLAIN-EMU-NEXT: 0x{{[0-9a-f]+}}  false sharing: [[#]] samples ({{[0-9.]+}}%), {{[23]}} threads
+// PLAIN-EMU-NEXT: + 0  8 bytes  plain_counts: [[#]] samples ({{[0-9.]+}}%), {{1 thread|2 threads}}, {{.*}}rmw [[#]]{{.*}}; phase_plain
+// PLAIN-EMU-NEXT: + 8  8 bytes  plain_counts+8: [[#]] samples ({{[0-9.]+}}%), {{1 thread|2 threads}}, {{.*}}rmw [[#]]{{.*}}; phase_plain
 
 // A page the program unmapped before the report is still heap: the
 // tracer's service thread saw it mapped (under qemu-user the service
