@@ -63,7 +63,8 @@ class Recipe:
     builds of a package share its download."""
 
     def __init__(self, name, source, build, test, flags="-O2 -g",
-                 ldflags="", recall=False, flag_in_cc=False, plain=0):
+                 ldflags="", recall=False, flag_in_cc=False, plain=0,
+                 host=None):
         self.name, self.source = name, source
         self.build, self.test = build, test  # lists of shell commands
         self.flags, self.ldflags = flags, ldflags
@@ -75,6 +76,11 @@ class Recipe:
         # without -fsanitize-metadata, make the objects of the invariance
         # check (0: no such check).
         self.plain = plain
+        # Another machine's triple: the drivers compile with --target=HOST
+        # and link that target's cross-built runtime; the commands see
+        # $HOST and $RUN (qemu-user with Debian's cross libraries), which
+        # runs the programs built.
+        self.host = host
 
 
 # Shell variables the commands see: $CC, $CXX, $CFLAGS, $CXXFLAGS, $LDFLAGS,
@@ -246,6 +252,28 @@ RECIPES = [
             'av1-ref.yuv av1-c.yuv >>dav1d-c.out 2>&1 && '
             'echo "PASS: dav1d decodes as aomdec (4 threads, C only)" '
             '>>check.out']),
+    # liburcu cross-built for AArch64 (its atomics there are the compiler's
+    # builtins: LSE or outline atomics, exclusives, acquire/release), its
+    # unit tests built with `make check TESTS=` and run under qemu-user
+    # (automake cannot run another machine's programs itself): every ELF
+    # file checked as the others, the memory-access decoder held against
+    # LLVM's AArch64 disassembler on all of them.
+    Recipe("liburcu-aarch64", "liburcu",
+           ['autoreconf -fi >autoreconf.out 2>&1',
+            './configure --host=$HOST CC="$CC" CXX="$CXX" CFLAGS="$CFLAGS" '
+            'CXXFLAGS="$CXXFLAGS" LDFLAGS="$LDFLAGS" --disable-static '
+            '>configure.out',
+            'make -j$JOBS >make.out',
+            'make -j$JOBS check TESTS= >check-build.out 2>&1'],
+           ['cd tests/unit && : >../../check.out && '
+            'for t in test_arch test_uatomic test_urcu_multiflavor; do '
+            'if [ -f .libs/$t ]; then p=.libs/$t; else p=./$t; fi; '
+            'LD_LIBRARY_PATH=$PWD/../../src/.libs $RUN $p >$t.log 2>&1; '
+            's=$?; cat $t.log >>../../check.out; '
+            'if [ $s = 0 ]; then echo "PASS: $t" >>../../check.out; '
+            'else echo "FAIL: $t (status $s)" >>../../check.out; exit 1; '
+            'fi; done'],
+           recall=True, host="aarch64-linux-gnu"),
     # moodycamel::ConcurrentQueue: C++11 atomics, header-only; its unit
     # tests (tests/unittests).
     Recipe("concurrentqueue", "concurrentqueue",
@@ -491,14 +519,38 @@ def elf_files(tree):
     return out
 
 
+def qemu_for(host):
+    """The qemu-user program for a triple's machine."""
+    return "qemu-" + host.split("-")[0]
+
+
+def cross_missing(bin_dir, host):
+    """Why a recipe for host cannot run here, or None."""
+    runtime = os.path.join(bin_dir, "..", "lib", "pcmap", host,
+                           "libpcmap_rt.a")
+    if not os.path.exists(runtime):
+        return "no runtime cross-built for %s (scripts/build.sh 19 " \
+            "aarch64)" % host
+    if not shutil.which(qemu_for(host)):
+        return "no %s (scripts/install-deps.sh installs qemu-user)" % \
+            qemu_for(host)
+    if not os.path.isdir("/usr/" + host):
+        return "no cross libraries in /usr/%s" % host
+    return None
+
+
 def build_env(bin_dir, recipe, jobs, metadata=True):
     env = dict(os.environ)
     flags = recipe.flags + (" -fsanitize-metadata=all" if metadata else "")
     extra = " -fsanitize-metadata=all" if recipe.flag_in_cc and metadata \
         else ""
+    target = " --target=" + recipe.host if recipe.host else ""
+    if recipe.host:
+        env["HOST"] = recipe.host
+        env["RUN"] = "%s -L /usr/%s" % (qemu_for(recipe.host), recipe.host)
     env.update({
-        "CC": os.path.join(bin_dir, "pcmap-clang") + extra,
-        "CXX": os.path.join(bin_dir, "pcmap-clang++") + extra,
+        "CC": os.path.join(bin_dir, "pcmap-clang") + target + extra,
+        "CXX": os.path.join(bin_dir, "pcmap-clang++") + target + extra,
         "CFLAGS": flags, "CXXFLAGS": flags,
         "LDFLAGS": (recipe.ldflags + (" -fsanitize-metadata=all"
                                       if metadata else "")).strip(),
@@ -829,13 +881,18 @@ def main(argv=None):
             (["recall"] if r.recall else []) + \
             (["invariance"] if r.plain else [])
         start = time.time()
-        dsc, why = (None, setup_error) if setup_error else \
-            fetch(r.source, cache)
+        why = setup_error or (cross_missing(bin_dir, r.host) if r.host
+                              else None)
+        dsc, why = (None, why) if why else fetch(r.source, cache)
         res["seconds"]["fetch"] = round(time.time() - start, 1)
         if not dsc:
             res["skipped"] = why
-            log("%s: SKIPPED, the archive cannot serve source package %s: "
-                "%s" % (r.name, r.source, why))
+            if cross:
+                log("%s: SKIPPED, cannot build for %s here: %s" % (
+                    r.name, r.host, why))
+            else:
+                log("%s: SKIPPED, the archive cannot serve source package "
+                    "%s: %s" % (r.name, r.source, why))
             for c in checks:
                 res["checks"][c] = verdict(r.name, c, False, why, skip=True)
             continue
@@ -892,7 +949,8 @@ def main(argv=None):
         start = time.time()
         shared = [st["file"] for st in stats if not st.get("errors") and
                   st["functions"] and ".so" in os.path.basename(st["file"])]
-        reg = registration_ns(probe, shared)
+        # Another machine's shared objects cannot be loaded here.
+        reg = registration_ns(probe, shared) if not r.host else {}
         for st in stats:
             if st["file"] in reg:
                 st["registration_ns"] = reg[st["file"]]
