@@ -28,12 +28,12 @@ for name in "${versions[@]}" "${configs[@]}"; do
   tests="$build/test"
   suites=("$tests" "$build/test/Unit")
   if [ "$config" = gcc ]; then
-    # What the system's compiler builds: the plugin (and the tables it
-    # emits), the drivers, the runtime, and the unit tests of all of them,
-    # pcmap-report's included. pcmap-report's lit suites (report/, a fifth
-    # of a stage's time), the install, docs and benchmark checks run in the
-    # clang builds.
-    suites=("$tests"/{CodeGen,Instrumentation,Driver,e2e,rt} "$build/test/Unit")
+    # What the system's compiler builds: the plugin (the IR it instruments
+    # and the tables it emits), the drivers, the runtime, and the unit
+    # tests of all of them, pcmap-report's included. The end-to-end,
+    # pcmap-report, install, docs and benchmark suites run in the clang
+    # builds.
+    suites=("$tests"/{CodeGen,Instrumentation,Driver,rt} "$build/test/Unit")
   fi
   if [ "$config" = aarch64 ]; then
     # The cross-built runtime's suites, in the native build's tree.
@@ -81,8 +81,8 @@ done
 # The corpus (test/corpus/README.md): Debian's source packages built with
 # the LLVM 19 build's pcmap-clang and checked against the disassembler; one
 # count per package check, a package the archive cannot serve counted as
-# skipped. By default the recipes of corpus.py's CI_RECIPES (liburcu, ck,
-# dav1d); PCMAP_CORPUS=all runs every recipe (about 40 minutes more),
+# skipped. By default the recipes of corpus.py's CI_RECIPES (liburcu and
+# dav1d); PCMAP_CORPUS=all runs every recipe (about 30 minutes more),
 # PCMAP_CORPUS=liburcu,zstd those, PCMAP_CORPUS=0 none.
 corpus=${PCMAP_CORPUS:-ci}
 if [ "$corpus" != 0 ]; then
