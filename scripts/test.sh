@@ -81,8 +81,9 @@ done
 # The corpus (test/corpus/README.md): Debian's source packages built with
 # the LLVM 19 build's pcmap-clang and checked against the disassembler; one
 # count per package check, a package the archive cannot serve counted as
-# skipped. By default the recipes of corpus.py's CI_RECIPES (liburcu and
-# dav1d); PCMAP_CORPUS=all runs every recipe (about 30 minutes more),
+# skipped. By default the recipes of corpus.py's CI_RECIPES (liburcu, on
+# x86-64 and cross-built for AArch64, and dav1d); PCMAP_CORPUS=all runs
+# every recipe (about 30 minutes more),
 # PCMAP_CORPUS=liburcu,zstd those, PCMAP_CORPUS=0 none.
 corpus=${PCMAP_CORPUS:-ci}
 if [ "$corpus" != 0 ]; then
