@@ -54,30 +54,11 @@ import os
 import re
 import shlex
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 
 from headline import Headline
-
-
-def is_static_pie(path):
-    """Whether the ELF file at path is a position-independent executable
-    without a program interpreter (64-bit, little-endian)."""
-    with open(path, "rb") as f:
-        ehdr = f.read(64)
-        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2 or ehdr[5] != 1:
-            return False
-        e_type, = struct.unpack_from("<H", ehdr, 16)
-        e_phoff, = struct.unpack_from("<Q", ehdr, 32)
-        e_phentsize, e_phnum = struct.unpack_from("<HH", ehdr, 54)
-        f.seek(e_phoff)
-        headers = f.read(e_phentsize * e_phnum)
-    PT_INTERP, ET_DYN = 3, 3
-    types = [struct.unpack_from("<I", headers, i * e_phentsize)[0]
-             for i in range(e_phnum)]
-    return e_type == ET_DYN and PT_INTERP not in types
 
 
 def cmake_cache(build, name):
@@ -156,8 +137,7 @@ class Compilers:
         self.variants = ["clang", "clang + flags", "exec + flags"] + list(
             drivers)
         # The least a driver costs: a program that only execs clang, linked
-        # as the drivers are (a static PIE where pcmap-clang is one, else
-        # with the C library shared).
+        # as the drivers are (the C library shared).
         self.exec_wrapper = os.path.join(tmp, "exec-clang")
         source = self.exec_wrapper + ".c"
         with open(source, "w") as f:
@@ -168,10 +148,8 @@ class Compilers:
                     "  execv(CLANG, argv);\n"
                     "  return 127;\n"
                     "}\n")
-        static_pie = is_static_pie(drivers["pcmap-clang"])
-        subprocess.run([clang, "-O2", "-DCLANG=%s" % json.dumps(clang)] +
-                       (["-static-pie"] if static_pie else []) +
-                       [source, "-o", self.exec_wrapper], check=True)
+        subprocess.run([clang, "-O2", "-DCLANG=%s" % json.dumps(clang),
+                        source, "-o", self.exec_wrapper], check=True)
         # A clang that prints the arguments the driver gives it.
         self.printer = os.path.join(tmp, "print-arguments")
         with open(self.printer, "w") as f:

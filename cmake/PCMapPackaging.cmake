@@ -161,20 +161,9 @@ endif()
 # The cross-built runtimes are another architecture's ELF files on purpose
 # (what --target=<triple> links): lintian's binary-from-other-architecture,
 # an error, is overridden for them alone, with the reason.
-# The drivers are a static PIE where the toolchain links one
-# (instrument/CMakeLists.txt: no dynamic loader's work at each compile); lintian
-# reads a PIE without NEEDED entries as a shared library that lacks them, a
-# warning, overridden for it alone.
-string(REGEX REPLACE "^/" "" pcmap_deb_prefix "${CPACK_PACKAGING_INSTALL_PREFIX}")
-set(pcmap_overrides "")
-if(PCMAP_LINKER_HAS_STATIC_PIE)
-  string(APPEND pcmap_overrides
-    "# pcmap-clang is a static PIE on purpose: it starts once per compile, and\n"
-    "# the dynamic loader's work was most of its cost.\n"
-    "${CPACK_PACKAGE_NAME}: shared-library-lacks-prerequisites "
-    "[${pcmap_deb_prefix}/${CMAKE_INSTALL_BINDIR}/pcmap-clang]\n")
-endif()
 if(pcmap_cross_targets)
+  string(REGEX REPLACE "^/" "" pcmap_deb_prefix "${CPACK_PACKAGING_INSTALL_PREFIX}")
+  set(pcmap_overrides "")
   foreach(triple ${pcmap_cross_targets})
     string(APPEND pcmap_overrides
       "# The runtime cross-built for ${triple}, which pcmap-clang --target=${triple}\n"
@@ -182,8 +171,6 @@ if(pcmap_cross_targets)
       "${CPACK_PACKAGE_NAME}: binary-from-other-architecture "
       "[${pcmap_deb_prefix}/${PCMAP_PLUGIN_DIR}/${triple}/*]\n")
   endforeach()
-endif()
-if(pcmap_overrides)
   file(WRITE ${CMAKE_BINARY_DIR}/packaging/lintian-overrides "${pcmap_overrides}")
   install(FILES ${CMAKE_BINARY_DIR}/packaging/lintian-overrides
           DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/lintian/overrides
