@@ -46,7 +46,8 @@ for i in range(runs):
                         "--num=200000", "--db=" + db],
                        env=env, capture_output=True, text=True, check=True)
     lines = [l for l in r.stderr.replace("\r", "\n").splitlines()
-             if "cumulative perf" in l or "stand for" in l]
+             if "cumulative perf" in l or "stand for" in l
+             or "perf lost" in l]
     print("run %d:" % (i + 1))
     for l in lines:
         print("  " + l)
