@@ -44,6 +44,14 @@ public:
   /// The object if it has been mapped, else null: for readers that have
   /// nothing to read before then.
   T *peek() const { return __atomic_load_n(&Ptr, __ATOMIC_ACQUIRE); }
+  /// Zeroes the object, if it has been mapped, by giving its pages back to
+  /// the system (they stay mapped and read as zero): in a forked child, a
+  /// memset would copy every page the parent had written, a fault each.
+  /// For an object no other thread uses meanwhile.
+  void release() {
+    if (T *P = peek())
+      releasePages(P, sizeof(T));
+  }
 
 private:
   T *Ptr;

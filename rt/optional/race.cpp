@@ -213,8 +213,7 @@ void checkForRace(const void *Context, uintptr_t PC, const uintptr_t *Frames,
 bool mapRaceTable() { return State.get() != nullptr; }
 
 void clearRaceTable() {
-  if (RaceState *R = State.peek())
-    memset(R, 0, sizeof(*R));
+  State.release();
   Checks = Detections = Dropped = 0;
 }
 

@@ -1886,6 +1886,17 @@ void writeReport(DumpReason Reason) {
   Finished = isFinal(Reason);
   if (Finished)
     stopWaitSampler();
+  if (RacesOnly && reportFormat() == ReportFormat::Text) {
+    // The report is the races': no snapshot of the tables (a copy of them
+    // at every exit of every process, a forked worker's included).
+    if (Finished)
+      setRunning(false);
+    ReportWriter W;
+    Symbolizer Sym;
+    writeTextRaces(W, Sym);
+    W.flush();
+    return;
+  }
   ReportMemory *Memory = Report.get();
   if (!Memory) {
     if (Finished)
@@ -1912,11 +1923,6 @@ void writeReport(DumpReason Reason) {
   bool WithData = SnapData.ready() && prepareDataReport();
   ReportWriter W;
   Symbolizer Sym;
-  if (RacesOnly && Fmt == ReportFormat::Text) {
-    writeTextRaces(W, Sym);
-    W.flush();
-    return;
-  }
   RowSink Sink(W, Fmt);
   writeSiteTable(W, Sink, Sum, Sym, Memory->Scratch, Want);
   writeFunctionTable(W, Sink, Sum, Sym, Memory->Scratch, Want);
@@ -2134,27 +2140,16 @@ void onThreadCreate() {
     ensureScanThread();
 }
 
-/// Zeroes the slots of Table whose Key is set. A forked child's tables are
-/// the parent's pages, shared until written: a memset of the whole table
-/// would copy (or allocate) every one of them in every child.
-template <typename Slot, typename Key, size_t N>
-void clearUsedSlots(Slot (&Table)[N], Key Slot::*InUse) {
-  for (Slot &S : Table)
-    if (S.*InUse)
-      memset(static_cast<void *>(&S), 0, sizeof(S));
-}
-
 /// In a forked child: the parent's samples, timers (which the kernel does
 /// not copy), threads and dump thread are not the child's. It starts
-/// afresh, as a new run whose parent is the forking process's.
+/// afresh, as a new run whose parent is the forking process's. The tables
+/// are cleared by giving their pages back, not written: a server that
+/// forks a worker per connection pays a fault for each page written.
 void restartInChild() {
   if (!Flags.trace_atomics || __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
     return;
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
-  if (SampleTables *T = Tables.peek()) {
-    clearUsedSlots(T->Sites, &SiteSlot::PC);
-    clearUsedSlots(T->Functions, &FunctionSlot::Start);
-  }
+  Tables.release();
   memset(&Counts, 0, sizeof(Counts));
   Stacks.clear();
   Data.clear();
