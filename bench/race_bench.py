@@ -15,7 +15,8 @@ same program built
 with -fsanitize=thread, once: what TSan reports, and the work each build
 does in its 3 s against the plain build's (both slow the program down).
 Cost: the demo (examples/refcache.cpp, a fixed amount of work: wall time)
-and the forking test server (test/rt/Inputs/fork_server.c: requests/s),
+and the forking test server (test/rt/Inputs/fork_server.c: requests/s,
+and its workers' CPU time per request, from the kernel),
 ROUNDS rounds of plain and detect_races=1 in rotating order; the figure
 is the median of each round's ratio."""
 
@@ -151,14 +152,17 @@ def demo_seconds(options):
 
 
 def server_rate(options):
+    """(requests per second, the workers' CPU microseconds per request)."""
     options = with_status(options)
     out = subprocess.run([server, "8", "3"], capture_output=True, text=True,
                          check=True,
                          env=dict(os.environ, PCMAP_OPTIONS=options)).stdout
-    return float(re.search(r"requests/s: ([\d.]+)", out).group(1))
+    m = re.search(r"requests: (\d+), requests/s: ([\d.]+), "
+                  r"worker cpu ms: ([\d.]+)", out)
+    return float(m.group(2)), 1000 * float(m.group(3)) / int(m.group(1))
 
 
-demo_ratios, server_ratios = [], []
+demo_ratios, server_ratios, cpu_ratios = [], [], []
 for r in range(rounds):
     modes = ["", "detect_races=1"]
     if r % 2:
@@ -166,15 +170,21 @@ for r in range(rounds):
     d = {m: demo_seconds(m) for m in modes}
     s = {m: server_rate(m) for m in modes}
     demo_ratios.append(d["detect_races=1"] / d[""])
-    server_ratios.append(s[""] / s["detect_races=1"])
+    server_ratios.append(s[""][0] / s["detect_races=1"][0])
+    cpu_ratios.append(s["detect_races=1"][1] / s[""][1])
     print("round %d: demo %.3f s plain, %.3f s detecting; server %.0f "
-          "requests/s plain, %.0f detecting"
-          % (r + 1, d[""], d["detect_races=1"], s[""], s["detect_races=1"]))
+          "requests/s plain, %.0f detecting (workers' CPU per request "
+          "%.2f us, %.2f us)"
+          % (r + 1, d[""], d["detect_races=1"], s[""][0],
+             s["detect_races=1"][0], s[""][1], s["detect_races=1"][1]))
 demo_cost = statistics.median(demo_ratios)
 server_cost = statistics.median(server_ratios)
+cpu_cost = statistics.median(cpu_ratios)
 print("cost at the defaults, median of %d rounds: demo %+.1f%% wall time, "
-      "fork server %+.1f%% time per request"
-      % (rounds, 100 * (demo_cost - 1), 100 * (server_cost - 1)))
+      "fork server %+.1f%% time per request, %+.1f%% of the workers' CPU "
+      "per request"
+      % (rounds, 100 * (demo_cost - 1), 100 * (server_cost - 1),
+         100 * (cpu_cost - 1)))
 
 headline.add("detected", "Races: both racy counters of racy.c reported",
              min(found.values()), "of %d runs" % runs,
@@ -192,6 +202,11 @@ headline.add("demo_cost", "Race detector at the defaults: the demo's time",
 headline.add("server_cost",
              "Race detector at the defaults: the fork server's time per "
              "request", server_cost, "x", baseline=1.0,
+             baseline_label="the same run without it", digits=3,
+             ratio_of="rounds")
+headline.add("server_cpu",
+             "Race detector at the defaults: the fork server's workers' CPU "
+             "per request", cpu_cost, "x", baseline=1.0,
              baseline_label="the same run without it", digits=3,
              ratio_of="rounds")
 headline.add("tsan_work", "ThreadSanitizer: racy.c's work in 3 s",
