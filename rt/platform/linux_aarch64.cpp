@@ -77,6 +77,8 @@ bool followsSystemCall(uintptr_t PC) {
   return *reinterpret_cast<const uint32_t *>(PC - 4) == 0xD4000001u; // SVC #0
 }
 
+uintptr_t futexWaitWordAtSignalContext(const void *, uintptr_t &) { return 0; }
+
 // Reads the interrupted code's stack, not this function's: not
 // instrumented by ASan.
 __attribute__((no_sanitize("address", "hwaddress"))) uintptr_t

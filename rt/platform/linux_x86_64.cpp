@@ -5,6 +5,7 @@
 #if defined(__x86_64__)
 
 #include <asm/prctl.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -91,6 +92,83 @@ bool followsSystemCall(uintptr_t PC) {
     return false;
   const auto *At = reinterpret_cast<const uint8_t *>(PC - 2);
   return At[0] == 0x0F && At[1] == 0x05; // SYSCALL
+}
+
+namespace {
+
+/// The length of the instruction at Code if it is one of those the C
+/// library's futex wrappers place between MOV $SYS_futex, %EAX and SYSCALL
+/// (they set the other arguments: XOR $imm8, %SIL or %DL; AND $imm32,
+/// %ESI; MOV %EDX, %ESI; MOV %ECX, %EDX; MOV $imm32, %EDX or %ESI; XOR
+/// %EDX, %EDX; XOR %R10D, %R10D), none of which writes EAX or RDI; else 0.
+/// Avail: the bytes readable at Code.
+size_t futexArgumentSetup(const uint8_t *Code, size_t Avail) {
+  // Each form: its opcode bytes, then the length of its immediate.
+  static constexpr struct {
+    uint8_t Opcode[3], OpcodeLength, ImmediateLength;
+  } kForms[] = {
+      {{0x40, 0x80, 0xF6}, 3, 1}, // XOR $imm8, %SIL
+      {{0x80, 0xF2}, 2, 1},       // XOR $imm8, %DL
+      {{0x81, 0xE6}, 2, 4},       // AND $imm32, %ESI
+      {{0x89, 0xD6}, 2, 0},       // MOV %EDX, %ESI
+      {{0x89, 0xCA}, 2, 0},       // MOV %ECX, %EDX
+      {{0x31, 0xD2}, 2, 0},       // XOR %EDX, %EDX
+      {{0xBA}, 1, 4},             // MOV $imm32, %EDX
+      {{0xBE}, 1, 4},             // MOV $imm32, %ESI
+      {{0x45, 0x31, 0xD2}, 3, 0}, // XOR %R10D, %R10D
+  };
+  for (const auto &F : kForms) {
+    size_t Length = size_t(F.OpcodeLength) + F.ImmediateLength;
+    if (Length <= Avail && !memcmp(Code, F.Opcode, F.OpcodeLength))
+      return Length;
+  }
+  return 0;
+}
+
+} // namespace
+
+uintptr_t futexWaitWordAtSignalContext(const void *Context, uintptr_t &CallPC) {
+  uintptr_t PC = signalContextPC(Context);
+  // The SYSCALL (0F 05) before the PC, and MOV $202, %EAX (B8 CA 00 00 00)
+  // before it, directly or through the wrappers' argument set-up; all in
+  // PC's page.
+  constexpr size_t kReach = 32;
+  size_t InPage = PC & 4095;
+  if (InPage < 7 || !followsSystemCall(PC))
+    return 0;
+  size_t Back = InPage < kReach ? InPage : kReach;
+  const auto *Code = reinterpret_cast<const uint8_t *>(PC - Back);
+  const uint8_t *Call = reinterpret_cast<const uint8_t *>(PC - 2);
+  bool Futex = false;
+  for (const uint8_t *Mov = Call - 5; Mov >= Code && !Futex; --Mov) {
+    if (Mov[0] != 0xB8 || Mov[1] != 0xCA || Mov[2] || Mov[3] || Mov[4])
+      continue;
+    const uint8_t *At = Mov + 5;
+    while (At < Call)
+      if (size_t N = futexArgumentSetup(At, size_t(Call - At)))
+        At += N;
+      else
+        break;
+    Futex = At == Call;
+  }
+  if (!Futex)
+    return 0;
+  const greg_t *G = static_cast<const ucontext_t *>(Context)->uc_mcontext.gregs;
+  uintptr_t Word = uintptr_t(G[REG_RDI]);
+  // The operation without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME:
+  // FUTEX_WAIT, FUTEX_LOCK_PI, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI,
+  // FUTEX_LOCK_PI2: the waits, which read the word.
+  unsigned Op = unsigned(G[REG_RSI]) & 127;
+  bool Wait = Op == 0 || Op == 6 || Op == 9 || Op == 11 || Op == 13;
+  // What a wait returns: woken, the word changed before it slept (EAGAIN),
+  // a timeout, or a signal (EINTR).
+  long Result = long(G[REG_RAX]);
+  bool WaitResult =
+      Result == 0 || Result == -11 || Result == -110 || Result == -4;
+  if (!Wait || !WaitResult || !Word || (Word & 3))
+    return 0;
+  CallPC = PC - 2;
+  return Word;
 }
 
 // Reads the interrupted code's stack, not this function's: not

@@ -438,6 +438,20 @@ bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor);
 /// in the kernel for a system call finds it. Reads only PC's own page.
 /// Async-signal-safe.
 bool followsSystemCall(uintptr_t PC);
+/// The futex word of a FUTEX_WAIT the thread of signal Context has just
+/// returned from (the call ends at its PC: a signal that came during the
+/// wait finds the thread there, and the kernel's time in the call was the
+/// wait's), and the system call instruction in CallPC; 0 if the call before
+/// the PC is no such wait or it cannot be told. x86-64: the SYSCALL right
+/// after MOV $SYS_futex, %EAX (glibc's futex wrappers), whose first
+/// argument, the word, RDI still holds (SYSCALL keeps every register but
+/// RAX, RCX and R11), with a wait's operation in RSI and a wait's result
+/// in RAX. (Code is not decoded backward: an instruction whose last bytes
+/// read as the move, right before the set-up, would pass for it; the
+/// operation's and the result's checks stand behind it.) AArch64: 0 (the
+/// result overwrites X0, the word). Reads only PC's own page.
+/// Async-signal-safe.
+uintptr_t futexWaitWordAtSignalContext(const void *Context, uintptr_t &CallPC);
 /// The return address of a function interrupted before it linked its
 /// frame record or after it unlinked it (at its first instruction, before
 /// or between x86-64's PUSH RBP and MOV RBP, RSP, at a RET), where a
