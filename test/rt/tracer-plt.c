@@ -16,4 +16,6 @@
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:report_format=json:report_path=%t/trace %run %t/prog 500
 // RUN: %pcmap-report trace --format=folded %t/trace.* | FileCheck %s
 // CHECK:     main;next_value@plt
-// CHECK-NOT: _init
+// A frame named _init, not one whose name ends so (tcache_init, when a
+// sample lands in the allocator's first call, under printf).
+// CHECK-NOT: {{;_init[; ]}}
