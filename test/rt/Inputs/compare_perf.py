@@ -39,11 +39,9 @@ env = dict(os.environ,
 # build-id cache: one of this run's own (lit gives no HOME).
 perf = ["perf", "--buildid-dir", os.path.join(tmp, "buildid")]
 # Each sample copies 16 KiB of stack: with perf's default ring buffer
-# (512 KiB) perf record drops samples in bursts when it falls behind, and
-# falls behind most where the program writes to disk itself (LevelDB's
-# db_bench lost about 2% of its samples that way, in bursts). As
-# root the buffer is made large enough to lose none; perf_event_mlock_kb
-# caps it for other users.
+# perf record drops samples in bursts when it falls behind (LevelDB's
+# db_bench lost about 2% of its samples). As root the buffer is made large
+# enough to lose none; perf_event_mlock_kb caps it for other users.
 mmap = ["-m", "64M"] if os.geteuid() == 0 else []
 subprocess.run(perf + ["record", "-q", "-e", "cpu-clock", "-F", "997"] + mmap
                + ["--call-graph", "dwarf,16384", "-o", perf_data, "--",
