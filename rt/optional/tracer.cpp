@@ -326,6 +326,9 @@ struct ThreadSampling {
   // next tick, never held back as the kernel's), and when the current run
   // started.
   uint64_t OwnNanos, HandlerStart;
+  // With its clock event on: its CPU time and its kernel time at its last
+  // timer signal (kernelTick); 0: not known.
+  uint64_t TimerCPU, TimerSystem;
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -335,7 +338,7 @@ void startSelf() {
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
   Self = {threadCPUNanos(), 0, 0, true, false,        0, 0, nullptr, B, -1,
-          nullptr,          0, 0, 0,    Self.Sampled, 0, 0};
+          nullptr,          0, 0, 0,    Self.Sampled, 0, 0, 0,       0};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -582,6 +585,7 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
   }
   if (T && T->Event.Fd >= 0) {
     T->EventOn = Self.EventOn = On;
+    Self.TimerCPU = Self.TimerSystem = 0;
     bool IsRunning = __atomic_load_n(&Running, __ATOMIC_RELAXED);
     armClockEvent(T->Event, On && IsRunning ? intervalNanos() : 0);
   }
@@ -632,9 +636,13 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
 ///   last tick, at most those waiting: ticks fall into system calls in
 ///   proportion to their time, so that each call is charged its own in
 ///   expectation, as a sampler at the tick would (tickPeriods).
-/// - The kernel's time outside system calls (page faults, interrupts and
-///   their soft work, which perf charges to the user code they stopped)
-///   makes the waiting periods grow beyond what the calls' ticks charge: a
+/// - A tick that found the thread in the kernel outside a system call (a
+///   page fault, an interrupt: the signal comes where the kernel returns
+///   to, the instruction that faulted or the one the interrupt stopped,
+///   where perf charges that time) charges the same (kernelTick).
+/// - The kernel's time that no tick classed as such (a kernel that does
+///   not say, an interval above the tick's) makes the waiting periods grow
+///   beyond what those ticks charge: a
 ///   tick elsewhere (in user mode, or returning from a fault or an
 ///   interrupt) charges what waits beyond kMaxPendingNanos, where it found
 ///   the thread, if the instruction there may access memory (a fault's
@@ -658,6 +666,22 @@ uint64_t tickPeriods(uint64_t Now, uint64_t Interval) {
   uint64_t N = (Now - Self.TickCPU) / Interval;
   Self.TickCPU += N * Interval;
   return N;
+}
+
+/// Whether the tick that sent this timer signal found the thread in the
+/// kernel: the thread's kernel time, as the kernel accounts it at its tick
+/// (threadSystemNanos), grew by at least half its CPU time since the last
+/// timer signal. With the timer's interval below the tick's (one signal a
+/// tick) that is this tick's mode; above it, the mode of most of the
+/// ticks since the last signal. Kept for the next signal.
+bool kernelTick(uint64_t Now) {
+  uint64_t System = threadSystemNanos();
+  bool Kernel = Self.TimerCPU && Now > Self.TimerCPU &&
+                System >= Self.TimerSystem &&
+                System - Self.TimerSystem >= (Now - Self.TimerCPU) / 2;
+  Self.TimerCPU = Now;
+  Self.TimerSystem = System;
+  return Kernel;
 }
 
 /// Whether the instruction at a signal's PC may access memory (the
@@ -705,7 +729,9 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
   uint64_t Waiting = Due > 1 ? Due - 1 : 0;
   Own = Own < Waiting ? Own : Waiting;
   Waiting -= Own;
-  if (followsSystemCall(PC))
+  // Both calls run: kernelTick keeps its figures for the next signal.
+  bool InCall = followsSystemCall(PC);
+  if (kernelTick(Now) || InCall)
     return Own + (Waiting < Tick ? Waiting : Tick);
   uint64_t Margin = kMaxPendingNanos / Interval;
   if (Waiting <= Margin || (Waiting <= 4 * Margin && !mayAccessMemory(Context)))

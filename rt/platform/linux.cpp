@@ -302,6 +302,14 @@ uint64_t threadVoluntarySwitches() {
   return uint64_t(Usage.ru_nvcsw);
 }
 
+uint64_t threadSystemNanos() {
+  struct rusage Usage;
+  if (syscall(SYS_getrusage, RUSAGE_THREAD, &Usage) != 0)
+    return 0;
+  return uint64_t(Usage.ru_stime.tv_sec) * 1000000000u +
+         uint64_t(Usage.ru_stime.tv_usec) * 1000u;
+}
+
 bool makeWakeupPipe(int (&Fds)[2]) {
   return pipe2(Fds, O_CLOEXEC | O_NONBLOCK) == 0;
 }

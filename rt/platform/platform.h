@@ -147,6 +147,13 @@ uint64_t monotonicNanos();
 /// blocked (the scheduler's preemptions, at most one a time slice, left
 /// out). Async-signal-safe.
 uint64_t threadVoluntarySwitches();
+/// The CPU time the calling thread has spent in the kernel, in
+/// nanoseconds, as the kernel accounts it: its clock tick finds the thread
+/// in user or in kernel mode, and the thread's precise CPU time is split in
+/// that proportion (never decreasing). A tick that found it in the kernel
+/// adds about a tick's time; one that found it in user mode, next to
+/// nothing. Async-signal-safe.
+uint64_t threadSystemNanos();
 /// Starts a detached thread running Fn(Arg) with every signal blocked (it
 /// never runs a handler of the program's or the runtime's). False if it
 /// cannot be started. The C library then takes the process for a

@@ -2,15 +2,19 @@
 // CPU clock around it: user code (spin), page faults (touch_pages: each
 // page's first write after drop_pages gave it back), and system calls
 // (drop_pages: madvise, which frees the pages, and a getppid per round).
+// Given a FILE, a fourth: system calls that take most of the time
+// (write_file: 2048 pwrite of a page into FILE a round), which must not
+// take the faults' time.
 // Prints each one's share of the thread's CPU time, "truth: NAME PERCENT".
-// Usage: kernel_time SECONDS
+// Usage: kernel_time SECONDS [FILE]
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { kPages = 64, kPage = 4096, kSpin = 4000000 };
+enum { kPages = 64, kPage = 4096, kSpin = 4000000, kWrites = 2048 };
 
 static double cpuSeconds(void) {
   struct timespec T;
@@ -38,13 +42,23 @@ __attribute__((noinline)) void drop_pages(char *P) {
   Sink += (unsigned long)getppid();
 }
 
+__attribute__((noinline)) void write_file(int Fd) {
+  static char Page[kPage];
+  for (int I = 0; I < kWrites; ++I)
+    if (pwrite(Fd, Page, kPage, (off_t)I * kPage) != kPage)
+      abort();
+}
+
 int main(int argc, char **argv) {
   double Seconds = argc > 1 ? atof(argv[1]) : 3;
   char *P = mmap(0, kPages * kPage, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (P == MAP_FAILED)
     return 1;
-  double Spin = 0, Touch = 0, Drop = 0, Start = cpuSeconds();
+  int Fd = -1;
+  if (argc > 2 && (Fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0600)) < 0)
+    return 1;
+  double Spin = 0, Touch = 0, Drop = 0, Write = 0, Start = cpuSeconds();
   while (cpuSeconds() - Start < Seconds) {
     double A = cpuSeconds();
     spin();
@@ -53,6 +67,10 @@ int main(int argc, char **argv) {
     double C = cpuSeconds();
     drop_pages(P);
     double D = cpuSeconds();
+    if (Fd >= 0) {
+      write_file(Fd);
+      Write += cpuSeconds() - D;
+    }
     Spin += B - A;
     Touch += C - B;
     Drop += D - C;
@@ -60,5 +78,7 @@ int main(int argc, char **argv) {
   double All = cpuSeconds() - Start;
   printf("truth: spin %.1f\ntruth: touch_pages %.1f\ntruth: drop_pages %.1f\n",
          100 * Spin / All, 100 * Touch / All, 100 * Drop / All);
+  if (Fd >= 0)
+    printf("truth: write_file %.1f\n", 100 * Write / All);
   return 0;
 }
