@@ -54,11 +54,46 @@ struct FunctionSlot {
   uint64_t UncoveredCallees;
 };
 
+/// Which chunks of kChunkSlots slots of a table of N slots hold a slot in
+/// use, or did: a report reads and copies only those. A page of a table
+/// that no slot of was claimed is never touched: reading one costs a fault
+/// (the zero page's), and a forked worker's report at its exit paid one for
+/// every page of the tables and of their snapshot.
+template <unsigned N> struct SlotChunks {
+  static constexpr unsigned kChunkSlots = 64;
+  static constexpr unsigned kWords = (N / kChunkSlots + 63) / 64;
+  uint64_t Bits[kWords];
+  /// Async-signal-safe, lock-free.
+  void mark(unsigned Slot) {
+    unsigned Chunk = Slot / kChunkSlots;
+    __atomic_fetch_or(&Bits[Chunk / 64], uint64_t(1) << (Chunk % 64),
+                      __ATOMIC_RELAXED);
+  }
+  void add(const SlotChunks &Other) {
+    for (unsigned W = 0; W < kWords; ++W)
+      Bits[W] |= __atomic_load_n(&Other.Bits[W], __ATOMIC_RELAXED);
+  }
+};
+
+/// Calls F(I) for every slot I of the chunks marked in Chunks.
+template <unsigned N, class Fn>
+void forEachSlot(const SlotChunks<N> &Chunks, Fn F) {
+  constexpr unsigned K = SlotChunks<N>::kChunkSlots;
+  for (unsigned W = 0; W < SlotChunks<N>::kWords; ++W)
+    for (uint64_t B = Chunks.Bits[W]; B; B &= B - 1) {
+      unsigned First = (W * 64 + unsigned(__builtin_ctzll(B))) * K;
+      for (unsigned I = First; I < First + K && I < N; ++I)
+        F(I);
+    }
+}
+
 /// The tables samples are recorded in, mapped when sampling first starts
 /// (startSampling), before any timer is armed: a process that never traces
 /// keeps no static data for them (a conservative garbage collector scans
 /// .bss as roots).
 struct SampleTables {
+  SlotChunks<kSiteSlots> SiteChunks;
+  SlotChunks<kFunctionSlots> FunctionChunks;
   SiteSlot Sites[kSiteSlots];
   FunctionSlot Functions[kFunctionSlots];
 };
@@ -83,9 +118,11 @@ inline unsigned hashKey(uintptr_t Key, unsigned Mask) {
   return unsigned((Key * 0x9e3779b97f4a7c15ull) >> 40) & Mask;
 }
 
-/// The slot of Key, claimed if new; null when the probes are exhausted.
+/// The slot of Key, claimed (and its chunk marked) if new; null when the
+/// probes are exhausted.
 template <class Slot, unsigned N>
-Slot *slotFor(Slot (&Table)[N], uintptr_t Slot::*KeyField, uintptr_t Key) {
+Slot *slotFor(Slot (&Table)[N], SlotChunks<N> &Chunks,
+              uintptr_t Slot::*KeyField, uintptr_t Key) {
   unsigned I = hashKey(Key, N - 1);
   for (unsigned Probe = 0; Probe < kMaxProbes; ++Probe, I = (I + 1) & (N - 1)) {
     uintptr_t *K = &(Table[I].*KeyField);
@@ -95,8 +132,11 @@ Slot *slotFor(Slot (&Table)[N], uintptr_t Slot::*KeyField, uintptr_t Key) {
     if (Seen == 0) {
       uintptr_t Expected = 0;
       if (__atomic_compare_exchange_n(K, &Expected, Key, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED) ||
-          Expected == Key)
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        Chunks.mark(I);
+        return &Table[I];
+      }
+      if (Expected == Key)
         return &Table[I];
     }
   }
@@ -114,7 +154,8 @@ chargeNearestCoveredCaller(SampleTables &T, const uintptr_t *Frames,
     pcmap_function F;
     if (!pcmap_lookup_function(Frames[I], &F))
       continue;
-    FunctionSlot *S = slotFor(T.Functions, &FunctionSlot::Start, F.entry);
+    FunctionSlot *S =
+        slotFor(T.Functions, T.FunctionChunks, &FunctionSlot::Start, F.entry);
     if (S)
       add(S->UncoveredCallees, Weight);
     return S;
@@ -127,7 +168,8 @@ chargeNearestCoveredCaller(SampleTables &T, const uintptr_t *Frames,
 void recordFunction(SampleTables &T, uintptr_t Entry, uint64_t Weight,
                     bool Hit) {
   add(Counts.Covered, Weight);
-  if (FunctionSlot *S = slotFor(T.Functions, &FunctionSlot::Start, Entry)) {
+  if (FunctionSlot *S =
+          slotFor(T.Functions, T.FunctionChunks, &FunctionSlot::Start, Entry)) {
     add(S->Samples, Weight);
     if (Hit)
       add(S->AtomicSamples, Weight);
@@ -430,7 +472,7 @@ void record(uintptr_t PC, uint64_t Weight, const void *Context) {
   Attribution At = attribute(PC);
   if (At.Hit) {
     add(Counts.Atomic, Weight);
-    if (SiteSlot *S = slotFor(T->Sites, &SiteSlot::PC, At.Site))
+    if (SiteSlot *S = slotFor(T->Sites, T->SiteChunks, &SiteSlot::PC, At.Site))
       add(At.Exact ? S->Exact : S->Skid, Weight);
     else
       add(Counts.Dropped, Weight);
@@ -818,6 +860,9 @@ constexpr unsigned kMaxTop = 1000;
 /// while, and sampling goes on meanwhile). Written under the writer lock,
 /// in ReportMemory.
 struct Snapshot {
+  // The chunks copied into so far (copyTables).
+  SlotChunks<kSiteSlots> SiteChunks;
+  SlotChunks<kFunctionSlots> FunctionChunks;
   SiteSlot Sites[kSiteSlots];
   FunctionSlot Functions[kFunctionSlots];
   SampleCounts Counts;
@@ -835,15 +880,16 @@ uint64_t Dumps;
 bool Finished;
 
 template <class Slot, unsigned N, class Key>
-unsigned topSlots(Slot (&Table)[N], Key Weight, unsigned Want, unsigned *Out) {
+unsigned topSlots(const Slot (&Table)[N], const SlotChunks<N> &Chunks,
+                  Key Weight, unsigned Want, unsigned *Out) {
   unsigned Count = 0;
-  for (unsigned I = 0; I < N; ++I) {
+  forEachSlot(Chunks, [&](unsigned I) {
     uint64_t W = Weight(Table[I]);
     if (!W)
-      continue;
+      return;
     unsigned Pos = Count < Want ? Count++ : Want;
     if (Pos == Want && W <= Weight(Table[Out[Want - 1]]))
-      continue;
+      return;
     if (Pos == Want)
       Pos = Want - 1;
     while (Pos > 0 && Weight(Table[Out[Pos - 1]]) < W) {
@@ -851,7 +897,7 @@ unsigned topSlots(Slot (&Table)[N], Key Weight, unsigned Want, unsigned *Out) {
       --Pos;
     }
     Out[Pos] = I;
-  }
+  });
   return Count;
 }
 
@@ -1758,14 +1804,19 @@ const FunctionSlot *snapFunction(const Snapshot &Snap, uintptr_t Start) {
 /// in a table reserved at the first such report; the heaviest Want in
 /// Out (most first): their number.
 unsigned topCumulative(unsigned Want, CumulativeSlot *Out, unsigned &Distinct) {
+  // The table is cleared slot by slot after each use (Used), not written
+  // whole: a forked worker's report at exit would fault in every page.
   static CumulativeSlot *Table;
-  if (!Table)
+  static unsigned *Used;
+  if (!Table) {
     Table = static_cast<CumulativeSlot *>(
         reserveAddressSpace(kFunctionSlots * sizeof(CumulativeSlot)));
-  if (!Table)
+    Used = static_cast<unsigned *>(
+        reserveAddressSpace(kFunctionSlots * sizeof(unsigned)));
+  }
+  if (!Table || !Used)
     return 0;
-  memset(static_cast<void *>(Table), 0,
-         kFunctionSlots * sizeof(CumulativeSlot));
+  unsigned NumUsed = 0;
   for (unsigned K = 0; K < SnapStacks.size(); ++K) {
     StackTable::Entry E = SnapStacks.entry(SnapStacks.slotAt(K));
     uintptr_t Seen[trace::kMaxStackDepth];
@@ -1784,6 +1835,8 @@ unsigned topCumulative(unsigned Want, CumulativeSlot *Out, unsigned &Distinct) {
       for (unsigned Probe = 0; Probe < kMaxProbes;
            ++Probe, I = (I + 1) & (kFunctionSlots - 1))
         if (Table[I].Start == Fn.entry || !Table[I].Start) {
+          if (!Table[I].Start)
+            Used[NumUsed++] = I;
           Table[I].Start = Fn.entry;
           Table[I].Samples += E.Samples;
           break;
@@ -1791,11 +1844,9 @@ unsigned topCumulative(unsigned Want, CumulativeSlot *Out, unsigned &Distinct) {
     }
   }
   unsigned Count = 0;
-  Distinct = 0;
-  for (unsigned I = 0; I < kFunctionSlots; ++I) {
-    if (!Table[I].Start)
-      continue;
-    ++Distinct;
+  Distinct = NumUsed;
+  for (unsigned K = 0; K < NumUsed; ++K) {
+    unsigned I = Used[K];
     unsigned Pos = Count < Want ? Count++ : Want;
     if (Pos == Want && Table[I].Samples <= Out[Want - 1].Samples)
       continue;
@@ -1807,34 +1858,33 @@ unsigned topCumulative(unsigned Want, CumulativeSlot *Out, unsigned &Distinct) {
     }
     Out[Pos] = Table[I];
   }
+  for (unsigned K = 0; K < NumUsed; ++K)
+    Table[Used[K]] = CumulativeSlot{0, 0};
   return Count;
 }
 
-/// Copies the sites' and functions' tables into Snap. A slot free in both
-/// is left alone: the copy writes (and so faults in) only the pages of
-/// slots in use, now or at the last snapshot.
+/// Copies the sites' and functions' tables into Snap: the chunks of slots
+/// in use, now or at an earlier snapshot (a forked child's tables start
+/// empty; its snapshot may hold its parent's), so that the copy reads and
+/// writes (and so faults in) only their pages.
 void copyTables(const SampleTables &T, Snapshot &Snap) {
-  for (unsigned I = 0; I < kSiteSlots; ++I) {
+  Snap.SiteChunks.add(T.SiteChunks);
+  forEachSlot(Snap.SiteChunks, [&](unsigned I) {
     const SiteSlot &S = T.Sites[I];
-    uintptr_t PC = __atomic_load_n(&S.PC, __ATOMIC_RELAXED);
-    if (!PC && !Snap.Sites[I].PC)
-      continue;
-    Snap.Sites[I].PC = PC;
+    Snap.Sites[I].PC = __atomic_load_n(&S.PC, __ATOMIC_RELAXED);
     Snap.Sites[I].Exact = __atomic_load_n(&S.Exact, __ATOMIC_RELAXED);
     Snap.Sites[I].Skid = __atomic_load_n(&S.Skid, __ATOMIC_RELAXED);
-  }
-  for (unsigned I = 0; I < kFunctionSlots; ++I) {
+  });
+  Snap.FunctionChunks.add(T.FunctionChunks);
+  forEachSlot(Snap.FunctionChunks, [&](unsigned I) {
     const FunctionSlot &From = T.Functions[I];
     FunctionSlot &F = Snap.Functions[I];
-    uintptr_t Start = __atomic_load_n(&From.Start, __ATOMIC_RELAXED);
-    if (!Start && !F.Start)
-      continue;
-    F.Start = Start;
+    F.Start = __atomic_load_n(&From.Start, __ATOMIC_RELAXED);
     F.Samples = __atomic_load_n(&From.Samples, __ATOMIC_RELAXED);
     F.AtomicSamples = __atomic_load_n(&From.AtomicSamples, __ATOMIC_RELAXED);
     F.UncoveredCallees =
         __atomic_load_n(&From.UncoveredCallees, __ATOMIC_RELAXED);
-  }
+  });
 }
 
 /// Copies the tables and counts into Snap, with the timers stopped; they
@@ -1857,8 +1907,8 @@ void takeSnapshot(Snapshot &Snap, bool Final) {
 void writeSiteTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
                     Symbolizer &Sym, ReportScratch &X, unsigned Want) {
   if (Sum.Format == ReportFormat::Text) {
-    unsigned NumCandidates =
-        topSlots(Sum.S.Sites, siteSamples, Want * 4, X.Candidates);
+    unsigned NumCandidates = topSlots(Sum.S.Sites, Sum.S.SiteChunks,
+                                      siteSamples, Want * 4, X.Candidates);
     unsigned NumRows =
         mergeSiteRows(Sym, Sum.S, X.Candidates, NumCandidates, X.Rows, Want);
     writeHeader(W, Sum, NumRows);
@@ -1867,7 +1917,8 @@ void writeSiteTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
       writeSite(W, Sink, Sum, Sym, X, X.Rows[R]);
     return;
   }
-  unsigned NumSites = topSlots(Sum.S.Sites, siteSamples, Want, X.TopSites);
+  unsigned NumSites =
+      topSlots(Sum.S.Sites, Sum.S.SiteChunks, siteSamples, Want, X.TopSites);
   writeHeader(W, Sum, NumSites);
   Sink.header(SiteTable);
   for (unsigned R = 0; R < NumSites; ++R) {
@@ -1895,7 +1946,7 @@ void writeFunctionTable(ReportWriter &W, RowSink &Sink, const Summary &Sum,
     }
     return;
   }
-  unsigned N = topSlots(Sum.S.Functions,
+  unsigned N = topSlots(Sum.S.Functions, Sum.S.FunctionChunks,
                         Ranking == FunctionRanking::Self ? functionSelfSamples
                                                          : functionSamples,
                         Want, X.TopFunctions);
@@ -1941,10 +1992,12 @@ void writeReport(DumpReason Reason) {
                       ? kMaxTop
                       : unsigned(Flags.trace_top);
   Summary Sum = {Fmt, Reason, Snap, Snap.Counts.Samples, 0, 0};
-  for (const SiteSlot &S : Snap.Sites)
-    Sum.DistinctSites += siteSamples(S) != 0;
-  for (const FunctionSlot &S : Snap.Functions)
-    Sum.DistinctFunctions += functionSamples(S) != 0;
+  forEachSlot(Snap.SiteChunks, [&](unsigned I) {
+    Sum.DistinctSites += siteSamples(Snap.Sites[I]) != 0;
+  });
+  forEachSlot(Snap.FunctionChunks, [&](unsigned I) {
+    Sum.DistinctFunctions += functionSamples(Snap.Functions[I]) != 0;
+  });
 
   bool WithData = SnapData.ready() && prepareDataReport();
   ReportWriter W;
