@@ -158,7 +158,7 @@ bool sampledAccess(const void *Context, uintptr_t Site, DataAccess &Out) {
     if (Decoded != AD_Memory && outlineAtomicAccess(Context, Site, Form, Address))
       Decoded = AD_Memory;
   }
-  if (Decoded != AD_Memory && followsSystemCall(PC)) {
+  if (Decoded != AD_Memory && (followsSystemCall(PC) || atSystemCall(PC))) {
     // The kernel's time in a system call is the call's, not the next
     // instruction's: no data, unless the call was a futex wait, whose time
     // is its word's (a contended lock's, in the C library's lock code).

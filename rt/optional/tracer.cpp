@@ -772,7 +772,8 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
   Own = Own < Waiting ? Own : Waiting;
   Waiting -= Own;
   // Both calls run: kernelTick keeps its figures for the next signal.
-  bool InCall = followsSystemCall(PC);
+  // After a call, or at one the kernel restarts after this handler.
+  bool InCall = followsSystemCall(PC) || atSystemCall(PC);
   if (kernelTick(Now) || InCall)
     return Own + (Waiting < Tick ? Waiting : Tick);
   uint64_t Margin = kMaxPendingNanos / Interval;

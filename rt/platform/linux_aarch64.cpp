@@ -77,7 +77,29 @@ bool followsSystemCall(uintptr_t PC) {
   return *reinterpret_cast<const uint32_t *>(PC - 4) == 0xD4000001u; // SVC #0
 }
 
-uintptr_t futexWaitWordAtSignalContext(const void *, uintptr_t &) { return 0; }
+bool atSystemCall(uintptr_t PC) {
+  return !(PC & 3) &&
+         *reinterpret_cast<const uint32_t *>(PC) == 0xD4000001u; // SVC #0
+}
+
+uintptr_t futexWaitWordAtSignalContext(const void *Context, uintptr_t &CallPC) {
+  // Only at the call (restarted, or about to be made): after it, X0 holds
+  // the result, not the word.
+  uintptr_t PC = signalContextPC(Context);
+  auto *UC = static_cast<const ucontext_t *>(Context);
+  constexpr uint64_t kSysFutex = 98;
+  if (!atSystemCall(PC) || UC->uc_mcontext.regs[8] != kSysFutex)
+    return 0;
+  uintptr_t Word = uintptr_t(UC->uc_mcontext.regs[0]);
+  // The waits (see the x86-64 version): FUTEX_WAIT, FUTEX_LOCK_PI,
+  // FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI, FUTEX_LOCK_PI2.
+  uint64_t Op = UC->uc_mcontext.regs[1] & 127;
+  bool Wait = Op == 0 || Op == 6 || Op == 9 || Op == 11 || Op == 13;
+  if (!Wait || !Word || (Word & 3))
+    return 0;
+  CallPC = PC;
+  return Word;
+}
 
 // Reads the interrupted code's stack, not this function's: not
 // instrumented by ASan.

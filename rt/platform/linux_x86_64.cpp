@@ -94,6 +94,13 @@ bool followsSystemCall(uintptr_t PC) {
   return At[0] == 0x0F && At[1] == 0x05; // SYSCALL
 }
 
+bool atSystemCall(uintptr_t PC) {
+  if ((PC & 4095) > 4094)
+    return false;
+  const auto *At = reinterpret_cast<const uint8_t *>(PC);
+  return At[0] == 0x0F && At[1] == 0x05; // SYSCALL
+}
+
 namespace {
 
 /// The length of the instruction at Code if it is one of those the C
@@ -127,8 +134,35 @@ size_t futexArgumentSetup(const uint8_t *Code, size_t Avail) {
 
 } // namespace
 
+namespace {
+
+/// The futex word of a wait's registers: 0 unless Op is a wait's and Word a
+/// futex's (4-aligned).
+uintptr_t waitedWord(uintptr_t Word, unsigned long Op) {
+  // The operation without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME:
+  // FUTEX_WAIT, FUTEX_LOCK_PI, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI,
+  // FUTEX_LOCK_PI2: the waits, which read the word.
+  Op &= 127;
+  bool Wait = Op == 0 || Op == 6 || Op == 9 || Op == 11 || Op == 13;
+  return Wait && Word && !(Word & 3) ? Word : 0;
+}
+
+constexpr long kSysFutex = 202;
+
+} // namespace
+
 uintptr_t futexWaitWordAtSignalContext(const void *Context, uintptr_t &CallPC) {
   uintptr_t PC = signalContextPC(Context);
+  const greg_t *G = static_cast<const ucontext_t *>(Context)->uc_mcontext.gregs;
+  if (atSystemCall(PC)) {
+    uintptr_t Word = long(G[REG_RAX]) == kSysFutex
+                         ? waitedWord(uintptr_t(G[REG_RDI]),
+                                      static_cast<unsigned long>(G[REG_RSI]))
+                         : 0;
+    if (Word)
+      CallPC = PC;
+    return Word;
+  }
   // The SYSCALL (0F 05) before the PC, and MOV $202, %EAX (B8 CA 00 00 00)
   // before it, directly or through the wrappers' argument set-up; all in
   // PC's page.
@@ -153,21 +187,17 @@ uintptr_t futexWaitWordAtSignalContext(const void *Context, uintptr_t &CallPC) {
   }
   if (!Futex)
     return 0;
-  const greg_t *G = static_cast<const ucontext_t *>(Context)->uc_mcontext.gregs;
-  uintptr_t Word = uintptr_t(G[REG_RDI]);
-  // The operation without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME:
-  // FUTEX_WAIT, FUTEX_LOCK_PI, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI,
-  // FUTEX_LOCK_PI2: the waits, which read the word.
-  unsigned Op = unsigned(G[REG_RSI]) & 127;
-  bool Wait = Op == 0 || Op == 6 || Op == 9 || Op == 11 || Op == 13;
   // What a wait returns: woken, the word changed before it slept (EAGAIN),
   // a timeout, or a signal (EINTR).
   long Result = long(G[REG_RAX]);
   bool WaitResult =
       Result == 0 || Result == -11 || Result == -110 || Result == -4;
-  if (!Wait || !WaitResult || !Word || (Word & 3))
-    return 0;
-  CallPC = PC - 2;
+  uintptr_t Word = WaitResult
+                       ? waitedWord(uintptr_t(G[REG_RDI]),
+                                    static_cast<unsigned long>(G[REG_RSI]))
+                       : 0;
+  if (Word)
+    CallPC = PC - 2;
   return Word;
 }
 

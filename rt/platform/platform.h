@@ -445,18 +445,29 @@ bool followsCall(uintptr_t ReturnAddress, uintptr_t Floor);
 /// in the kernel for a system call finds it. Reads only PC's own page.
 /// Async-signal-safe.
 bool followsSystemCall(uintptr_t PC);
-/// The futex word of a FUTEX_WAIT the thread of signal Context has just
-/// returned from (the call ends at its PC: a signal that came during the
-/// wait finds the thread there, and the kernel's time in the call was the
-/// wait's), and the system call instruction in CallPC; 0 if the call before
-/// the PC is no such wait or it cannot be told. x86-64: the SYSCALL right
-/// after MOV $SYS_futex, %EAX (glibc's futex wrappers), whose first
-/// argument, the word, RDI still holds (SYSCALL keeps every register but
-/// RAX, RCX and R11), with a wait's operation in RSI and a wait's result
-/// in RAX. (Code is not decoded backward: an instruction whose last bytes
-/// read as the move, right before the set-up, would pass for it; the
-/// operation's and the result's checks stand behind it.) AArch64: 0 (the
-/// result overwrites X0, the word). Reads only PC's own page.
+/// Whether the instruction at PC is a system call instruction: where a
+/// thread resumes whose call the kernel restarts after the signal's handler
+/// (SA_RESTART: the kernel moves the PC back to the instruction and gives
+/// the call's number and arguments back to their registers), or one about
+/// to make a call. Reads only PC's own page. Async-signal-safe.
+bool atSystemCall(uintptr_t PC);
+/// The futex word of a FUTEX_WAIT the thread of signal Context is in, and
+/// the system call instruction in CallPC; 0 if it is in no such wait or it
+/// cannot be told. Two cases:
+/// - The wait returned (the call ends at the PC: a signal that came during
+///   the wait finds the thread there). x86-64: the SYSCALL right after MOV
+///   $SYS_futex, %EAX (glibc's futex wrappers), whose first argument, the
+///   word, RDI still holds (SYSCALL keeps every register but RAX, RCX and
+///   R11), with a wait's operation in RSI and a wait's result in RAX.
+///   (Code is not decoded backward: an instruction whose last bytes read
+///   as the move, right before the set-up, would pass for it; the
+///   operation's and the result's checks stand behind it.) AArch64: never
+///   (the result overwrites X0, the word).
+/// - The wait is restarted (atSystemCall: the signal came before the
+///   thread slept, an untimed wait's usual case) or about to be made: the
+///   call's number and arguments are in their registers (x86-64: RAX 202,
+///   RDI, RSI; AArch64: X8 98, X0, X1), whatever wrapper set them.
+/// The kernel's time in the call was the wait's. Reads only PC's own page.
 /// Async-signal-safe.
 uintptr_t futexWaitWordAtSignalContext(const void *Context, uintptr_t &CallPC);
 /// The return address of a function interrupted before it linked its

@@ -1,11 +1,13 @@
 //===- FutexWaitTest.cpp - The futex word of a wait a signal returns to ---===//
 //
-// futexWaitWordAtSignalContext on contexts built by hand: the code before
+// futexWaitWordAtSignalContext on contexts built by hand: the code around
 // the PC is written into a page of its own, and the registers say what the
-// kernel left in them. x86-64: the C library's wrappers (MOV $202, %EAX,
-// the argument set-up, SYSCALL) give the word in RDI for a wait's
-// operation and result; anything else, 0. AArch64: always 0 (the call's
-// result overwrites the word's register).
+// kernel left in them. After a call, x86-64: the C library's wrappers (MOV
+// $202, %EAX, the argument set-up, SYSCALL) give the word in RDI for a
+// wait's operation and result; anything else, 0; AArch64: always 0 (the
+// call's result overwrites the word's register). At a call the kernel
+// restarts (the PC on the call instruction, the call's number and
+// arguments in their registers), on both: the word for a wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +49,24 @@ protected:
     UC.uc_mcontext.regs[1] = uintptr_t(Op);
     UC.uc_mcontext.regs[8] = 98;
     (void)Word;
+#endif
+  }
+  /// Places Code at Offset in the page, the PC at its byte CallAt (a
+  /// system call instruction), and the registers of a call the kernel
+  /// restarts after a signal's handler: its number and arguments.
+  void restartedAt(const uint8_t *Code, size_t Size, size_t CallAt, long Number,
+                   uintptr_t Word, long Op, size_t Offset = 100) {
+    memcpy(Page + Offset, Code, Size);
+#if defined(__x86_64__)
+    UC.uc_mcontext.gregs[REG_RIP] = greg_t(Page + Offset + CallAt);
+    UC.uc_mcontext.gregs[REG_RAX] = greg_t(Number);
+    UC.uc_mcontext.gregs[REG_RDI] = greg_t(Word);
+    UC.uc_mcontext.gregs[REG_RSI] = greg_t(Op);
+#elif defined(__aarch64__)
+    UC.uc_mcontext.pc = uintptr_t(Page + Offset + CallAt);
+    UC.uc_mcontext.regs[8] = uint64_t(Number);
+    UC.uc_mcontext.regs[0] = uint64_t(Word);
+    UC.uc_mcontext.regs[1] = uint64_t(Op);
 #endif
   }
   uintptr_t word() {
@@ -140,9 +160,53 @@ TEST_F(FutexWaitTest, ReadsOnlyThePCsPage) {
   EXPECT_EQ(word(), 0u);
 }
 
+TEST_F(FutexWaitTest, RestartedCall) {
+  uintptr_t Word = uintptr_t(&Lock);
+  // An untimed wait the signal came before: the kernel moves the PC back
+  // to the SYSCALL and gives RAX the call's number again.
+  const uint8_t Code[] = {0xB8, 0xCA, 0x00, 0x00, 0x00, 0x0F, 0x05};
+  restartedAt(Code, sizeof(Code), 5, 202, Word, kWait | kPrivate);
+  EXPECT_EQ(word(), Word);
+  EXPECT_EQ(CallPC, uintptr_t(Page + 100 + 5));
+  restartedAt(Code, sizeof(Code), 5, 202, Word, kWaitBitset);
+  EXPECT_EQ(word(), Word);
+  // Whatever wrapper set the registers: syscall(2)'s MOV %RDI, %RAX.
+  const uint8_t Generic[] = {0x48, 0x89, 0xF8, 0x0F, 0x05};
+  restartedAt(Generic, sizeof(Generic), 3, 202, Word, kWait);
+  EXPECT_EQ(word(), Word);
+  // Not a wait, another call, a misaligned word, no call at the PC.
+  restartedAt(Code, sizeof(Code), 5, 202, Word, kWake | kPrivate);
+  EXPECT_EQ(word(), 0u);
+  restartedAt(Code, sizeof(Code), 5, 0, Word, kWait);
+  EXPECT_EQ(word(), 0u);
+  restartedAt(Code, sizeof(Code), 5, 202, Word + 2, kWait);
+  EXPECT_EQ(word(), 0u);
+  restartedAt(Code, sizeof(Code), 4, 202, Word, kWait);
+  EXPECT_EQ(word(), 0u);
+  // A SYSCALL whose second byte would be on the next page is not read.
+  restartedAt(Code, 1, 0, 202, Word, kWait, /*Offset=*/4095);
+  EXPECT_EQ(word(), 0u);
+}
+
 #elif defined(__aarch64__)
 
-TEST_F(FutexWaitTest, NeverOnAArch64) {
+TEST_F(FutexWaitTest, RestartedCall) {
+  // MOV X8, #98; SVC #0, the PC on the SVC: X0 is the word again.
+  const uint32_t Code[] = {0xD2800C48u, 0xD4000001u};
+  const auto *Bytes = reinterpret_cast<const uint8_t *>(Code);
+  uintptr_t Word = uintptr_t(&Lock);
+  restartedAt(Bytes, sizeof(Code), 4, 98, Word, kWait | kPrivate);
+  EXPECT_EQ(word(), Word);
+  EXPECT_EQ(CallPC, uintptr_t(Page + 100 + 4));
+  restartedAt(Bytes, sizeof(Code), 4, 98, Word, kWake | kPrivate);
+  EXPECT_EQ(word(), 0u);
+  restartedAt(Bytes, sizeof(Code), 4, 63, Word, kWait);
+  EXPECT_EQ(word(), 0u);
+  restartedAt(Bytes, sizeof(Code), 0, 98, Word, kWait);
+  EXPECT_EQ(word(), 0u);
+}
+
+TEST_F(FutexWaitTest, NeverAfterTheCallOnAArch64) {
   // MOV X8, #98; SVC #0: the word was in X0, which the result overwrote.
   const uint32_t Code[] = {0xD2800C48u, 0xD4000001u};
   returnedFrom(reinterpret_cast<const uint8_t *>(Code), sizeof(Code),
