@@ -771,8 +771,9 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
   uint64_t Waiting = Due > 1 ? Due - 1 : 0;
   Own = Own < Waiting ? Own : Waiting;
   Waiting -= Own;
-  // Both calls run: kernelTick keeps its figures for the next signal.
-  // After a call, or at one the kernel restarts after this handler.
+  // In a call: after one, or at one the kernel restarts after this
+  // handler. kernelTick runs first, at every signal, to keep its figures
+  // for the next.
   bool InCall = followsSystemCall(PC) || atSystemCall(PC);
   if (kernelTick(Now) || InCall)
     return Own + (Waiting < Tick ? Waiting : Tick);
