@@ -3,6 +3,7 @@
 # CMake generates for the LLVM the project was built against.
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -167,6 +168,23 @@ def _perf_records():
 
 if _perf_records():
     config.available_features.add("perf")
+# The tracer's clock events that sample kernel mode (trace_kernel_events):
+# perf_event_paranoid at most 1 (or root), and a kernel with perf's
+# sigtrap (5.13).
+def _kernel_clock_events():
+    try:
+        with open("/proc/sys/kernel/perf_event_paranoid") as f:
+            paranoid = int(f.read())
+        release = [int(x) for x in
+                   re.match(r"(\d+)\.(\d+)", os.uname().release).groups()]
+    except (OSError, ValueError, AttributeError):
+        return False
+    privileged = hasattr(os, "geteuid") and os.geteuid() == 0
+    return (paranoid <= 1 or privileged) and release >= [5, 13]
+
+
+if _kernel_clock_events() and "emulator" not in config.available_features:
+    config.available_features.add("kernel-clock-events")
 # gperftools' CPU profiler beside the tracer (test/rt/tracer-gperftools.c).
 if shutil.which("google-pprof") and any(
         os.path.exists(os.path.join(d, "libprofiler.so"))

@@ -801,6 +801,29 @@ void handleSignal(int Signal, siginfo_t *Info, void *Context) {
   errno = SavedErrno;
 }
 
+/// The tracer's handler of its clock events' SIGTRAPs (routeClockEventTraps),
+/// or null.
+SignalHandler ClockEventTraps;
+
+/// The handler of SIGTRAP: the tracer's clock events' go to the tracer,
+/// the program's own (a breakpoint, __builtin_debugtrap) to the fault
+/// report with handle_sigtrap, else to the program's action.
+void handleTrap(int Signal, siginfo_t *Info, void *Context) {
+  SignalHandler Tracer = __atomic_load_n(&ClockEventTraps, __ATOMIC_ACQUIRE);
+  if (Tracer && isClockEventTrap(Info)) {
+    Tracer(Signal, Info, Context);
+    return;
+  }
+  if (Flags.handle_sigtrap) {
+    handleSignal(Signal, Info, Context);
+    return;
+  }
+  int SavedErrno = errno;
+  restoreAbandonedAlternateStack(Context);
+  chain(Signal, Info, Context);
+  errno = SavedErrno;
+}
+
 /// The handler of SIGABRT, which only a fault makes pcmap's business: the
 /// abort() of a program's handler of a fault (Pending) is reported as that
 /// fault. Otherwise the signal takes the program's action, unreported (an
@@ -830,14 +853,14 @@ void threadStarted() {
 /// takes in its turn. One system call: a fault of another thread before
 /// the action is hidden finds the default one (at start-up there are
 /// seldom other threads).
-PCMAP_STARTUP_CODE void installHiddenHandler(int Signal,
-                                             SignalHandler Handler) {
+PCMAP_STARTUP_CODE void installHiddenHandler(int Signal, SignalHandler Handler,
+                                             int Flags = SA_ONSTACK) {
   struct sigaction Old;
   // SA_NODEFER: the program's handler that pcmap calls may take a nested
   // fault (chain() blocks what the kernel would have blocked for it);
   // a fault in pcmap's own report is told apart by ReportingThread.
-  installFaultSignalHandler(Signal, Handler,
-                            SA_ONSTACK | SA_RESTART | SA_NODEFER, &Old);
+  installFaultSignalHandler(Signal, Handler, Flags | SA_RESTART | SA_NODEFER,
+                            &Old);
   hideSignalAction(Signal, Handler, Old);
 }
 
@@ -860,7 +883,8 @@ PCMAP_STARTUP_CODE void initFaultReporter() {
   // process that never faults does not pay for its mapping.
   for (const HandledSignal &H : Handled)
     if (Flags.*H.Enabled)
-      installHiddenHandler(H.Signal, handleSignal);
+      installHiddenHandler(H.Signal,
+                           H.Signal == SIGTRAP ? handleTrap : handleSignal);
   // The abort() of a program's handler of a fault (reportCrash).
   installHiddenHandler(SIGABRT, handleAbort);
 }
@@ -870,6 +894,15 @@ PCMAP_SUBSCRIBE(FaultHooks, 30,
                  {Event::ThreadStart, threadStarted}});
 
 } // namespace
+
+void routeClockEventTraps(SignalHandler Handler) {
+  SignalHandler Old =
+      __atomic_exchange_n(&ClockEventTraps, Handler, __ATOMIC_ACQ_REL);
+  // Without SA_ONSTACK: a sample is no stack overflow, and the tracer's
+  // handler runs on the thread's stack as its timer's does.
+  if (!Old && !Flags.handle_sigtrap)
+    installHiddenHandler(SIGTRAP, handleTrap, 0);
+}
 
 void printStackTrace(unsigned long StartPC, int Depth) {
   Frames F;

@@ -17,6 +17,8 @@
 #ifndef PCMAP_RT_FAULT_H
 #define PCMAP_RT_FAULT_H
 
+#include <signal.h>
+
 namespace pcmap {
 namespace rt {
 
@@ -27,6 +29,14 @@ namespace rt {
 /// frame whose PC is StartPC (0: the caller), at most Depth frames,
 /// symbolized when possible. Not async-signal-safe in general (see above).
 void printStackTrace(unsigned long StartPC, int Depth);
+
+/// Hands the SIGTRAPs of the tracer's clock events that sample kernel mode
+/// (isClockEventTrap) to Handler, the tracer's sampling handler; any other
+/// SIGTRAP goes where it would without them (the fault report with
+/// handle_sigtrap, the program's action otherwise). Installs the
+/// runtime's SIGTRAP handler if the fault reporter has not, its action
+/// hidden from the program as the faults' are. Not async-signal-safe.
+void routeClockEventTraps(void (*Handler)(int, siginfo_t *, void *));
 
 } // namespace rt
 } // namespace pcmap

@@ -11,6 +11,7 @@
 #include "optional/data.h"
 #include "optional/data_report.h"
 #include "optional/describe.h"
+#include "optional/fault.h"
 #include "optional/module_list.h"
 #include "optional/race.h"
 #include "optional/report.h"
@@ -103,6 +104,9 @@ struct SampleCounts {
   uint64_t Samples, Atomic, Covered, Uncovered, Dropped;
   uint64_t Signals; // the observations: one per signal that charged periods
   uint64_t EventSignals; // those of them that clock events sent
+  // With KernelEvents: the CPU time outside the events' clock (the ends of
+  // context switches), which no sample stands for (eventPeriods).
+  uint64_t LeftOutNanos;
 };
 SampleCounts Counts;
 /// Each sample's call stack, when trace_stack_depth is not 0.
@@ -258,6 +262,9 @@ uint64_t ThreadsSeen, ThreadsSampled;
 /// The threads sampled by a clock event too, and how many may be
 /// (clockEventBudget, when sampling starts; 0: trace_high_resolution=0).
 unsigned ClockEvents, ClockEventBudget;
+/// The clock events sample kernel mode too (trace_kernel_events, where the
+/// kernel allows it; decided when sampling first starts).
+bool KernelEvents;
 /// Held while the thread table changes: taken by spinning outside signal
 /// handlers (a thread's start and end) and only tried in them (a scan),
 /// so that a handler never waits for the code it interrupted.
@@ -371,6 +378,13 @@ struct ThreadSampling {
   // With its clock event on: its CPU time and its kernel time at its last
   // timer signal (kernelTick); 0: not known.
   uint64_t TimerCPU, TimerSystem;
+  // With KernelEvents: its CPU time at its last event signal (0: none since
+  // its event was turned on), and the CPU time no sample stands for
+  // (eventPeriods), which its count of periods leaves out.
+  uint64_t EventCPU, LeftOutNanos;
+  // In handleSample: a clock event's SIGTRAP, which no signal mask holds
+  // back while the handler runs, is then not taken.
+  bool InHandler;
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -379,8 +393,10 @@ void startSelf() {
   StackBounds B = {0, 0};
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
-  Self = {threadCPUNanos(), 0, 0, true, false,        0, 0, nullptr, B, -1,
-          nullptr,          0, 0, 0,    Self.Sampled, 0, 0, 0,       0};
+  Self = {threadCPUNanos(), 0, 0,  true,    false, 0, 0,
+          nullptr,          B, -1, nullptr, 0,     0, 0,
+          Self.Sampled,     0, 0,  0,       0,     0, 0,
+          Self.InHandler};
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -523,8 +539,8 @@ void noteThreadSampled() {
 void chargeUnsignalledPeriods() {
   if (!Self.Timed || !__atomic_load_n(&Running, __ATOMIC_RELAXED))
     return;
-  uint64_t Due =
-      (threadCPUNanos() - Self.CPUAtStart) / uint64_t(intervalNanos());
+  uint64_t Due = (threadCPUNanos() - Self.CPUAtStart - Self.LeftOutNanos) /
+                 uint64_t(intervalNanos());
   if (Due > Self.Periods) {
     record(Self.LastPC, Due - Self.Periods, nullptr);
     noteThreadSampled();
@@ -619,7 +635,7 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
     return;
   ThreadSlot *T = ownSlot();
   if (T && On && T->Event.Fd < 0 && ClockEvents < ClockEventBudget) {
-    if (openThreadClockEvent(T->Tid, TraceSignal, T->Event))
+    if (openThreadClockEvent(T->Tid, TraceSignal, KernelEvents, T->Event))
       ++ClockEvents;
     else
       // Refused (an emulator, seccomp): no thread tries again.
@@ -627,7 +643,7 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
   }
   if (T && T->Event.Fd >= 0) {
     T->EventOn = Self.EventOn = On;
-    Self.TimerCPU = Self.TimerSystem = 0;
+    Self.TimerCPU = Self.TimerSystem = Self.EventCPU = 0;
     bool IsRunning = __atomic_load_n(&Running, __ATOMIC_RELAXED);
     armClockEvent(T->Event, On && IsRunning ? intervalNanos() : 0);
   }
@@ -657,9 +673,11 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   Self.ReviewSwitches = Switches;
   if (First)
     return;
-  if (!Self.EventOn && N <= kQuietSwitchesPerMs * Ms)
+  // Events that sample kernel mode stay on: without them, the tick misses
+  // the time of the very context switches they cost.
+  if (!Self.EventOn && (KernelEvents || N <= kQuietSwitchesPerMs * Ms))
     switchOwnClockEvent(true);
-  else if (Self.EventOn && N >= kBusySwitchesPerMs * Ms)
+  else if (Self.EventOn && !KernelEvents && N >= kBusySwitchesPerMs * Ms)
     switchOwnClockEvent(false);
 }
 
@@ -726,6 +744,38 @@ bool kernelTick(uint64_t Now) {
   return Kernel;
 }
 
+/// With KernelEvents, each period of the event's clock ends in an event
+/// signal, in the kernel too; but the kernel holds one at a time until the
+/// thread returns to user mode, so that the periods that end in a long
+/// system call come in one signal, where the call returns. An event signal
+/// charges the periods of CPU time since the last, rounded (at least one;
+/// more only up to Due). What the thread's CPU clock counts beyond them is
+/// outside the event's clock: the ends of its context switches, after the
+/// kernel has switched its events out, which the events themselves make
+/// dearer (some microseconds each). perf's profile has no sample there
+/// either; it is left out (Self.LeftOutNanos, counted in the report),
+/// or a thread that blocks often would have the events' own cost charged
+/// to its calls.
+uint64_t eventPeriods(uint64_t Now, uint64_t Interval, uint64_t Due) {
+  uint64_t Since =
+      Self.EventCPU && Now > Self.EventCPU ? Now - Self.EventCPU : Interval;
+  Self.EventCPU = Now;
+  uint64_t N = (Since + Interval / 2) / Interval;
+  if (!N)
+    N = 1;
+  if (Since > N * Interval) {
+    Self.LeftOutNanos += Since - N * Interval;
+    add(Counts.LeftOutNanos, Since - N * Interval);
+  }
+  if (N > 1 && N > Due)
+    N = Due > 1 ? Due : 1;
+  return N;
+}
+
+/// With KernelEvents, the periods a timer's signal leaves to the event
+/// signals on their way.
+constexpr uint64_t kEventSlack = 2;
+
 /// Whether the instruction at a signal's PC may access memory (the
 /// decoder does not say it accesses none).
 bool mayAccessMemory(const void *Context) {
@@ -753,12 +803,14 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
     Self.Timed = true;
   }
   Self.HandlerStart = Now;
-  uint64_t Due = (Now - Self.CPUAtStart) / Interval;
+  uint64_t Due = (Now - Self.CPUAtStart - Self.LeftOutNanos) / Interval;
   Due = Due > Self.Periods ? Due - Self.Periods : 0;
   if (FromEvent) {
     // One that was on its way when the thread turned its event off is
     // charged by the timer.
-    return Self.EventOn ? 1 : 0;
+    if (!Self.EventOn)
+      return 0;
+    return KernelEvents ? eventPeriods(Now, Interval, Due) : 1;
   }
   reviewClockEvent(Now);
   uint64_t Tick = tickPeriods(Now, Interval);
@@ -766,6 +818,12 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
   Self.OwnNanos -= Own * Interval;
   if (!Self.EventOn)
     return Due;
+  if (KernelEvents) {
+    // The events charge every period, the handler's own time in the next
+    // one's; the timer only what they leave.
+    Self.OwnNanos = 0;
+    return Due > kEventSlack ? Due - kEventSlack : 0;
+  }
   // The handler's own time is charged here, where the tick found the
   // thread; what waits beyond it is the kernel's.
   uint64_t Waiting = Due > 1 ? Due - 1 : 0;
@@ -806,6 +864,11 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
   if (!FromEvent &&
       (Info->si_code != SI_TIMER || Info->si_value.sival_int != kSampleCookie))
     return;
+  // A clock event's SIGTRAP inside this handler (no mask holds it back):
+  // its period is charged with the next.
+  if (Self.InHandler)
+    return;
+  Self.InHandler = true;
   int SavedErrno = errno;
   if (uint64_t Periods = periodsToCharge(Info, FromEvent, Context)) {
     uintptr_t PC = attributedPC(Context);
@@ -833,6 +896,7 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
   }
   if (Self.Timed && Self.EventOn)
     Self.OwnNanos += threadCPUNanos() - Self.HandlerStart;
+  Self.InHandler = false;
   errno = SavedErrno;
 }
 
@@ -1010,6 +1074,14 @@ void writeResolution(ReportWriter &W, const Summary &Sum) {
     W << " (the kernel's clock tick)";
   W << "; a share's standard error is at most ";
   W.fixed(Bound, 1) << " points\n";
+  if (KernelEvents && Sum.S.Counts.EventSignals) {
+    W << "pcmap: the task-clock events sampled kernel mode too; ";
+    W.fixed(100.0 * double(Sum.S.Counts.LeftOutNanos) /
+                double(Sum.S.CPUNanos ? Sum.S.CPUNanos : 1),
+            1)
+        << "% of the CPU time (ends of context switches, outside their "
+           "clock) is in no sample, as with perf\n";
+  }
 }
 
 /// The JSON report is one line (JSON Lines: a process appends one per
@@ -2089,6 +2161,26 @@ bool installDumpSignal() {
   return true;
 }
 
+/// Whether the clock events sample kernel mode (trace_kernel_events): once,
+/// when sampling first starts; said once if the kernel or a debugger
+/// refuses.
+void chooseKernelEvents() {
+  static bool Chosen;
+  if (Chosen || !Flags.trace_kernel_events || !ClockEventBudget)
+    return;
+  Chosen = true;
+  if (!kernelClockEventsAllowed()) {
+    Message M;
+    M << "tracer: trace_kernel_events: the kernel does not let this process "
+         "sample kernel mode (perf_event_paranoid above 1, no CAP_PERFMON), "
+         "or a debugger traces it; kernel time is sampled at the tick";
+    M.emit();
+    return;
+  }
+  routeClockEventTraps(handleSample);
+  KernelEvents = true;
+}
+
 /// The scanning service thread: woken by its process CPU-time timer.
 void *scanLoop(void *) {
   // Woken every few milliseconds of the process's CPU time, it must not
@@ -2184,6 +2276,7 @@ bool startSampling(bool MayHaveThreads) {
     return false;
   }
   ClockEventBudget = Flags.trace_high_resolution ? clockEventBudget() : 0;
+  chooseKernelEvents();
   if (!FallbackScanStack)
     FallbackScanStack =
         static_cast<char *>(reserveStack(kFallbackScanStackBytes));
@@ -2369,7 +2462,7 @@ void moveSignal() {
       continue;
     }
     T.Timer = Timer;
-    if (HadEvent && openThreadClockEvent(T.Tid, New, T.Event))
+    if (HadEvent && openThreadClockEvent(T.Tid, New, KernelEvents, T.Event))
       ++ClockEvents;
     if (IsRunning) {
       armTimer(Timer, intervalNanos());

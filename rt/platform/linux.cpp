@@ -30,6 +30,11 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#ifndef TRAP_PERF
+#define TRAP_PERF                                                              \
+  6 // a perf event's SIGTRAP (linux/signal.h); glibc 2.36 lacks it
+#endif
+
 #if !defined(__x86_64__) && !defined(__aarch64__)
 #error "pcmap: the runtime supports x86-64 and AArch64 (platform/linux_*.cpp)"
 #endif
@@ -1300,23 +1305,42 @@ unsigned clockEventBudget() {
   return Budget > 4096 ? 4096u : unsigned(Budget);
 }
 
-bool openThreadClockEvent(int Tid, int Signal, ClockEvent &E) {
+/// The sig_data of the runtime's clock events that send SIGTRAP: their
+/// signals are told from the program's SIGTRAPs by it.
+constexpr uint64_t kClockEventTrapCookie = 0x70636d6170u; // "pcmap"
+
+/// A task-clock event's attributes (disabled; armClockEvent sets the
+/// period).
+static void clockEventAttributes(bool Kernel, struct perf_event_attr &A) {
+  memset(&A, 0, sizeof(A));
+  A.size = sizeof(A);
+  A.type = PERF_TYPE_SOFTWARE;
+  A.config = PERF_COUNT_SW_TASK_CLOCK;
+  A.sample_period = 1000000;
+  A.disabled = 1;
+  A.exclude_hv = 1;
+  // User mode only: what perf_event_paranoid 2 allows without privileges.
+  // Its signal then comes from a period that ended in user mode, never
+  // inside a system call (no EINTR).
+  A.exclude_kernel = !Kernel;
+  if (Kernel) {
+    // Kernel mode too: a period that ends in a system call queues its
+    // signal for the return to user mode (task work), which wakes no
+    // sleeping call, as a fasync signal would.
+    A.sigtrap = 1;
+    A.remove_on_exec = 1; // the kernel requires it with sigtrap
+    A.sig_data = kClockEventTrapCookie;
+  }
+}
+
+bool openThreadClockEvent(int Tid, int Signal, bool Kernel, ClockEvent &E) {
   E = {-1, 0};
   long Limit = 0;
   long Base = clockEventBase(Limit);
   if (!Base)
     return false;
   struct perf_event_attr A;
-  memset(&A, 0, sizeof(A));
-  A.size = sizeof(A);
-  A.type = PERF_TYPE_SOFTWARE;
-  A.config = PERF_COUNT_SW_TASK_CLOCK;
-  A.sample_period = 1000000; // armClockEvent sets the period
-  A.disabled = 1;
-  // User mode only: what perf_event_paranoid 2 allows without privileges.
-  // It also keeps the signal out of system calls (no EINTR).
-  A.exclude_kernel = 1;
-  A.exclude_hv = 1;
+  clockEventAttributes(Kernel, A);
   int Fd =
       int(syscall(SYS_perf_event_open, &A, Tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
   if (Fd < 0)
@@ -1325,16 +1349,52 @@ bool openThreadClockEvent(int Tid, int Signal, ClockEvent &E) {
   close(Fd);
   if (High < 0)
     return false;
-  struct f_owner_ex Owner = {F_OWNER_TID, Tid};
   uint64_t Id = 0;
-  if (ioctl(High, PERF_EVENT_IOC_ID, &Id) != 0 ||
-      fcntl(High, F_SETOWN_EX, &Owner) != 0 ||
-      fcntl(High, F_SETSIG, Signal) != 0 ||
-      fcntl(High, F_SETFL, O_ASYNC) != 0) {
+  bool Ok = ioctl(High, PERF_EVENT_IOC_ID, &Id) == 0;
+  if (Ok && !Kernel) {
+    struct f_owner_ex Owner = {F_OWNER_TID, Tid};
+    Ok = fcntl(High, F_SETOWN_EX, &Owner) == 0 &&
+         fcntl(High, F_SETSIG, Signal) == 0 &&
+         fcntl(High, F_SETFL, O_ASYNC) == 0;
+  }
+  if (!Ok) {
     close(High);
     return false;
   }
   E = {High, Id};
+  return true;
+}
+
+/// Whether /proc/self/status names a tracer (TracerPid not 0).
+static bool isTraced() {
+  int Fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  char Buffer[4096];
+  ssize_t N = read(Fd, Buffer, sizeof(Buffer) - 1);
+  close(Fd);
+  if (N <= 0)
+    return false;
+  Buffer[N] = 0;
+  const char *P = strstr(Buffer, "TracerPid:");
+  if (!P)
+    return false;
+  P += strlen("TracerPid:");
+  while (*P == ' ' || *P == '\t')
+    ++P;
+  return *P >= '1' && *P <= '9';
+}
+
+bool kernelClockEventsAllowed() {
+  if (isTraced())
+    return false;
+  struct perf_event_attr A;
+  clockEventAttributes(true, A);
+  int Fd =
+      int(syscall(SYS_perf_event_open, &A, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  if (Fd < 0)
+    return false;
+  close(Fd);
   return true;
 }
 
@@ -1366,7 +1426,18 @@ void closeClockEvent(ClockEvent &E) {
 }
 
 bool isClockEventSignal(const siginfo_t *Info) {
-  return Info->si_code == POLL_IN;
+  return Info->si_code == POLL_IN || isClockEventTrap(Info);
+}
+
+bool isClockEventTrap(const siginfo_t *Info) {
+  if (Info->si_signo != SIGTRAP || Info->si_code != TRAP_PERF)
+    return false;
+  // si_perf_data, which the C library's siginfo_t does not name: the
+  // word after si_addr (the kernel's _sigfault._perf._data).
+  uint64_t Data;
+  memcpy(&Data, reinterpret_cast<const char *>(&Info->si_addr) + sizeof(void *),
+         sizeof(Data));
+  return Data == kClockEventTrapCookie;
 }
 
 int waitForSignal(int Signal) {

@@ -540,22 +540,36 @@ int createThreadCPUTimer(int Tid, int Signal, int Cookie);
 /// sends Signal with the value Cookie to thread Tid alone. -1 on failure.
 int createProcessCPUTimer(int Tid, int Signal, int Cookie);
 /// A sampler on thread Tid's own CPU time that is not held to the kernel's
-/// clock tick: a perf software event on the thread's task clock (user mode
-/// only, which perf_event_paranoid 2 allows an unprivileged process), driven
-/// by a high-resolution timer, that sends Signal to that thread after every
-/// Nanos nanoseconds of its CPU time that end while it runs in user mode
-/// (time in the kernel ends none: a CPU-time timer reports it). Its file
-/// descriptor is close-on-exec and placed high (clockEventBudget), where a
-/// program's own descriptors rarely go; the program may still close it
-/// (closefrom, dup2): closeClockEvent then leaves the descriptor alone.
+/// clock tick: a perf software event on the thread's task clock, driven by
+/// a high-resolution timer, that signals that thread after every Nanos
+/// nanoseconds of its CPU time.
+/// - User mode only (what perf_event_paranoid 2 allows an unprivileged
+///   process): it sends Signal, and only for periods that end while the
+///   thread runs in user mode (time in the kernel ends none: a CPU-time
+///   timer reports it).
+/// - Kernel mode too (Kernel: perf_event_paranoid at most 1, or
+///   CAP_PERFMON): every period ends in a signal, a SIGTRAP (TRAP_PERF)
+///   that the kernel sends on the thread's way back to user mode, where a
+///   period that ended in a system call or a fault is charged, as perf
+///   charges it. A signal queued while a call runs would make a call that
+///   sleeps next fail with EINTR (one the kernel never restarts: nanosleep,
+///   epoll_wait): this one never interrupts a call.
+/// Its file descriptor is close-on-exec and placed high (clockEventBudget),
+/// where a program's own descriptors rarely go; the program may still close
+/// it (closefrom, dup2): closeClockEvent then leaves the descriptor alone.
 struct ClockEvent {
   int Fd;      // -1: none
   uint64_t Id; // the kernel's id of the event, to know it again
 };
 /// Opens the event, disabled. False if the kernel or its settings refuse
-/// (perf_event_paranoid 3, seccomp, an emulator) or no descriptor is left.
+/// (perf_event_paranoid 3, or above 1 for Kernel; seccomp, an emulator, a
+/// kernel before 5.13 for Kernel) or no descriptor is left.
 /// Async-signal-safe.
-bool openThreadClockEvent(int Tid, int Signal, ClockEvent &E);
+bool openThreadClockEvent(int Tid, int Signal, bool Kernel, ClockEvent &E);
+/// Whether this process may open clock events that sample kernel mode:
+/// the kernel allows it, and no debugger traces the process (it would stop
+/// the program at each of their SIGTRAPs). Not async-signal-safe.
+bool kernelClockEventsAllowed();
 /// Makes E signal every Nanos nanoseconds; 0 stops it.
 void armClockEvent(const ClockEvent &E, long Nanos);
 /// Closes E's descriptor if it is still E (the program may have closed it
@@ -568,6 +582,9 @@ void closeClockEvent(ClockEvent &E);
 unsigned clockEventBudget();
 /// True if Info is a clock event's signal (not a timer's).
 bool isClockEventSignal(const siginfo_t *Info);
+/// True if Info is the SIGTRAP of a clock event that samples kernel mode
+/// (a TRAP_PERF with the runtime's cookie), not one of the program's.
+bool isClockEventTrap(const siginfo_t *Info);
 /// Waits until Signal, which the calling thread blocks, is pending, and
 /// takes it: its value (the timer's cookie); -1 on an error.
 int waitForSignal(int Signal);
