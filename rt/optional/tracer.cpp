@@ -385,6 +385,13 @@ struct ThreadSampling {
   // In handleSample: a clock event's SIGTRAP, which no signal mask holds
   // back while the handler runs, is then not taken.
   bool InHandler;
+  // With KernelEvents (dutyWindow): 1 in how many of its timer's intervals
+  // its event runs (1: all), the weight of the periods its event signals
+  // now (that of the interval under way), whether any interval weighed
+  // more than 1 since its count was last balanced, and its random state.
+  uint32_t DutyWeight, WindowWeight;
+  bool Weighted;
+  uint32_t Random;
 };
 __thread ThreadSampling Self __attribute__((tls_model("initial-exec")));
 
@@ -393,10 +400,15 @@ void startSelf() {
   StackBounds B = {0, 0};
   if (!currentThreadStack(B.Lo, B.Hi))
     B = {0, 0};
-  Self = {threadCPUNanos(), 0, 0,  true,    false, 0, 0,
-          nullptr,          B, -1, nullptr, 0,     0, 0,
-          Self.Sampled,     0, 0,  0,       0,     0, 0,
-          Self.InHandler};
+  bool Sampled = Self.Sampled, InHandler = Self.InHandler;
+  Self = ThreadSampling();
+  Self.CPUAtStart = threadCPUNanos();
+  Self.Timed = true;
+  Self.Bounds = B;
+  Self.LastStack = -1;
+  Self.Sampled = Sampled;
+  Self.InHandler = InHandler;
+  Self.DutyWeight = Self.WindowWeight = 1;
 }
 
 /// What a sampled PC is: the atomic site it is charged to and the function
@@ -537,7 +549,9 @@ void noteThreadSampled() {
 /// last sample, as a signal's overrun is, or, if it had none, counted
 /// "elsewhere" (PC 0: no function): the totals stay the CPU time.
 void chargeUnsignalledPeriods() {
-  if (!Self.Timed || !__atomic_load_n(&Running, __ATOMIC_RELAXED))
+  // Weighted intervals' samples stand for the thread's time already.
+  if (!Self.Timed || Self.Weighted ||
+      !__atomic_load_n(&Running, __ATOMIC_RELAXED))
     return;
   uint64_t Due = (threadCPUNanos() - Self.CPUAtStart - Self.LeftOutNanos) /
                  uint64_t(intervalNanos());
@@ -661,6 +675,10 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
 /// test run beside others never got its event).
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
+/// With KernelEvents: the context switches a millisecond of CPU time whose
+/// cost a thread's event may add (dutyWindow), and the largest weight.
+constexpr uint64_t kDutySwitchesPerMs = 2;
+constexpr uint32_t kMaxDutyWeight = 64;
 __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   if (!__atomic_load_n(&ClockEventBudget, __ATOMIC_RELAXED) ||
       Now - Self.ReviewCPU < kReviewNanos)
@@ -673,12 +691,52 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   Self.ReviewSwitches = Switches;
   if (First)
     return;
-  // Events that sample kernel mode stay on: without them, the tick misses
-  // the time of the very context switches they cost.
-  if (!Self.EventOn && (KernelEvents || N <= kQuietSwitchesPerMs * Ms))
+  if (KernelEvents) {
+    // A thread that blocks often samples part of its time (dutyWindow).
+    uint64_t Affordable = kDutySwitchesPerMs * (Ms ? Ms : 1);
+    uint64_t W = (N + Affordable - 1) / Affordable;
+    Self.DutyWeight = uint32_t(W < 1                ? 1
+                               : W > kMaxDutyWeight ? kMaxDutyWeight
+                                                    : W);
+    if (Self.DutyWeight == 1 && !Self.EventOn)
+      switchOwnClockEvent(true);
+    return;
+  }
+  if (!Self.EventOn && N <= kQuietSwitchesPerMs * Ms)
     switchOwnClockEvent(true);
-  else if (Self.EventOn && !KernelEvents && N >= kBusySwitchesPerMs * Ms)
+  else if (Self.EventOn && N >= kBusySwitchesPerMs * Ms)
     switchOwnClockEvent(false);
+}
+
+/// With KernelEvents, the events of a thread that blocks often would cost
+/// it dearly (some microseconds a context switch), and the tick would
+/// charge its blocking calls' time to later ones (the end of a switch,
+/// with interrupts off, is where no tick lands). Such a thread samples
+/// with its event alone, for a random 1 in DutyWeight of its timer's
+/// intervals (DutyWeight: its context switches per millisecond of CPU
+/// time over kDutySwitchesPerMs, rounded up), and each period sampled
+/// counts DutyWeight times: its samples stand for its CPU time in
+/// expectation, each charged as perf would charge it, and its events cost
+/// about what kDutySwitchesPerMs switches a millisecond would always on.
+/// The timer's signal then only chooses the next interval. Returns whether
+/// the thread samples so.
+bool dutyWindow() {
+  if (Self.DutyWeight <= 1) {
+    Self.WindowWeight = 1;
+    return false;
+  }
+  if (!Self.Random)
+    Self.Random = uint32_t(currentThreadId()) * 2654435761u | 1;
+  // xorshift32
+  Self.Random ^= Self.Random << 13;
+  Self.Random ^= Self.Random >> 17;
+  Self.Random ^= Self.Random << 5;
+  bool On = Self.Random % Self.DutyWeight == 0;
+  if (On != Self.EventOn)
+    switchOwnClockEvent(On);
+  Self.WindowWeight = Self.DutyWeight;
+  Self.Weighted = true;
+  return true;
 }
 
 /// The periods a signal at PC charges. A thread is charged by its CPU
@@ -765,8 +823,10 @@ uint64_t eventPeriods(uint64_t Now, uint64_t Interval, uint64_t Due) {
     N = 1;
   if (Since > N * Interval) {
     Self.LeftOutNanos += Since - N * Interval;
-    add(Counts.LeftOutNanos, Since - N * Interval);
+    add(Counts.LeftOutNanos, (Since - N * Interval) * Self.WindowWeight);
   }
+  if (Self.WindowWeight > 1)
+    return N * Self.WindowWeight;
   if (N > 1 && N > Due)
     N = Due > 1 ? Due : 1;
   return N;
@@ -816,6 +876,17 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
   uint64_t Tick = tickPeriods(Now, Interval);
   uint64_t Own = Self.OwnNanos / Interval;
   Self.OwnNanos -= Own * Interval;
+  if (KernelEvents && dutyWindow())
+    return 0;
+  // After weighted intervals, whose samples stand for the thread's time in
+  // expectation, its count starts again from here.
+  if (Self.Weighted) {
+    Self.Weighted = false;
+    Self.WindowWeight = 1;
+    Self.Periods = (Now - Self.CPUAtStart - Self.LeftOutNanos) / Interval;
+    Self.OwnNanos = 0;
+    return 0;
+  }
   if (!Self.EventOn)
     return Due;
   if (KernelEvents) {
@@ -2161,24 +2232,46 @@ bool installDumpSignal() {
   return true;
 }
 
+/// The program uses SIGTRAP itself (keepTrapUnblocked: it blocks it, or
+/// waits for it, apart from other signals): the clock events sample user
+/// mode from then on, each made again so (their SIGTRAPs would wait in its
+/// masks, for its waits to take). Said once. Async-signal-safe.
+void giveUpKernelEvents() {
+  lockTable();
+  __atomic_store_n(&KernelEvents, false, __ATOMIC_RELEASE);
+  int Signal = __atomic_load_n(&TraceSignal, __ATOMIC_ACQUIRE);
+  bool IsRunning = __atomic_load_n(&Running, __ATOMIC_RELAXED);
+  for (ThreadSlot &T : Threads) {
+    if (!T.Tid || T.Event.Fd < 0)
+      continue;
+    closeClockEvent(T.Event);
+    --ClockEvents;
+    if (openThreadClockEvent(T.Tid, Signal, false, T.Event))
+      ++ClockEvents;
+    if (IsRunning && T.EventOn)
+      armClockEvent(T.Event, intervalNanos());
+  }
+  unlockTable();
+  Message M;
+  M << "tracer: the program blocks or waits for SIGTRAP on its own; the "
+       "task-clock events sample user mode from now on (trace_kernel_events)";
+  M.emit();
+}
+
 /// Whether the clock events sample kernel mode (trace_kernel_events): once,
-/// when sampling first starts; said once if the kernel or a debugger
-/// refuses.
+/// when sampling first starts. Where the kernel or a debugger refuses, the
+/// events sample user mode, as with trace_kernel_events=0; the report's
+/// resolution says which.
 void chooseKernelEvents() {
   static bool Chosen;
   if (Chosen || !Flags.trace_kernel_events || !ClockEventBudget)
     return;
   Chosen = true;
-  if (!kernelClockEventsAllowed()) {
-    Message M;
-    M << "tracer: trace_kernel_events: the kernel does not let this process "
-         "sample kernel mode (perf_event_paranoid above 1, no CAP_PERFMON), "
-         "or a debugger traces it; kernel time is sampled at the tick";
-    M.emit();
+  if (!kernelClockEventsAllowed())
     return;
-  }
   routeClockEventTraps(handleSample);
   KernelEvents = true;
+  keepTrapUnblocked(giveUpKernelEvents);
 }
 
 /// The scanning service thread: woken by its process CPU-time timer.

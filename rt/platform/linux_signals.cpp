@@ -26,6 +26,14 @@
 //   signal: the owner's callback runs once (the tracer moves to another
 //   signal and says so) and the call goes through unchanged.
 //
+// While the tracer's clock events sample kernel mode, they signal with a
+// SIGTRAP (platform.h, openThreadClockEvent), which must reach the
+// runtime's handler at once: a mask that names every signal leaves SIGTRAP
+// unblocked (the kernel unblocks it anyway for a trap the thread causes),
+// a wait or a signalfd on every signal leaves it out, and a program that
+// names SIGTRAP apart (it uses it: another process sends it) is given it,
+// the events sampling user mode from then on (keepTrapUnblocked).
+//
 // The fault reporter's signals are the program's own, and the program must
 // see their actions as without pcmap (a garbage collector, a crash handler
 // or a language runtime asks "was a handler there before me?" and chains to
@@ -241,9 +249,65 @@ const sigset_t *filtered(const sigset_t *Set, sigset_t &Copy) {
   return Set;
 }
 
+//===----------------------------------------------------------------------===//
+// SIGTRAP, while the tracer's clock events send it
+//===----------------------------------------------------------------------===//
+
+/// keepTrapUnblocked's state: SIGTRAP is kept unblocked, and who to tell
+/// when the program takes it.
+bool TrapKept;
+void (*TrapOwner)();
+
+/// What a program's signal set means for SIGTRAP: a set that names every
+/// signal but those no program blocks or waits for (SIGKILL, SIGSTOP) and
+/// the synchronous faults, which some leave out of a full set (SIGSEGV,
+/// SIGBUS, SIGILL, SIGFPE, SIGSYS), names SIGTRAP by the way.
+enum class TrapUse { Untouched, EverySignal, Named };
+
+TrapUse classifyTrap(const sigset_t *Set) {
+  if (!__atomic_load_n(&TrapKept, __ATOMIC_ACQUIRE) || !Set ||
+      sigismember(Set, SIGTRAP) != 1)
+    return TrapUse::Untouched;
+  for (int S = 1; S < 32; ++S) {
+    bool Optional = S == SIGKILL || S == SIGSTOP || S == SIGSEGV ||
+                    S == SIGBUS || S == SIGILL || S == SIGFPE || S == SIGSYS;
+    if (!Optional && sigismember(Set, S) != 1)
+      return TrapUse::Named;
+  }
+  return TrapUse::EverySignal;
+}
+
+/// The program uses SIGTRAP (sent by kill, blocked or waited for on its
+/// own): it is the program's from now on.
+void giveTrapToProgram() {
+  if (__atomic_exchange_n(&TrapKept, false, __ATOMIC_ACQ_REL) && TrapOwner)
+    TrapOwner();
+}
+
+/// Set, or Copy (a copy of Set, or Set already copied there) without
+/// SIGTRAP when Set names every signal. Named apart, SIGTRAP goes to the
+/// program.
+const sigset_t *withoutTrap(const sigset_t *Set, sigset_t &Copy) {
+  switch (classifyTrap(Set)) {
+  case TrapUse::Untouched:
+    return Set;
+  case TrapUse::EverySignal:
+    if (Set != &Copy)
+      Copy = *Set;
+    sigdelset(&Copy, SIGTRAP);
+    return &Copy;
+  case TrapUse::Named:
+    giveTrapToProgram();
+    return Set;
+  }
+  return Set;
+}
+
 int filteredSigmask(SigmaskFn Fn, int How, const sigset_t *Set, sigset_t *Old) {
   sigset_t Copy;
   const sigset_t *Pass = filteredMask(How, Set, Copy);
+  if (How == SIG_BLOCK || How == SIG_SETMASK)
+    Pass = withoutTrap(Pass, Copy);
   return Fn ? Fn(How, Pass, Old) : rawSigmask(How, Pass, Old);
 }
 
@@ -418,6 +482,12 @@ void reserveSignal(int Signal, SignalHandler Handler, void (*Owner)()) {
 
 int reservedSignal() { return __atomic_load_n(&Reserved, __ATOMIC_ACQUIRE); }
 
+void keepTrapUnblocked(void (*Owner)()) {
+  resolveAll();
+  TrapOwner = Owner;
+  __atomic_store_n(&TrapKept, true, __ATOMIC_RELEASE);
+}
+
 void hideSignalAction(int Signal, SignalHandler Handler,
                       const struct sigaction &Previous) {
   resolveAll();
@@ -530,7 +600,7 @@ int __pcmap_pthread_sigmask(int How, const sigset_t *Set, sigset_t *Old) {
 int __pcmap_sigwait(const sigset_t *Set, int *Signal) {
   resolveAll();
   sigset_t Copy;
-  const sigset_t *Pass = filtered(Set, Copy);
+  const sigset_t *Pass = withoutTrap(filtered(Set, Copy), Copy);
   if (Next.Sigwait)
     return Next.Sigwait(Pass, Signal);
   int S;
@@ -545,7 +615,7 @@ int __pcmap_sigwait(const sigset_t *Set, int *Signal) {
 int __pcmap_sigwaitinfo(const sigset_t *Set, siginfo_t *Info) {
   resolveAll();
   sigset_t Copy;
-  const sigset_t *Pass = filtered(Set, Copy);
+  const sigset_t *Pass = withoutTrap(filtered(Set, Copy), Copy);
   return Next.Sigwaitinfo ? Next.Sigwaitinfo(Pass, Info)
                           : rawSigtimedwait(Pass, Info, nullptr);
 }
@@ -554,7 +624,7 @@ int __pcmap_sigtimedwait(const sigset_t *Set, siginfo_t *Info,
                          const struct timespec *Timeout) {
   resolveAll();
   sigset_t Copy;
-  const sigset_t *Pass = filtered(Set, Copy);
+  const sigset_t *Pass = withoutTrap(filtered(Set, Copy), Copy);
   return Next.Sigtimedwait ? Next.Sigtimedwait(Pass, Info, Timeout)
                            : rawSigtimedwait(Pass, Info, Timeout);
 }
@@ -562,7 +632,7 @@ int __pcmap_sigtimedwait(const sigset_t *Set, siginfo_t *Info,
 int __pcmap_signalfd(int Fd, const sigset_t *Set, int Flags) {
   resolveAll();
   sigset_t Copy;
-  const sigset_t *Pass = filtered(Set, Copy);
+  const sigset_t *Pass = withoutTrap(filtered(Set, Copy), Copy);
   if (Next.Signalfd)
     return Next.Signalfd(Fd, Pass, Flags);
   return int(syscall(SYS_signalfd4, Fd, Pass, _NSIG / 8, Flags));

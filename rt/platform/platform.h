@@ -321,6 +321,16 @@ void reserveSignal(int Signal, SignalHandler Handler, void (*Owner)());
 /// The reserved signal, 0 once the program took it (or none was reserved).
 /// Async-signal-safe.
 int reservedSignal();
+/// While the tracer's clock events signal with SIGTRAP (sampling kernel
+/// mode), a thread must never hold one pending, for a wait of the
+/// program's to take: the program's masks that name every signal leave
+/// SIGTRAP unblocked (the kernel unblocks it anyway for a trap the thread
+/// causes), and its waits and signalfds on every signal leave it out. A
+/// program that names SIGTRAP apart from the others (it uses SIGTRAP,
+/// which another process sends) is given it: Owner runs once, before the
+/// program's call takes effect, and the call goes through unchanged
+/// (linux_signals.cpp).
+void keepTrapUnblocked(void (*Owner)());
 /// Keeps Handler, the runtime's, in force for Signal (a fault the
 /// reporter takes first) while the program sees the action it set: its
 /// sigaction and signal calls set and report a shadow action, as the

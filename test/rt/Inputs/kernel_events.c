@@ -10,13 +10,17 @@
 //                         handler saw and what sigaction reports
 //   kernel_events default raises SIGTRAP without a handler (the default
 //                         action ends the process)
+//   kernel_events blocked blocks SIGTRAP alone, and takes one that waits
+//                         with sigtimedwait after the calls (another
+//                         process could have sent it): none must wait
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t Traps, Foreign;
@@ -68,6 +72,19 @@ int main(int argc, char **argv) {
     printf("traps: %d, perf traps seen: %d, EINTR: %d, handler kept: %s\n",
            (int)Traps, (int)Foreign, Interrupted,
            Now.sa_sigaction == onTrap ? "yes" : "no");
+    return 0;
+  }
+  if (!strcmp(Mode, "blocked")) {
+    sigset_t Trap;
+    sigemptyset(&Trap);
+    sigaddset(&Trap, SIGTRAP);
+    pthread_sigmask(SIG_BLOCK, &Trap, 0);
+    int Interrupted = calls(10000, 0);
+    struct timespec Now = {0, 0};
+    siginfo_t Info;
+    int Taken = sigtimedwait(&Trap, &Info, &Now);
+    printf("EINTR: %d, SIGTRAP waiting: %s\n", Interrupted,
+           Taken == SIGTRAP ? "yes" : "no");
     return 0;
   }
   calls(3000, 0);
