@@ -675,9 +675,12 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On) {
 /// test run beside others never got its event).
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
-/// With KernelEvents: the context switches a millisecond of CPU time whose
-/// cost a thread's event may add (dutyWindow), and the largest weight.
-constexpr uint64_t kDutySwitchesPerMs = 2;
+/// With KernelEvents: the context switches a second of CPU time whose cost
+/// a thread's event may add (dutyWindow: about 1 % of its CPU time at some
+/// 5 microseconds a switch; 500 made LevelDB's db_bench 3-5 points off
+/// perf, too few observations, for no saving on the forking test server),
+/// and the largest weight.
+constexpr uint64_t kDutySwitchesPerSecond = 2000;
 constexpr uint32_t kMaxDutyWeight = 64;
 __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   if (!__atomic_load_n(&ClockEventBudget, __ATOMIC_RELAXED) ||
@@ -693,8 +696,8 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
     return;
   if (KernelEvents) {
     // A thread that blocks often samples part of its time (dutyWindow).
-    uint64_t Affordable = kDutySwitchesPerMs * (Ms ? Ms : 1);
-    uint64_t W = (N + Affordable - 1) / Affordable;
+    uint64_t Affordable = kDutySwitchesPerSecond * (Ms ? Ms : 1) / 1000;
+    uint64_t W = Affordable ? (N + Affordable - 1) / Affordable : 1;
     Self.DutyWeight = uint32_t(W < 1                ? 1
                                : W > kMaxDutyWeight ? kMaxDutyWeight
                                                     : W);
@@ -713,11 +716,11 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
 /// charge its blocking calls' time to later ones (the end of a switch,
 /// with interrupts off, is where no tick lands). Such a thread samples
 /// with its event alone, for a random 1 in DutyWeight of its timer's
-/// intervals (DutyWeight: its context switches per millisecond of CPU
-/// time over kDutySwitchesPerMs, rounded up), and each period sampled
-/// counts DutyWeight times: its samples stand for its CPU time in
-/// expectation, each charged as perf would charge it, and its events cost
-/// about what kDutySwitchesPerMs switches a millisecond would always on.
+/// intervals (DutyWeight: its context switches per second of CPU time over
+/// kDutySwitchesPerSecond, rounded up), and each period sampled counts
+/// DutyWeight times: its samples stand for its CPU time in expectation,
+/// each charged as perf would charge it, and its events cost about what
+/// kDutySwitchesPerSecond switches a second would always on.
 /// The timer's signal then only chooses the next interval. Returns whether
 /// the thread samples so.
 bool dutyWindow() {

@@ -7,10 +7,10 @@
 // 22-point difference: the tick misses the end of a context switch, when
 // interrupts are off). They block some 80 times per millisecond of CPU
 // time, so their events run for a random 1 in 40 of their timer's
-// intervals, each sample counting 40 times (the events' cost stays that
-// of 2 switches a millisecond), at 4000 Hz for some 600 observations (a
-// standard error of about 2 points): within 10 points of perf (3 to 7 in
-// 3 runs; the tick alone is 22 off).
+// intervals, each sample counting 40 times (the events' cost stays about
+// that of 2 switches a millisecond), at 4000 Hz for some 600 observations
+// (a standard error of about 2 points): within 10 points of perf (3 to 7
+// in 3 runs; the tick alone is 22 off).
 // UNSUPPORTED: sanitizer, emulator
 // REQUIRES: perf, kernel-clock-events
 
