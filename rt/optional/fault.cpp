@@ -854,13 +854,13 @@ void threadStarted() {
 /// the action is hidden finds the default one (at start-up there are
 /// seldom other threads).
 PCMAP_STARTUP_CODE void installHiddenHandler(int Signal, SignalHandler Handler,
-                                             int Flags = SA_ONSTACK) {
+                                             int Flags = SA_ONSTACK |
+                                                         SA_NODEFER) {
   struct sigaction Old;
-  // SA_NODEFER: the program's handler that pcmap calls may take a nested
-  // fault (chain() blocks what the kernel would have blocked for it);
-  // a fault in pcmap's own report is told apart by ReportingThread.
-  installFaultSignalHandler(Signal, Handler, Flags | SA_RESTART | SA_NODEFER,
-                            &Old);
+  // SA_NODEFER: a fault in pcmap's own report is told apart by
+  // ReportingThread (the program's handler that pcmap calls gets the mask
+  // the kernel would have given it: chain()).
+  installFaultSignalHandler(Signal, Handler, Flags | SA_RESTART, &Old);
   hideSignalAction(Signal, Handler, Old);
 }
 
@@ -899,7 +899,9 @@ void routeClockEventTraps(SignalHandler Handler) {
   SignalHandler Old =
       __atomic_exchange_n(&ClockEventTraps, Handler, __ATOMIC_ACQ_REL);
   // Without SA_ONSTACK: a sample is no stack overflow, and the tracer's
-  // handler runs on the thread's stack as its timer's does.
+  // handler runs on the thread's stack as its timer's does. Without
+  // SA_NODEFER: a clock event's SIGTRAP that comes while the handler runs
+  // waits for it, instead of a second signal frame on that stack.
   if (!Old && !Flags.handle_sigtrap)
     installHiddenHandler(SIGTRAP, handleTrap, 0);
 }

@@ -1157,6 +1157,11 @@ void installSamplingHandler(int Signal, SignalHandler Handler) {
   Action.sa_sigaction = Handler;
   Action.sa_flags = SA_SIGINFO | SA_RESTART;
   asynchronousSignals(Action.sa_mask);
+  // And SIGTRAP, which the clock events that sample kernel mode send: one
+  // that comes while the handler runs waits for it to return, instead of
+  // taking a second signal frame on the thread's stack (a trap of the
+  // handler's own, which it has none of, the kernel unblocks anyway).
+  sigaddset(&Action.sa_mask, SIGTRAP);
   callSigaction(Signal, &Action, nullptr);
   bindHandlerCalls();
 }

@@ -286,11 +286,11 @@ void installSignalHandler(int Signal, SignalHandler Handler, int Flags,
                           struct sigaction *Previous);
 /// Installs a sampling handler (SA_SIGINFO | SA_RESTART) that no other
 /// asynchronous signal interrupts: every signal but the synchronous ones
-/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS) is blocked while it
-/// runs. A program's own profiler, whose SIGPROF the kernel raises at the
-/// same tick as the sampler's timer, then takes its sample after the
-/// handler returns, in the program's code and with the program's mask,
-/// not inside the handler.
+/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS; SIGTRAP too, which the clock
+/// events send) is blocked while it runs. A program's own profiler, whose
+/// SIGPROF the kernel raises at the same tick as the sampler's timer, then
+/// takes its sample after the handler returns, in the program's code and with
+/// the program's mask, not inside the handler.
 void installSamplingHandler(int Signal, SignalHandler Handler);
 /// Installs a handler of a fault (SA_SIGINFO | Flags) that no asynchronous
 /// signal interrupts: while it runs on the runtime's alternate stack, a
