@@ -246,6 +246,7 @@ struct ThreadSlot {
   int Timer;
   ClockEvent Event; // Fd -1: none
   bool EventOn;     // enabled while sampling runs (the thread's choice)
+  bool Closed;      // its event was closed between windows (dutyWindow)
 };
 /// The thread table, mapped when sampling first starts: a process that
 /// never traces keeps no static data for it (a range: empty until then).
@@ -324,6 +325,7 @@ void ensureThreadTimer(int Tid) {
   Free->Timer = Timer;
   Free->Event = {-1, 0};
   Free->EventOn = false;
+  Free->Closed = false;
   __atomic_store_n(&Free->Tid, Tid, __ATOMIC_RELEASE);
   add(ThreadsSeen);
   if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
@@ -642,18 +644,31 @@ ThreadSlot *ownSlot() {
   return nullptr;
 }
 
-/// Turns the calling thread's clock event on (opening it the first time)
-/// or off, if the table is free (else at a later review). Async-signal-safe.
-__attribute__((noinline)) void switchOwnClockEvent(bool On) {
+/// Turns the calling thread's clock event on (opening it if it has none)
+/// or off, if the table is free (else at a later review); with Close, off
+/// by closing it (dutyWindow): a disabled event still costs its thread at
+/// every context switch (the kernel switches the thread's perf context:
+/// 0.3 microseconds a switch here; a thread that blocks every 4 us of CPU
+/// time ran 10.6 % slower traced with its event disabled between windows,
+/// 1.3 % with it closed). Async-signal-safe.
+__attribute__((noinline)) void switchOwnClockEvent(bool On,
+                                                   bool Close = false) {
   if (!tryLockTable())
     return;
   ThreadSlot *T = ownSlot();
   if (T && On && T->Event.Fd < 0 && ClockEvents < ClockEventBudget) {
     if (openThreadClockEvent(T->Tid, TraceSignal, KernelEvents, T->Event))
       ++ClockEvents;
-    else
-      // Refused (an emulator, seccomp): no thread tries again.
+    else if (!T->Closed)
+      // Refused (an emulator, seccomp): no thread tries again. (One that
+      // closed its own tries again at its next window.)
       __atomic_store_n(&ClockEventBudget, 0u, __ATOMIC_RELAXED);
+  }
+  if (T && !On && Close && T->Event.Fd >= 0) {
+    closeClockEvent(T->Event);
+    --ClockEvents;
+    T->Closed = true;
+    T->EventOn = Self.EventOn = false;
   }
   if (T && T->Event.Fd >= 0) {
     T->EventOn = Self.EventOn = On;
@@ -736,7 +751,7 @@ bool dutyWindow() {
   Self.Random ^= Self.Random << 5;
   bool On = Self.Random % Self.DutyWeight == 0;
   if (On != Self.EventOn)
-    switchOwnClockEvent(On);
+    switchOwnClockEvent(On, /*Close=*/true);
   Self.WindowWeight = Self.DutyWeight;
   Self.Weighted = true;
   return true;
