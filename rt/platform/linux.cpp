@@ -1390,8 +1390,18 @@ static bool isTraced() {
   return *P >= '1' && *P <= '9';
 }
 
+// ThreadSanitizer's runtime, in a program built with it.
+extern "C" void __tsan_init() __attribute__((weak));
+
 bool kernelClockEventsAllowed() {
   if (isTraced())
+    return false;
+  // ThreadSanitizer takes a SIGTRAP for a synchronous signal and calls the
+  // handler at once, even inside its own runtime (its user-mode events'
+  // signals it holds back to a safe point): the handler's first atomic
+  // then waited for a lock the interrupted code held, at exit (a
+  // deadlock in the TSan build's rt/tracer-service-thread.c).
+  if (&__tsan_init)
     return false;
   struct perf_event_attr A;
   clockEventAttributes(true, A);
