@@ -107,6 +107,9 @@ struct SampleCounts {
   // With KernelEvents: the CPU time outside the events' clock (the ends of
   // context switches), which no sample stands for (eventPeriods).
   uint64_t LeftOutNanos;
+  // With KernelEvents (dutyWindow): the windows opened, those whose sample
+  // came, and the periods those samples charged.
+  uint64_t Windows, WindowSamples, WindowPeriods;
 };
 SampleCounts Counts;
 /// Each sample's call stack, when trace_stack_depth is not 0.
@@ -389,8 +392,9 @@ struct ThreadSampling {
   bool InHandler;
   // With KernelEvents (dutyWindow): 1 in how many of its timer's intervals
   // its event runs (1: all), the weight of the periods its event signals
-  // now (that of the interval under way), whether any interval weighed
-  // more than 1 since its count was last balanced, and its random state.
+  // now (1 outside duty windows; in them, that of the window waiting for
+  // its sample, 0 if none), whether any interval weighed more than 1 since
+  // its count was last balanced, and its random state.
   uint32_t DutyWeight, WindowWeight;
   bool Weighted;
   uint32_t Random;
@@ -691,11 +695,15 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On,
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
 /// With KernelEvents: the context switches a second of CPU time whose cost
-/// a thread's event may add (dutyWindow: about 1 % of its CPU time at some
-/// 5 microseconds a switch; 500 made LevelDB's db_bench 3-5 points off
-/// perf, too few observations, for no saving on the forking test server),
-/// and the largest weight.
-constexpr uint64_t kDutySwitchesPerSecond = 2000;
+/// a thread's event may add (dutyWindow), and the largest weight. An
+/// enabled event costs its thread some 10 microseconds a context switch on
+/// a virtual machine (the kernel reprograms its timer at each), so 1000
+/// cost about 1 % of the CPU time. Windows that each last until their
+/// sample, at 2000, made the forking test server 14 % slower where 1000
+/// made it 10 % (11 rounds; the untraced server's throughput moves by 10 %
+/// between runs on that machine); LevelDB's db_bench stayed 1.2 to 4.0
+/// points off perf (2.1 to 4.0 at 2000).
+constexpr uint64_t kDutySwitchesPerSecond = 1000;
 constexpr uint32_t kMaxDutyWeight = 64;
 __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   if (!__atomic_load_n(&ClockEventBudget, __ATOMIC_RELAXED) ||
@@ -730,31 +738,58 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
 /// it dearly (some microseconds a context switch), and the tick would
 /// charge its blocking calls' time to later ones (the end of a switch,
 /// with interrupts off, is where no tick lands). Such a thread samples
-/// with its event alone, for a random 1 in DutyWeight of its timer's
-/// intervals (DutyWeight: its context switches per second of CPU time over
-/// kDutySwitchesPerSecond, rounded up), and each period sampled counts
-/// DutyWeight times: its samples stand for its CPU time in expectation,
-/// each charged as perf would charge it, and its events cost about what
-/// kDutySwitchesPerSecond switches a second would always on.
-/// The timer's signal then only chooses the next interval. Returns whether
-/// the thread samples so.
-bool dutyWindow() {
+/// with its event alone, in windows: each of its timer's intervals (Slots
+/// of them since its last timer signal) is, at random, 1 in DutyWeight
+/// (its context switches per second of CPU time over
+/// kDutySwitchesPerSecond, rounded up) a window's, and weighs DutyWeight.
+/// A window opens the event at a timer signal and lasts until the event's
+/// first signal, one period later, which charges the window's weight and
+/// closes it (windowSampled); intervals drawn while a window waits for its
+/// sample add their weight to it. So every interval drawn is sampled once,
+/// each sample charged as perf would charge it: the samples stand for the
+/// thread's CPU time in expectation, and its events cost about what
+/// kDutySwitchesPerSecond switches a second would always on. (Windows that
+/// lasted until the next timer signal held their event open half as long
+/// again, and lost their sample when that signal came first.) The timer's
+/// signal then only draws the windows. Returns whether the thread samples
+/// so.
+bool dutyWindow(uint64_t Slots) {
   if (Self.DutyWeight <= 1) {
     Self.WindowWeight = 1;
     return false;
   }
+  if (!Self.Weighted)
+    Self.WindowWeight = 0;
+  Self.Weighted = true;
   if (!Self.Random)
     Self.Random = uint32_t(currentThreadId()) * 2654435761u | 1;
-  // xorshift32
-  Self.Random ^= Self.Random << 13;
-  Self.Random ^= Self.Random >> 17;
-  Self.Random ^= Self.Random << 5;
-  bool On = Self.Random % Self.DutyWeight == 0;
-  if (On != Self.EventOn)
-    switchOwnClockEvent(On, /*Close=*/true);
-  Self.WindowWeight = Self.DutyWeight;
-  Self.Weighted = true;
+  // Bounded: a signal stands for a few intervals (the tick's), more only
+  // after the thread was stopped.
+  constexpr uint64_t kMaxDraws = 1024;
+  for (uint64_t I = 0; I < Slots && I < kMaxDraws; ++I) {
+    // xorshift32
+    Self.Random ^= Self.Random << 13;
+    Self.Random ^= Self.Random >> 17;
+    Self.Random ^= Self.Random << 5;
+    if (Self.Random % Self.DutyWeight == 0)
+      Self.WindowWeight += Self.DutyWeight;
+  }
+  // A window that could not open or close (the table was busy) does at
+  // the next; an event left on from before the duty windows closes.
+  if (Self.WindowWeight && !Self.EventOn) {
+    switchOwnClockEvent(true);
+    if (Self.EventOn)
+      add(Counts.Windows);
+  } else if (!Self.WindowWeight && Self.EventOn)
+    switchOwnClockEvent(false, /*Close=*/true);
   return true;
+}
+
+/// A duty window's sample has been charged: its event closes until the
+/// next window.
+void windowSampled() {
+  Self.WindowWeight = 0;
+  switchOwnClockEvent(false, /*Close=*/true);
 }
 
 /// The periods a signal at PC charges. A thread is charged by its CPU
@@ -888,13 +923,27 @@ periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
     // charged by the timer.
     if (!Self.EventOn)
       return 0;
-    return KernelEvents ? eventPeriods(Now, Interval, Due) : 1;
+    if (!KernelEvents)
+      return 1;
+    if (Self.Weighted) {
+      // A duty window's: its sample, then the window closes. (A signal
+      // after it, the close having waited for the table, charges nothing.)
+      uint64_t Periods =
+          Self.WindowWeight ? eventPeriods(Now, Interval, Due) : 0;
+      if (Periods) {
+        add(Counts.WindowSamples);
+        add(Counts.WindowPeriods, Periods);
+      }
+      windowSampled();
+      return Periods;
+    }
+    return eventPeriods(Now, Interval, Due);
   }
   reviewClockEvent(Now);
   uint64_t Tick = tickPeriods(Now, Interval);
   uint64_t Own = Self.OwnNanos / Interval;
   Self.OwnNanos -= Own * Interval;
-  if (KernelEvents && dutyWindow())
+  if (KernelEvents && dutyWindow(Tick))
     return 0;
   // After weighted intervals, whose samples stand for the thread's time in
   // expectation, its count starts again from here.
@@ -983,7 +1032,8 @@ void handleSample(int Signal, siginfo_t *Info, void *Context) {
                 scanOnFallbackStack, nullptr);
     unlockTable();
   }
-  if (Self.Timed && Self.EventOn)
+  // With KernelEvents, OwnNanos is not used (periodsToCharge).
+  if (Self.Timed && Self.EventOn && !KernelEvents)
     Self.OwnNanos += threadCPUNanos() - Self.HandlerStart;
   Self.InHandler = false;
   errno = SavedErrno;
@@ -1170,6 +1220,15 @@ void writeResolution(ReportWriter &W, const Summary &Sum) {
             1)
         << "% of the CPU time (ends of context switches, outside their "
            "clock) is in no sample, as with perf\n";
+  }
+  if (const SampleCounts &C = Sum.S.Counts; C.Windows) {
+    W << "pcmap: threads that block often were sampled in " << C.Windows
+      << " windows of their CPU time, " << C.WindowSamples
+      << " sampled, each sample weighing ";
+    W.fixed(double(C.WindowPeriods) /
+                double(C.WindowSamples ? C.WindowSamples : 1),
+            1)
+        << " periods on average\n";
   }
 }
 

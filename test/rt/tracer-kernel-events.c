@@ -6,11 +6,11 @@
 // pthread_cond_wait got 30 % of the samples where perf has 52 % (a
 // 22-point difference: the tick misses the end of a context switch, when
 // interrupts are off). They block some 80 times per millisecond of CPU
-// time, so their events run for a random 1 in 40 of their timer's
-// intervals, each sample counting 40 times (the events' cost stays about
-// that of 2 switches a millisecond), at 4000 Hz for some 600 observations
-// (a standard error of about 2 points): within 10 points of perf (3 to 7
-// in 3 runs; the tick alone is 22 off).
+// time, so their events run in windows, a random 1 in 64 of their timer's
+// intervals, each sample counting 64 times (the events' cost stays about
+// that of 1 switch a millisecond), at 4000 Hz for some 400 observations
+// (a standard error of about 2.5 points): within 10 points of perf (1.4
+// and 4.5 in 2 runs; the tick alone is 22 off).
 // UNSUPPORTED: sanitizer, emulator
 // REQUIRES: perf, kernel-clock-events
 
