@@ -1468,11 +1468,15 @@ int waitForSignal(int Signal) {
   }
 }
 
-void armTimer(int Timer, long Nanos) {
+void armTimer(int Timer, long Nanos, long FirstNanos) {
   struct itimerspec Spec;
   Spec.it_interval.tv_sec = Nanos / 1000000000L;
   Spec.it_interval.tv_nsec = Nanos % 1000000000L;
   Spec.it_value = Spec.it_interval;
+  if (Nanos && FirstNanos) {
+    Spec.it_value.tv_sec = FirstNanos / 1000000000L;
+    Spec.it_value.tv_nsec = FirstNanos % 1000000000L;
+  }
   syscall(SYS_timer_settime, Timer, 0, &Spec, nullptr);
 }
 

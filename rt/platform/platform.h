@@ -598,8 +598,9 @@ bool isClockEventTrap(const siginfo_t *Info);
 /// Waits until Signal, which the calling thread blocks, is pending, and
 /// takes it: its value (the timer's cookie); -1 on an error.
 int waitForSignal(int Signal);
-/// Makes Timer fire every Nanos nanoseconds of CPU time; 0 stops it.
-void armTimer(int Timer, long Nanos);
+/// Makes Timer fire every Nanos nanoseconds of CPU time, the first time
+/// after FirstNanos (0: Nanos); Nanos 0 stops it.
+void armTimer(int Timer, long Nanos, long FirstNanos = 0);
 void deleteTimer(int Timer);
 /// Opens /proc/self/task/TID/NAME for reading, close-on-exec, at a
 /// descriptor number out of the program's way where the limit allows (as
