@@ -5,8 +5,11 @@ connection; the workers contend on an atomic counter and a spinlock in
 shared memory while a client drives them), built with frame pointers:
 runs the server alternately without the tracer, with it at the default
 1000 Hz without call stacks (trace_stack_depth=0), with its default stacks
-and data (JSON reports per process), and with stacks but without the data
-each sample touches (trace_data=0), RUNS rounds of the four in an order that
+and data (JSON reports per process), with stacks but without the data
+each sample touches (trace_data=0), and with stacks and data on the
+kernel's tick alone (trace_high_resolution=0: no clock events, so no duty
+windows for the workers, which block at every request), RUNS rounds of the
+five in an order that
 rotates from round to round, and prints the median
 throughput (requests/s) of each with its spread and the workers' CPU time
 per request, the overheads (median against median, and the median of each
@@ -45,7 +48,7 @@ subprocess.run([os.path.join(build, "bin", "pcmap-clang"), "-O2", "-g",
 SUMMARY = re.compile(r"requests/s: ([\d.]+), worker cpu ms: ([\d.]+)")
 
 
-def run(traced, index, stacks=True, data=True):
+def run(traced, index, stacks=True, data=True, tick=False):
     env = dict(os.environ)
     env.pop("PCMAP_OPTIONS", None)
     prefix = os.path.join(work, "trace%d" % index)
@@ -54,6 +57,7 @@ def run(traced, index, stacks=True, data=True):
                                 "report_path=" + prefix +
                                 ("" if stacks else ":trace_stack_depth=0") +
                                 ("" if data else ":trace_data=0") +
+                                (":trace_high_resolution=0" if tick else "") +
                                 # More options for every traced run, e.g.
                                 # trace_high_resolution=0.
                                 (":" + os.environ["TRACER_OPTIONS"]
@@ -72,9 +76,10 @@ def run(traced, index, stacks=True, data=True):
     return rate, cpu_ms, samples
 
 
-off, flat, on, nodata, ratios = [], [], [], [], []
-MODES = ((off, False, True, True), (flat, True, False, True),
-         (on, True, True, True), (nodata, True, True, False))
+off, flat, on, nodata, ticked, ratios = [], [], [], [], [], []
+MODES = ((off, False, True, True, False), (flat, True, False, True, False),
+         (on, True, True, True, False), (nodata, True, True, False, False),
+         (ticked, True, True, True, True))
 for i in range(runs):
     # The modes in an order that rotates from round to round: a run that
     # always came first (after the previous round's last run, whose eight
@@ -82,9 +87,9 @@ for i in range(runs):
     # carry that position's bias into every ratio.
     for j in range(len(MODES)):
         k = (i + j) % len(MODES)
-        results, traced, stacks, data = MODES[k]
+        results, traced, stacks, data, tick = MODES[k]
         results.append(run(traced, len(MODES) * i + k, stacks=stacks,
-                           data=data))
+                           data=data, tick=tick))
     ratios.append(on[-1][2] / on[-1][1])  # at 1000 Hz, one sample per ms
 
 
@@ -111,10 +116,11 @@ show("without tracing", off)
 show("1000 Hz, no stacks", flat)
 show("1000 Hz, stacks, data", on)
 show("1000 Hz, stacks, no data", nodata)
+show("1000 Hz, stacks, tick only", ticked)
 # Each round's traced run against the untraced run beside it: the machine's
 # drift over the benchmark (other load, frequency) cancels out.
 for name, xs in (("no stacks", flat), ("stacks", on),
-                 ("stacks no data", nodata)):
+                 ("stacks no data", nodata), ("stacks tick only", ticked)):
     throughput = [1 - rate(t) / rate(o) for t, o in zip(xs, off)]
     cpu = [cpu_per_request(t) / cpu_per_request(o) - 1
            for t, o in zip(xs, off)]
