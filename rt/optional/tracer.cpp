@@ -364,7 +364,8 @@ struct ThreadSampling {
   uintptr_t LastPC;    // its last sample's PC
   bool Timed;
   bool EventOn; // its clock event is enabled (its slot's EventOn)
-  uint64_t ReviewCPU, ReviewSwitches; // at its last reviewClockEvent
+  uint64_t ReviewCPU;                 // at its last reviewClockEvent
+  ContextSwitches ReviewSwitches;     // the same
   ThreadSlot *Slot;                   // its slot, once looked up
   StackBounds Bounds; // its stack, where its frames are read
   // Where its last sample's stack went: the periods it runs after that
@@ -690,14 +691,21 @@ __attribute__((noinline)) void switchOwnClockEvent(bool On,
 
 /// Every kReviewNanos of its CPU time, a thread with a CPU clock count
 /// (Self.Timed) chooses whether its clock event runs, by how often it
-/// blocked (voluntary context switches) per millisecond of CPU time since
-/// the last review: on at most kQuietSwitchesPerMs, off at
-/// kBusySwitchesPerMs or more (between them, as it was). Each enabled
-/// event's switch costs some microseconds. Preemptions are left out: they
-/// come at most once a time slice (a cost under 1 %), and counting them
-/// made the resolution depend on the machine's load (a busy thread of a
-/// test run beside others never got its event).
+/// switched out per millisecond of CPU time since the last review (each
+/// switch of a thread with an enabled event costs some microseconds): on at
+/// most kQuietSwitchesPerMs, off at kBusySwitchesPerMs or more (between
+/// them, as it was). Counted are the times it blocked (voluntary context
+/// switches) and its preemptions beyond kSlicePreemptionsPerMs. Up to that,
+/// preemptions are the scheduler's time slices (0.75 ms and up), which a
+/// busy thread of a loaded machine takes whatever it runs: counting them
+/// made the resolution depend on the load (a busy thread of a test run
+/// beside others never got its event). More come from wake-ups: a thread
+/// that wakes its partner on its own core is preempted at each hand-over
+/// (the forking test server's workers with 2 connections on 2 cores, about
+/// 30 a millisecond, blocked some 0.4; their events, always on, made the
+/// server 40 % slower).
 constexpr uint64_t kReviewNanos = 10000000; // 10 ms
+constexpr uint64_t kSlicePreemptionsPerMs = 2;
 constexpr uint64_t kQuietSwitchesPerMs = 1, kBusySwitchesPerMs = 3;
 /// With KernelEvents: the context switches a second of CPU time whose cost
 /// a thread's event may add (dutyWindow), and the largest weight. An
@@ -714,9 +722,12 @@ __attribute__((noinline)) void reviewClockEvent(uint64_t Now) {
   if (!__atomic_load_n(&ClockEventBudget, __ATOMIC_RELAXED) ||
       Now - Self.ReviewCPU < kReviewNanos)
     return;
-  uint64_t Switches = threadVoluntarySwitches();
+  ContextSwitches Switches = threadContextSwitches();
   uint64_t Ms = (Now - Self.ReviewCPU) / 1000000;
-  uint64_t N = Switches - Self.ReviewSwitches;
+  uint64_t Blocked = Switches.Voluntary - Self.ReviewSwitches.Voluntary;
+  uint64_t Preempted = Switches.Involuntary - Self.ReviewSwitches.Involuntary;
+  uint64_t Slices = kSlicePreemptionsPerMs * (Ms ? Ms : 1);
+  uint64_t N = Blocked + (Preempted > Slices ? Preempted - Slices : 0);
   bool First = !Self.ReviewCPU;
   Self.ReviewCPU = Now;
   Self.ReviewSwitches = Switches;
@@ -1273,7 +1284,7 @@ void writeResolution(ReportWriter &W, const Summary &Sum) {
            "clock) is in no sample, as with perf\n";
   }
   if (const SampleCounts &C = Sum.S.Counts; C.Windows) {
-    W << "pcmap: duty windows (threads that block often): " << C.Windows
+    W << "pcmap: duty windows (threads that switch often): " << C.Windows
       << " opened at " << C.WindowDraws << " timer signals, " << C.WindowSamples
       << " sampled, ";
     W.fixed(double(C.WindowPeriods) /

@@ -300,11 +300,11 @@ uint64_t monotonicNanos() {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
-uint64_t threadVoluntarySwitches() {
+ContextSwitches threadContextSwitches() {
   struct rusage Usage;
   if (syscall(SYS_getrusage, RUSAGE_THREAD, &Usage) != 0)
-    return 0;
-  return uint64_t(Usage.ru_nvcsw);
+    return {0, 0};
+  return {uint64_t(Usage.ru_nvcsw), uint64_t(Usage.ru_nivcsw)};
 }
 
 uint64_t threadSystemNanos() {

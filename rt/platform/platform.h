@@ -143,10 +143,13 @@ uint64_t processCPUNanos();
 uint64_t threadCPUNanos();
 /// The monotonic clock, in nanoseconds. Async-signal-safe.
 uint64_t monotonicNanos();
-/// The voluntary context switches of the calling thread: how often it
-/// blocked (the scheduler's preemptions, at most one a time slice, left
-/// out). Async-signal-safe.
-uint64_t threadVoluntarySwitches();
+/// The context switches of the calling thread so far: those where it
+/// blocked (voluntary) and those where the scheduler preempted it.
+struct ContextSwitches {
+  uint64_t Voluntary, Involuntary;
+};
+/// Async-signal-safe; zeros where the kernel does not say.
+ContextSwitches threadContextSwitches();
 /// The CPU time the calling thread has spent in the kernel, in
 /// nanoseconds, as the kernel accounts it: its clock tick finds the thread
 /// in user or in kernel mode, and the thread's precise CPU time is split in

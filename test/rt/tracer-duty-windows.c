@@ -22,4 +22,4 @@
 
 // CHECK: pcmap: atomic tracer: {{[0-9]+}} samples at 1000 Hz
 // CHECK: pcmap: resolution: {{.*}}(task-clock events)
-// CHECK: pcmap: duty windows (threads that block often): {{[0-9]+}} opened at {{[0-9]+}} timer signals, {{[0-9]+}} sampled, {{[0-9.]+}} periods a sample on average
+// CHECK: pcmap: duty windows (threads that switch often): {{[0-9]+}} opened at {{[0-9]+}} timer signals, {{[0-9]+}} sampled, {{[0-9.]+}} periods a sample on average

@@ -6,7 +6,7 @@ import sys
 
 text = open(sys.argv[1]).read()
 header = re.search(r"atomic tracer: (\d+) samples at \d+ Hz in (\d+) threads?", text)
-windows = re.search(r"duty windows \(threads that block often\): (\d+) "
+windows = re.search(r"duty windows \(threads that switch often\): (\d+) "
                     r"opened at (\d+) timer signals, (\d+) sampled", text)
 resolution = re.search(r"one per ([\d.]+) ms of CPU time", text)
 signals = re.search(r"resolution: (\d+) sampling signals", text)

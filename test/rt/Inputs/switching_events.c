@@ -1,18 +1,23 @@
 // Two threads hand a byte to each other through pipes, with a little work
-// between: each blocks every few microseconds of CPU time. A third thread
+// between: each blocks every few microseconds of CPU time. With "yield",
+// they hand a turn over through an atomic instead, both on one CPU, and
+// wait for it in sched_yield: each switch is a preemption (an involuntary
+// context switch), none a block. A third thread
 // looks every 5 ms at the process's open perf events
 // (/proc/self/fd/* -> anon_inode:[perf_event]) and prints how often it
 // saw none held beyond the baseline (those open before the hand-over) and
 // how often two or more (an event for each of the two threads).
 //
-//   switching_events [SECONDS]
+//   switching_events [SECONDS [yield]]
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +59,42 @@ static void *pinger(void *Arg) {
   return NULL;
 }
 
+/// The turn of the yielding pair: 1 the pinger's, 2 the peer's.
+static atomic_int Turn = 1;
+static cpu_set_t OneCPU;
+static atomic_long Voluntary, Involuntary;
+
+static void takeTurns(int Mine) {
+  pthread_setaffinity_np(pthread_self(), sizeof(OneCPU), &OneCPU);
+  for (;;) {
+    while (atomic_load(&Turn) != Mine) {
+      if (atomic_load(&Done)) {
+        struct rusage U;
+        if (getrusage(RUSAGE_THREAD, &U) == 0) {
+          atomic_fetch_add(&Voluntary, U.ru_nvcsw);
+          atomic_fetch_add(&Involuntary, U.ru_nivcsw);
+        }
+        return;
+      }
+      sched_yield();
+    }
+    work();
+    atomic_store(&Turn, 3 - Mine);
+  }
+}
+
+static void *yieldingPeer(void *Arg) {
+  (void)Arg;
+  takeTurns(2);
+  return NULL;
+}
+
+static void *yieldingPinger(void *Arg) {
+  (void)Arg;
+  takeTurns(1);
+  return NULL;
+}
+
 static int perfEvents(void) {
   DIR *D = opendir("/proc/self/fd");
   if (!D)
@@ -75,12 +116,15 @@ static int perfEvents(void) {
 
 int main(int Argc, char **Argv) {
   double Seconds = Argc > 1 ? atof(Argv[1]) : 2;
+  int Yield = Argc > 2 && !strcmp(Argv[2], "yield");
   if (pipe(ToPeer) || pipe(ToMain))
     return 1;
+  CPU_ZERO(&OneCPU);
+  CPU_SET(sched_getcpu() > 0 ? sched_getcpu() : 0, &OneCPU);
   int Base = perfEvents();
   pthread_t A, B;
-  pthread_create(&A, NULL, peer, NULL);
-  pthread_create(&B, NULL, pinger, NULL);
+  pthread_create(&A, NULL, Yield ? yieldingPeer : peer, NULL);
+  pthread_create(&B, NULL, Yield ? yieldingPinger : pinger, NULL);
   int Looks = (int)(Seconds * 200), None = 0, Both = 0;
   // The first half second: the threads' reviews choose.
   struct timespec Step = {0, 5000000};
@@ -97,5 +141,8 @@ int main(int Argc, char **Argv) {
   pthread_join(A, NULL);
   printf("looks: %d, none: %d%%, both: %d%%\n", Looks, None * 100 / Looks,
          Both * 100 / Looks);
+  if (Yield)
+    printf("switches: %ld voluntary, %ld involuntary\n",
+           atomic_load(&Voluntary), atomic_load(&Involuntary));
   return 0;
 }
