@@ -12,8 +12,10 @@ windows for the workers, which block at every request), RUNS rounds of the
 five in an order that
 rotates from round to round, and prints the median
 throughput (requests/s) of each with its spread and the workers' CPU time
-per request, the overheads (median against median, and the median of each
-round's traced run against the untraced one beside it), and how the traced
+per request, the overheads (median against median, the median of each
+round's traced run against the untraced one beside it, and the geometric
+mean of those ratios with its 95 % confidence interval: bench/paired.py),
+and how the traced
 runs' samples compare with the workers' CPU time.
 
 usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]
@@ -31,6 +33,7 @@ import sys
 import tempfile
 
 from headline import Headline, take_option
+from paired import ratio_interval
 
 headline = Headline(take_option(sys.argv))
 build = sys.argv[1]
@@ -124,19 +127,28 @@ for name, xs in (("no stacks", flat), ("stacks", on),
     throughput = [1 - rate(t) / rate(o) for t, o in zip(xs, off)]
     cpu = [cpu_per_request(t) / cpu_per_request(o) - 1
            for t, o in zip(xs, off)]
+    # The rounds' ratios' geometric mean and its 95 % confidence interval:
+    # the untraced server's runs vary by some 10 %, so that the interval
+    # says whether the rounds told the overhead from none.
+    mean, low, high = ratio_interval([rate(t) for t in xs],
+                                     [rate(o) for o in off])
     print("overhead, %-10s throughput %.2f%% (median against median), "
-          "%.2f%% (median of the rounds'); CPU per request %.2f%% "
-          "(median of the rounds')" %
+          "%.2f%% (median of the rounds'), %.2f%% (geometric mean of the "
+          "rounds', 95%% confidence %.2f%% to %.2f%%); CPU per request "
+          "%.2f%% (median of the rounds')" %
           (name + ":", 100 * (1 - statistics.median(map(rate, xs)) /
                               statistics.median(map(rate, off))),
-           100 * statistics.median(throughput), 100 * statistics.median(cpu)))
+           100 * statistics.median(throughput), 100 * (1 - mean),
+           100 * (1 - high), 100 * (1 - low), 100 * statistics.median(cpu)))
     headline.add("throughput_" + name.replace(" ", "_"),
                  "fork_server requests/s, 1000 Hz, %s" % name,
                  statistics.median(map(rate, xs)), "requests/s",
                  baseline=statistics.median(map(rate, off)),
                  baseline_label="without tracing",
                  ratio=1 - statistics.median(throughput), digits=0,
-                 ratio_of="rounds")
+                 ratio_of="rounds",
+                 note="geometric mean of the rounds' ratios %.3f, 95 %% "
+                 "confidence %.3f to %.3f" % (mean, low, high))
     headline.add("cpu_" + name.replace(" ", "_"),
                  "workers' CPU per request, 1000 Hz, %s" % name,
                  statistics.median(cpu_per_request(r) for r in xs), "µs",
