@@ -168,6 +168,10 @@ constexpr const char kSamplesKey[] = "samples";
 /// slower than the rate, so that the shares rest on this many
 /// observations, not on "samples".
 constexpr const char kObservationsKey[] = "observations";
+/// Of the observations, those a task-clock event sent (dumps before it do
+/// not say): where they are most, a signal that stands for several samples
+/// is a duty window's, weighted, not the kernel's clock tick's.
+constexpr const char kEventObservationsKey[] = "event_observations";
 constexpr const char kAtomicSamplesKey[] = "atomic_samples";
 constexpr const char kCoveredSamplesKey[] = "covered_samples";
 constexpr const char kUncoveredSamplesKey[] = "uncovered_samples";

@@ -6,7 +6,7 @@
 // two threads on one CPU that hand a turn over through sched_yield held
 // their events all along, and handed over 7 times less often traced (the
 // forking test server with 2 connections ran 40 % slower). Preemptions
-// beyond two a millisecond of CPU time now count.
+// beyond four a millisecond of CPU time now count.
 // UNSUPPORTED: sanitizer, emulator
 // REQUIRES: kernel-clock-events
 

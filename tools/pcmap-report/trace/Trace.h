@@ -130,8 +130,9 @@ struct SampleCounts {
   /// the process's suppressions matched.
   uint64_t RaceChecks = 0, RaceDetections = 0, RacesDropped = 0,
            RacesSuppressed = 0;
-  /// The sampling signals the samples came in (0: a dump that does not say).
-  uint64_t Observations = 0;
+  /// The sampling signals the samples came in (0: a dump that does not say),
+  /// and of them those a task-clock event sent (0 too in older dumps).
+  uint64_t Observations = 0, EventObservations = 0;
   /// Whether every process counted gave its observations.
   bool ObservationsKnown = true;
   void add(const SampleCounts &C);

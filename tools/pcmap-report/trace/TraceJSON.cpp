@@ -45,8 +45,10 @@ void counts(json::OStream &J, const SampleCounts &C) {
   J.attribute("uncovered_samples", int64_t(C.UncoveredSamples));
   J.attribute("dropped_samples", int64_t(C.DroppedSamples));
   J.attribute("stack_samples_dropped", int64_t(C.StackSamplesDropped));
-  if (C.ObservationsKnown)
+  if (C.ObservationsKnown) {
     J.attribute("observations", int64_t(C.Observations));
+    J.attribute("event_observations", int64_t(C.EventObservations));
+  }
 }
 
 /// A rank (index + 1) or null.

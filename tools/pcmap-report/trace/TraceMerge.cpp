@@ -38,6 +38,7 @@ void SampleCounts::add(const SampleCounts &C) {
   RacesDropped += C.RacesDropped;
   RacesSuppressed += C.RacesSuppressed;
   Observations += C.Observations;
+  EventObservations += C.EventObservations;
   ObservationsKnown = ObservationsKnown && C.ObservationsKnown;
 }
 

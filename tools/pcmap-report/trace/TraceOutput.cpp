@@ -51,7 +51,9 @@ std::string resolutionText(const TraceReport &R) {
      << " samples, one per "
      << llvm::format("%.1f", double(C.CpuNs) / 1e6 / double(C.Observations))
      << " ms of CPU time";
-  if (double(C.Samples) > 1.25 * double(C.Observations))
+  if (2 * C.EventObservations > C.Observations)
+    OS << " (task-clock events)";
+  else if (double(C.Samples) > 1.25 * double(C.Observations))
     OS << " (the kernel's clock tick)";
   OS << "; a share's standard error is at most "
      << llvm::format("%.1f", 50.0 / std::sqrt(double(C.Observations)))

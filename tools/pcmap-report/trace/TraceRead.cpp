@@ -90,12 +90,15 @@ static bool fromJSON(const json::Value &V, TraceFunction &F, json::Path P) {
   return OK;
 }
 
-/// "observations", which dumps before it do not have.
+/// "observations" and "event_observations", which dumps before them do not
+/// have.
 static bool mapObservations(json::ObjectMapper &O, TraceProcess &T) {
-  std::optional<uint64_t> N;
-  if (!O.map(trace::kObservationsKey, N))
+  std::optional<uint64_t> N, Events;
+  if (!O.map(trace::kObservationsKey, N) ||
+      !O.mapOptional(trace::kEventObservationsKey, Events))
     return false;
   T.Observations = N.value_or(0);
+  T.EventObservations = Events.value_or(0);
   T.ObservationsKnown = N.has_value();
   return true;
 }
