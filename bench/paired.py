@@ -8,6 +8,7 @@ as far from 1x). A benchmark whose runs vary by 10 % needs some 40 rounds
 to tell a 2 % overhead from none; the interval says whether it did."""
 
 import math
+import os
 import statistics
 
 # The t distribution's 97.5th percentile by degrees of freedom; beyond the
@@ -37,3 +38,37 @@ def ratio_interval(values, baselines):
         return math.exp(mean), math.exp(mean), math.exp(mean)
     half = t975(len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
     return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
+def take_cpus(argv):
+    """Removes `--cpus LIST` (or `--cpus=LIST`; LIST as taskset's: 0,2-3)
+    from argv; returns the set of CPUs, or None.
+
+    A contended program's runs on several cores vary with how its threads
+    meet (a spinlock's holder preempted while the others spin): on one
+    core its time is its CPU time, and a small overhead shows."""
+    text = None
+    for i, arg in enumerate(argv):
+        if arg == "--cpus" and i + 1 < len(argv):
+            text = argv[i + 1]
+            del argv[i:i + 2]
+            break
+        if arg.startswith("--cpus="):
+            text = arg.split("=", 1)[1]
+            del argv[i]
+            break
+    if text is None:
+        return None
+    cpus = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return cpus
+
+
+def pinned(cpus):
+    """A preexec_fn for subprocess that runs the child (and what it starts)
+    on cpus; None for no pinning."""
+    if not cpus:
+        return None
+    return lambda: os.sched_setaffinity(0, cpus)

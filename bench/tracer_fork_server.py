@@ -19,7 +19,11 @@ and how the traced
 runs' samples compare with the workers' CPU time.
 
 usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]
-                                     [--headline FILE]
+                                     [--cpus LIST] [--headline FILE]
+--cpus LIST: run the server and its client on these CPUs (as taskset's
+  LIST): on one, the workers' throughput is their CPU time's, and the runs
+  vary by about 1 % where on two cores their spinlock's contention moves
+  them by 10 %.
 --headline FILE: also write the figures as JSON (bench/headline.py).
 TRACER_OPTIONS: more tracer options for the traced runs."""
 
@@ -33,9 +37,10 @@ import sys
 import tempfile
 
 from headline import Headline, take_option
-from paired import ratio_interval
+from paired import pinned, ratio_interval, take_cpus
 
 headline = Headline(take_option(sys.argv))
+cpus = take_cpus(sys.argv)
 build = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 7
 connections = sys.argv[3] if len(sys.argv) > 3 else "8"
@@ -66,7 +71,8 @@ def run(traced, index, stacks=True, data=True, tick=False):
                                 (":" + os.environ["TRACER_OPTIONS"]
                                  if os.environ.get("TRACER_OPTIONS") else ""))
     out = subprocess.run([exe, connections, seconds], env=env, check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
+                         stdout=subprocess.PIPE, text=True,
+                         preexec_fn=pinned(cpus)).stdout
     m = SUMMARY.search(out)
     rate, cpu_ms = float(m.group(1)), float(m.group(2))
     samples = 0
@@ -113,8 +119,9 @@ def show(name, xs):
            statistics.median(cpu_per_request(r) for r in xs)))
 
 
-print("fork_server, %s connections, %s s, %d runs each, alternating" %
-      (connections, seconds, runs))
+print("fork_server, %s connections, %s s, %d runs each, alternating%s" %
+      (connections, seconds, runs,
+       ", on CPUs " + ",".join(map(str, sorted(cpus))) if cpus else ""))
 show("without tracing", off)
 show("1000 Hz, no stacks", flat)
 show("1000 Hz, stacks, data", on)

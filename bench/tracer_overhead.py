@@ -29,7 +29,11 @@ modes, the samples against the process's CPU time times the rate (1.000:
 exact).
 
 usage: bench/tracer_overhead.py BUILD_DIR [ROUNDS] [LOOKUPS_PER_THREAD]
-                                [--headline FILE]
+                                [--cpus LIST] [--headline FILE]
+--cpus LIST: run the demo on these CPUs (as taskset's LIST). On the
+  machine's cores its threads contend on one counter and on the kernel's
+  memory map, and its time moves with how they meet (it ran faster traced,
+  whose signals space them out); on one core its time is its CPU time.
 --headline FILE: also write the figures as JSON (bench/headline.py)."""
 
 import glob
@@ -43,8 +47,10 @@ import tempfile
 import time
 
 from headline import Headline, take_option
+from paired import pinned, ratio_interval, take_cpus
 
 headline = Headline(take_option(sys.argv))
+cpus = take_cpus(sys.argv)
 build = sys.argv[1]
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 11
 lookups = int(sys.argv[3]) if len(sys.argv) > 3 else 40000000
@@ -76,7 +82,8 @@ def run(options):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([exe, "--lookups", str(lookups)], env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   preexec_fn=pinned(cpus))
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -98,8 +105,10 @@ for i in range(rounds):
     for k, _, options in order:
         results[k].append(run(options))
 
-print("refcache, %d lookups per thread, %d rounds; signals/s: sampling "
-      "signals per second of CPU time" % (lookups, rounds))
+print("refcache, %d lookups per thread, %d rounds%s; signals/s: sampling "
+      "signals per second of CPU time" %
+      (lookups, rounds,
+       ", on CPUs " + ",".join(map(str, sorted(cpus))) if cpus else ""))
 print("%-30s %8s %8s %10s %10s %9s %9s" % ("mode", "wall s", "cpu s",
                                             "wall/off", "cpu/off", "accuracy",
                                             "signals/s"))
@@ -117,10 +126,19 @@ for k, label, _ in MODES:
            "%.3f" % statistics.median(accuracies) if accuracies else "-",
            "%.0f" % statistics.median(rates) if rates else "-"))
     if k in ("flat", "stacks", "nodata", "tick"):
+        # The rounds' CPU time ratios' geometric mean with its 95 %
+        # confidence interval (bench/paired.py).
+        mean, low, high = ratio_interval([r[1] for r in results[k]],
+                                         [o[1] for o in results["off"]])
+        print("%-30s cpu/off geometric mean %+.1f%%, 95%% confidence "
+              "%+.1f%% to %+.1f%%" % ("", 100 * (mean - 1), 100 * (low - 1),
+                                      100 * (high - 1)))
         off_cpu = statistics.median(r[1] for r in results["off"])
         headline.add("cpu_" + k, "refcache's CPU time, %s" % label, cpu,
                      "s", baseline=off_cpu, baseline_label="tracer off",
-                     ratio=cpu_ratio, digits=3, ratio_of="rounds")
+                     ratio=cpu_ratio, digits=3, ratio_of="rounds",
+                     note="geometric mean of the rounds' ratios %.3f, 95 %% "
+                     "confidence %.3f to %.3f" % (mean, low, high))
     if k == "stacks" and accuracies:
         headline.add("accuracy", "samples against CPU time x rate, %s" %
                      label, statistics.median(accuracies), "", baseline=1.0,
