@@ -22,7 +22,7 @@ usage: bench/tracer_fork_server.py BUILD_DIR [RUNS [CONNECTIONS [SECONDS]]]
                                      [--cpus LIST] [--headline FILE]
 --cpus LIST: run the server and its client on these CPUs (as taskset's
   LIST): on one, the workers' throughput is their CPU time's, and the runs
-  vary by about 1 % where on two cores their spinlock's contention moves
+  vary by a few per cent where on two cores their spinlock's contention moves
   them by 10 %.
 --headline FILE: also write the figures as JSON (bench/headline.py).
 TRACER_OPTIONS: more tracer options for the traced runs."""
