@@ -475,8 +475,12 @@ def main_machine(results):
     return max(sorted(counts), key=counts.get) if counts else None
 
 
-def headline_rows(registry, results, link):
+def headline_rows(registry, results, link, others=None):
+    """The README table's rows. A row whose result comes from another
+    machine than the main one is marked with a letter, which others (a
+    dict, filled here) maps to that machine's description."""
     rows = []
+    where = main_machine(results)
     for row in registry.get("readme", []):
         bench = next((b for b in registry["benchmarks"]
                       if b["name"] == row["benchmark"]), None)
@@ -499,6 +503,10 @@ def headline_rows(registry, results, link):
             rows.append("| %s | not run on this machine: %s | | |" % (
                 label, cell(why)))
             continue
+        machine = describe_machine(r["machine"])
+        if others is not None and machine != where:
+            mark = others.setdefault(machine, "abcdefghij"[len(others) % 10])
+            label += " (%s)" % mark
         rows.append("| %s | %s | %s | %s |" % (
             label, cell(with_unit(entry.get("value"), entry.get("unit", ""),
                                   entry.get("digits"))),
@@ -515,12 +523,16 @@ def dates(results):
 
 
 def render_readme_block(registry, results):
-    lines = headline_rows(registry, results, PAGE_LINK)
+    others = {}
+    lines = headline_rows(registry, results, PAGE_LINK, others)
     where = main_machine(results)
-    lines += ["", "Each figure beside its baseline from the same run%s%s; "
+    elsewhere = "".join("; (%s): on %s" % (mark, machine)
+                        for machine, mark in others.items())
+    lines += ["", "Each figure beside its baseline from the same run%s%s%s; "
               "every benchmark, what it measures and how to run it again: "
               "[%s](%s)." % (
                   " on " + where if where else "",
+                  elsewhere,
                   ", " + dates(results) if dates(results) else "",
                   PAGE_LINK, PAGE_LINK)]
     return "\n".join(lines)
