@@ -172,6 +172,13 @@ constexpr const char kObservationsKey[] = "observations";
 /// not say): where they are most, a signal that stands for several samples
 /// is a duty window's, weighted, not the kernel's clock tick's.
 constexpr const char kEventObservationsKey[] = "event_observations";
+/// Whether the resolution a report states is the task-clock events': they
+/// sent most of its sampling signals (the runtime's report at exit and
+/// pcmap-report's merged trace say so alike).
+constexpr bool sampledByEvents(unsigned long long Observations,
+                               unsigned long long EventObservations) {
+  return 2 * EventObservations > Observations;
+}
 constexpr const char kAtomicSamplesKey[] = "atomic_samples";
 constexpr const char kCoveredSamplesKey[] = "covered_samples";
 constexpr const char kUncoveredSamplesKey[] = "uncovered_samples";

@@ -1271,7 +1271,7 @@ void writeResolution(ReportWriter &W, const Summary &Sum) {
   W << "pcmap: resolution: " << Signals << " sampling signals for " << Sum.Total
     << " samples, one per ";
   W.fixed(MsPerSignal, 1) << " ms of CPU time";
-  if (2 * Sum.S.Counts.EventSignals > Signals)
+  if (trace::sampledByEvents(Signals, Sum.S.Counts.EventSignals))
     W << " (task-clock events)";
   else if (double(Sum.Total) > 1.25 * double(Signals))
     W << " (the kernel's clock tick)";

@@ -51,7 +51,7 @@ std::string resolutionText(const TraceReport &R) {
      << " samples, one per "
      << llvm::format("%.1f", double(C.CpuNs) / 1e6 / double(C.Observations))
      << " ms of CPU time";
-  if (2 * C.EventObservations > C.Observations)
+  if (trace::sampledByEvents(C.Observations, C.EventObservations))
     OS << " (task-clock events)";
   else if (double(C.Samples) > 1.25 * double(C.Observations))
     OS << " (the kernel's clock tick)";
