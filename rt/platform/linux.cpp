@@ -1425,19 +1425,33 @@ void armClockEvent(const ClockEvent &E, long Nanos) {
   ioctl(E.Fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
-void closeClockEvent(ClockEvent &E) {
+/// Whether E's descriptor still names E: only a perf event answers
+/// PERF_EVENT_IOC_ID, and only this one with this id; any other file the
+/// program opened under the number is its.
+static bool stillClockEvent(const ClockEvent &E) {
   if (E.Fd < 0)
-    return;
-  // Only a perf event answers PERF_EVENT_IOC_ID, and only this one with
-  // this id; any other file the program opened under the number is its.
+    return false;
   struct stat St;
   uint64_t Id = 0;
   // The ioctl is only tried on an anonymous inode (no file type), which a
   // device's driver, say, never is.
-  if (fstat(E.Fd, &St) == 0 && (St.st_mode & S_IFMT) == 0 &&
-      ioctl(E.Fd, PERF_EVENT_IOC_ID, &Id) == 0 && Id == E.Id)
+  return fstat(E.Fd, &St) == 0 && (St.st_mode & S_IFMT) == 0 &&
+         ioctl(E.Fd, PERF_EVENT_IOC_ID, &Id) == 0 && Id == E.Id;
+}
+
+void closeClockEvent(ClockEvent &E) {
+  if (stillClockEvent(E))
     close(E.Fd);
   E = {-1, 0};
+}
+
+bool readClockEvent(const ClockEvent &E, uint64_t &Nanos) {
+  // The event's read format is the count alone (read_format 0).
+  uint64_t Count;
+  if (!stillClockEvent(E) || read(E.Fd, &Count, sizeof(Count)) != 8)
+    return false;
+  Nanos = Count;
+  return true;
 }
 
 bool isClockEventSignal(const siginfo_t *Info) {
