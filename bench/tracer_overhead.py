@@ -6,6 +6,11 @@ Each round runs the demo once in each mode, in an order that rotates from
 round to round, so that a change of the machine's load falls on every mode:
 
   off       without the tracer
+  perf      without the tracer, under `perf record -e task-clock -c 1000000`
+            (a sample per millisecond of each thread's CPU time, no call
+            graphs): what the sampler people use today costs at the same
+            rate, its own process left out (left out where perf is missing
+            or refused; its wall time includes perf's start and its file)
   flat      1000 Hz, no call stacks (trace_stack_depth=0)
   stacks    1000 Hz, 32-frame call stacks and each sample's data (the
             default: task-clock events where the kernel allows them, about
@@ -64,7 +69,11 @@ subprocess.run([os.path.join(build, "bin", "pcmap-clang++"), "-O2", "-g",
                check=True)
 
 JSON = ":report_format=json:report_path=" + os.path.join(tmp, "trace")
+PERF = ["perf", "record", "-q", "-e", "task-clock", "-c", "1000000", "-o",
+        os.path.join(tmp, "perf.data"), "--", sys.executable,
+        os.path.join(root, "bench", "child_cpu.py")]
 MODES = (("off", "tracer off", "trace_atomics=0"),
+         ("perf", "perf record, 1000 Hz", "trace_atomics=0"),
          ("flat", "1000 Hz, no stacks", "trace_atomics=1:trace_stack_depth=0" +
           JSON),
          ("stacks", "1000 Hz, stacks, data", "trace_atomics=1" + JSON),
@@ -73,20 +82,30 @@ MODES = (("off", "tracer off", "trace_atomics=0"),
          ("tick", "1000 Hz, stacks, tick only",
           "trace_atomics=1:trace_high_resolution=0" + JSON),
          ("text", "1000 Hz, stacks, text report", "trace_atomics=1"))
+try:
+    subprocess.run(PERF + ["true"], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+except (OSError, subprocess.CalledProcessError):
+    MODES = tuple(m for m in MODES if m[0] != "perf")
 
 
-def run(options):
+def run(key, options):
     for old in glob.glob(os.path.join(tmp, "trace.*")):
         os.unlink(old)
     env = dict(os.environ, PCMAP_OPTIONS=options)
+    command = [exe, "--lookups", str(lookups)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([exe, "--lookups", str(lookups)], env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   preexec_fn=pinned(cpus))
+    out = subprocess.run(PERF + command if key == "perf" else command,
+                         env=env, check=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True,
+                         preexec_fn=pinned(cpus))
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if key == "perf":
+        # The demo's own, without perf's process (bench/child_cpu.py).
+        cpu = float(out.stdout.split()[-1])
     accuracy = signals = None
     reports = glob.glob(os.path.join(tmp, "trace.*"))
     if reports:
@@ -103,7 +122,7 @@ results = {k: [] for k, _, _ in MODES}
 for i in range(rounds):
     order = MODES[i % len(MODES):] + MODES[:i % len(MODES)]
     for k, _, options in order:
-        results[k].append(run(options))
+        results[k].append(run(k, options))
 
 print("refcache, %d lookups per thread, %d rounds%s; signals/s: sampling "
       "signals per second of CPU time" %
@@ -125,7 +144,7 @@ for k, label, _ in MODES:
           (label, wall, cpu, 100 * (wall_ratio - 1), 100 * (cpu_ratio - 1),
            "%.3f" % statistics.median(accuracies) if accuracies else "-",
            "%.0f" % statistics.median(rates) if rates else "-"))
-    if k in ("flat", "stacks", "nodata", "tick"):
+    if k in ("perf", "flat", "stacks", "nodata", "tick"):
         # The rounds' CPU time ratios' geometric mean with its 95 %
         # confidence interval (bench/paired.py).
         mean, low, high = ratio_interval([r[1] for r in results[k]],

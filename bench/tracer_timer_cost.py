@@ -10,6 +10,10 @@ not counted) in each mode, in an order that rotates from round to round:
            graphs): the cost of a per-thread high-resolution timer alone,
            which no sampler at that rate avoids (left out where perf is
            missing or refused)
+  timer    without the tracer, a task-clock event the loop opens on itself
+           that expires every millisecond of its CPU time and sends no
+           signal (bench/cpu_loop.c): the timer alone, the floor of any
+           sampler at 1000 Hz (left out where perf events are refused)
   flat     the tracer at 1000 Hz, no stacks, no data
   stacks   the tracer at its defaults (1000 Hz, stacks, data)
   tick     the tracer at the defaults on the kernel's tick alone
@@ -49,6 +53,7 @@ PERF = ["perf", "record", "-q", "-e", "task-clock", "-c", "1000000", "-o",
         os.path.join(tmp, "perf.data"), "--"]
 MODES = [("off", "no profiler", "trace_atomics=0", ()),
          ("perf", "perf record, 1000 Hz", "trace_atomics=0", PERF),
+         ("timer", "1000 Hz task-clock event alone", "trace_atomics=0", ()),
          ("flat", "tracer 1000 Hz, no stacks or data",
           "trace_atomics=1:trace_stack_depth=0:trace_data=0" + JSON, ()),
          ("stacks", "tracer 1000 Hz, defaults", "trace_atomics=1" + JSON, ()),
@@ -59,15 +64,19 @@ try:
                    stderr=subprocess.DEVNULL)
 except (OSError, subprocess.CalledProcessError):
     MODES = [m for m in MODES if m[0] != "perf"]
+if subprocess.run([exe, "1", "timer"], stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode:
+    MODES = [m for m in MODES if m[0] != "timer"]
 
 CPU = sorted(os.sched_getaffinity(0))[-1]
 
 
-def run(options, prefix):
+def run(key, options, prefix):
     for old in glob.glob(os.path.join(tmp, "trace.*")):
         os.unlink(old)
     env = dict(os.environ, PCMAP_OPTIONS=options)
-    out = subprocess.run(list(prefix) + [exe, iterations], env=env,
+    out = subprocess.run(list(prefix) + [exe, iterations] +
+                         (["timer"] if key == "timer" else []), env=env,
                          check=True, stdout=subprocess.PIPE, text=True,
                          stderr=subprocess.DEVNULL,
                          preexec_fn=lambda: os.sched_setaffinity(0, {CPU}))
@@ -83,7 +92,7 @@ results = {m[0]: [] for m in MODES}
 for i in range(rounds):
     order = MODES[i % len(MODES):] + MODES[:i % len(MODES)]
     for key, _, options, prefix in order:
-        results[key].append(run(options, prefix))
+        results[key].append(run(key, options, prefix))
 
 print("cpu_loop, %s iterations, one thread pinned to CPU %d, %d rounds" %
       (iterations, CPU, rounds))
@@ -101,12 +110,15 @@ for key, label, _, _ in MODES:
                      baseline=statistics.median(r[0] for r in off),
                      baseline_label="no profiler", ratio=ratio, digits=1,
                      ratio_of="rounds")
-if "perf" in results:
-    # The tracer's cost per signal beyond what perf's timer costs per
-    # sample: (tracer - perf) / signals, median over the rounds.
+for key, what in (("perf", "perf's per sample"),
+                  ("timer", "the timer's alone per expiry")):
+    if key not in results:
+        continue
+    # The tracer's cost per signal beyond that: (tracer - it) / signals,
+    # median over the rounds.
     extra = [(s[0] - p[0]) * 1000 / s[1]
-             for s, p in zip(results["stacks"], results["perf"]) if s[1]]
+             for s, p in zip(results["stacks"], results[key]) if s[1]]
     if extra:
-        print("the tracer's cost per signal beyond perf's per sample: "
-              "%.1f us (median of the rounds')" % statistics.median(extra))
+        print("the tracer's cost per signal beyond %s: %.1f us (median of "
+              "the rounds')" % (what, statistics.median(extra)))
 headline.write()
