@@ -938,8 +938,10 @@ bool readOwnClockEvent(uint64_t &Count) {
 /// signal, in the kernel too; but the kernel holds one at a time until the
 /// thread returns to user mode, so that the periods that end in a long
 /// system call come in one signal, where the call returns. An event signal
-/// charges the periods the event counted since the last, rounded (at least
-/// one). The count is the event's own (readOwnClockEvent): the thread's
+/// charges the periods the event counted since those charged so far,
+/// rounded (at least one: Self.EventCount is where the charged periods end,
+/// so that a late signal's extra period is taken off the next). The count
+/// is the event's own (readOwnClockEvent): the thread's
 /// CPU clock, read in each signal, brought the scheduler's account of the
 /// thread up to date between its ticks, which then ended time slices early
 /// (four threads sharing a core switched twice as often, and the demo on
@@ -953,12 +955,16 @@ uint64_t eventPeriods(uint64_t Interval) {
       Self.EventCount += Interval;
     return 1;
   }
-  if (Self.EventCount && Count > Self.EventCount) {
-    N = (Count - Self.EventCount + Interval / 2) / Interval;
-    if (!N)
-      N = 1;
+  if (!Self.EventCount) {
+    // The first since the event was turned on: its period ends here.
+    Self.EventCount = Count;
+    return 1;
   }
-  Self.EventCount = Count;
+  if (Count > Self.EventCount)
+    N = (Count - Self.EventCount + Interval / 2) / Interval;
+  if (!N)
+    N = 1;
+  Self.EventCount += N * Interval;
   return N;
 }
 

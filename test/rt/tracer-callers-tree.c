@@ -19,7 +19,7 @@
 // CHECK-NEXT: from {{ *[0-9]+}} ({{[0-9.]+}}%): other caller_tree.c:{{[0-9:]+}} < middle caller_tree.c:{{[0-9:]+}} < writer caller_tree.c:{{[0-9:]+}} < {{.*}}start_thread
 
 // trace_sort=cumulative ranks the covered functions by the samples of the
-// stacks they are in (reader and writer half each, middle under writer),
+// stacks they are in (the reader, the writer, middle under the writer),
 // their callers from every such stack; trace_sort=self by their own.
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:report_path=stdout:report_width=0:trace_sort=cumulative:trace_callers=1 %t/prog | FileCheck %s --check-prefix=CUM
 // CUM:      covered functions by cumulative samples (the stacks they are in), and the share spent on atomics:
