@@ -270,6 +270,13 @@ unsigned ClockEvents, ClockEventBudget;
 /// The clock events sample kernel mode too (trace_kernel_events, where the
 /// kernel allows it; decided when sampling first starts).
 bool KernelEvents;
+/// With KernelEvents, in a process that had one thread when sampling
+/// started: one clock event for the process (openProcessClockEvent), which
+/// every thread started since holds a copy of, and no timer nor event of
+/// each thread's. Its signal stands for one period of the process's CPU
+/// time, wherever it comes, as perf's samples do.
+bool ProcessEvents;
+ClockEvent ProcessEvent = {-1, 0};
 /// Held while the thread table changes: taken by spinning outside signal
 /// handlers (a thread's start and end) and only tried in them (a scan),
 /// so that a handler never waits for the code it interrupted.
@@ -314,6 +321,8 @@ void unlockTable() { __atomic_store_n(&TableBusy, 0, __ATOMIC_RELEASE); }
 /// Gives thread Tid a sampling timer if it has none. Async-signal-safe;
 /// the table is locked.
 void ensureThreadTimer(int Tid) {
+  if (ProcessEvents)
+    return; // the thread holds a copy of the process's event
   ThreadSlot *Free = nullptr;
   for (ThreadSlot &T : Threads) {
     if (T.Tid == Tid)
@@ -543,6 +552,12 @@ void startThreadTimer() {
   if (!__atomic_load_n(&Running, __ATOMIC_RELAXED))
     return;
   startSelf();
+  if (__atomic_load_n(&ProcessEvents, __ATOMIC_ACQUIRE)) {
+    // Its samples come from its copy of the process's event: no count of
+    // its own to keep.
+    Self.Timed = false;
+    return;
+  }
   lockTable();
   ensureThreadTimer(currentThreadId());
   unlockTable();
@@ -1010,6 +1025,9 @@ bool mayAccessMemory(const void *Context) {
 
 __attribute__((noinline)) uint64_t
 periodsToCharge(const siginfo_t *Info, bool FromEvent, const void *Context) {
+  // The process's event: one period of the process's CPU time.
+  if (FromEvent && isProcessClockEventTrap(Info))
+    return 1;
   uintptr_t PC = signalContextPC(Context);
   uint64_t Interval = uint64_t(intervalNanos());
   if (!Self.Timed) {
@@ -1163,6 +1181,8 @@ void setRunning(bool On) {
     return;
   __atomic_store_n(&Running, On, __ATOMIC_RELAXED);
   long Nanos = On ? intervalNanos() : 0;
+  if (ProcessEvents)
+    switchProcessClockEvent(ProcessEvent, On);
   lockTable();
   for (const ThreadSlot &T : Threads)
     if (T.Tid) {
@@ -1333,8 +1353,14 @@ void writeResolution(ReportWriter &W, const Summary &Sum) {
   W << "; a share's standard error is at most ";
   W.fixed(Bound, 1) << " points\n";
   if (KernelEvents && Sum.S.Counts.EventSignals) {
+    // With the process's event, each signal stands for a period: what the
+    // samples leave of the CPU time (each thread's last period too).
+    uint64_t Sampled = Sum.Total * uint64_t(intervalNanos());
+    uint64_t LeftOut = !ProcessEvents             ? Sum.S.Counts.LeftOutNanos
+                       : Sum.S.CPUNanos > Sampled ? Sum.S.CPUNanos - Sampled
+                                                  : 0;
     W << "pcmap: the task-clock events sampled kernel mode too; ";
-    W.fixed(100.0 * double(Sum.S.Counts.LeftOutNanos) /
+    W.fixed(100.0 * double(LeftOut) /
                 double(Sum.S.CPUNanos ? Sum.S.CPUNanos : 1),
             1)
         << "% of the CPU time (ends of context switches, outside their "
@@ -2438,6 +2464,12 @@ void giveUpKernelEvents() {
   __atomic_store_n(&KernelEvents, false, __ATOMIC_RELEASE);
   int Signal = __atomic_load_n(&TraceSignal, __ATOMIC_ACQUIRE);
   bool IsRunning = __atomic_load_n(&Running, __ATOMIC_RELAXED);
+  if (ProcessEvents) {
+    // Each thread gets its timer (and its own user-mode event) instead.
+    closeClockEvent(ProcessEvent);
+    __atomic_store_n(&ProcessEvents, false, __ATOMIC_RELEASE);
+    discoverThreadsLocked();
+  }
   for (ThreadSlot &T : Threads) {
     if (!T.Tid || T.Event.Fd < 0)
       continue;
@@ -2529,6 +2561,14 @@ void ensureScanThread() {
     startServiceThread(scanLoop, nullptr);
 }
 
+void countThread(int, void *Data) { ++*static_cast<unsigned *>(Data); }
+
+/// Whether the calling thread is the process's only one.
+bool onlyThread() {
+  unsigned N = 0;
+  return forEachThread(countThread, &N) && N == 1;
+}
+
 /// Gives every thread of the process a timer and starts sampling; the scan
 /// thread too if the process may have threads that the interceptor did not
 /// see start (MayHaveThreads), or its threads may start unseen. False (with
@@ -2567,6 +2607,10 @@ bool startSampling(bool MayHaveThreads) {
   }
   ClockEventBudget = Flags.trace_high_resolution ? clockEventBudget() : 0;
   chooseKernelEvents();
+  // Only threads started after it hold a copy of the process's event.
+  if (KernelEvents && ClockEventBudget && Flags.trace_process_event &&
+      !ProcessEvents && (!MayHaveThreads || onlyThread()))
+    ProcessEvents = openProcessClockEvent(intervalNanos(), ProcessEvent);
   if (!FallbackScanStack)
     FallbackScanStack =
         static_cast<char *>(reserveStack(kFallbackScanStackBytes));
@@ -2588,6 +2632,8 @@ bool startSampling(bool MayHaveThreads) {
     M.emit();
   }
   startSelf();
+  if (ProcessEvents)
+    Self.Timed = false;
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();
   setRunning(true);
@@ -2624,6 +2670,11 @@ void restartInChild() {
     if (T.Tid && T.Event.Fd >= 0)
       closeClockEvent(T.Event);
   ClockEvents = 0;
+  // The process's event is the parent's (the child holds no copy): its
+  // descriptor is closed here, and the child opens its own.
+  if (ProcessEvents)
+    closeClockEvent(ProcessEvent);
+  ProcessEvents = false;
   for (ThreadSlot &T : Threads)
     if (T.Tid)
       memset(static_cast<void *>(&T), 0, sizeof(T));
@@ -2704,6 +2755,8 @@ int chooseSignal() {
 void stepAside() {
   __atomic_store_n(&SteppedAside, true, __ATOMIC_RELAXED);
   __atomic_store_n(&Running, false, __ATOMIC_RELAXED);
+  if (ProcessEvents)
+    switchProcessClockEvent(ProcessEvent, false);
   lockTable();
   for (ThreadSlot &T : Threads)
     if (T.Tid)

@@ -1314,6 +1314,9 @@ unsigned clockEventBudget() {
 /// signals are told from the program's SIGTRAPs by it.
 constexpr uint64_t kClockEventTrapCookie = 0x70636d6170u; // "pcmap"
 
+/// The sig_data of the process's clock event (openProcessClockEvent).
+constexpr uint64_t kProcessClockEventTrapCookie = 0x70636d617069u; // "pcmapi"
+
 /// A task-clock event's attributes (disabled; armClockEvent sets the
 /// period).
 static void clockEventAttributes(bool Kernel, struct perf_event_attr &A) {
@@ -1368,6 +1371,45 @@ bool openThreadClockEvent(int Tid, int Signal, bool Kernel, ClockEvent &E) {
   }
   E = {High, Id};
   return true;
+}
+
+bool openProcessClockEvent(long Nanos, ClockEvent &E) {
+  E = {-1, 0};
+  long Limit = 0;
+  long Base = clockEventBase(Limit);
+  if (!Base || Nanos <= 0)
+    return false;
+  struct perf_event_attr A;
+  clockEventAttributes(/*Kernel=*/true, A);
+  A.sample_period = uint64_t(Nanos);
+  // The threads the calling thread starts, and theirs, get a copy (not a
+  // forked child: inherit_thread). The kernel switches between two threads
+  // that hold copies of one event by swapping them, without stopping and
+  // starting their timers.
+  A.inherit = 1;
+  A.inherit_thread = 1;
+  A.sig_data = kProcessClockEventTrapCookie;
+  int Fd =
+      int(syscall(SYS_perf_event_open, &A, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  if (Fd < 0)
+    return false;
+  int High = fcntl(Fd, F_DUPFD_CLOEXEC, int(Base));
+  close(Fd);
+  if (High < 0)
+    return false;
+  uint64_t Id = 0;
+  if (ioctl(High, PERF_EVENT_IOC_ID, &Id) != 0) {
+    close(High);
+    return false;
+  }
+  E = {High, Id};
+  return true;
+}
+
+void switchProcessClockEvent(const ClockEvent &E, bool On) {
+  // Enabling and disabling reach the threads' copies; a period would not.
+  if (E.Fd >= 0)
+    ioctl(E.Fd, On ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
 /// Whether /proc/self/status names a tracer (TracerPid not 0).
@@ -1466,7 +1508,16 @@ bool isClockEventTrap(const siginfo_t *Info) {
   uint64_t Data;
   memcpy(&Data, reinterpret_cast<const char *>(&Info->si_addr) + sizeof(void *),
          sizeof(Data));
-  return Data == kClockEventTrapCookie;
+  return Data == kClockEventTrapCookie || Data == kProcessClockEventTrapCookie;
+}
+
+bool isProcessClockEventTrap(const siginfo_t *Info) {
+  if (Info->si_signo != SIGTRAP || Info->si_code != TRAP_PERF)
+    return false;
+  uint64_t Data;
+  memcpy(&Data, reinterpret_cast<const char *>(&Info->si_addr) + sizeof(void *),
+         sizeof(Data));
+  return Data == kProcessClockEventTrapCookie;
 }
 
 int waitForSignal(int Signal) {

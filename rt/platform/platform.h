@@ -579,6 +579,20 @@ struct ClockEvent {
 /// kernel before 5.13 for Kernel) or no descriptor is left.
 /// Async-signal-safe.
 bool openThreadClockEvent(int Tid, int Signal, bool Kernel, ClockEvent &E);
+/// Opens the process's clock event on the calling thread, disabled: a
+/// task-clock event that samples kernel mode too, signals SIGTRAP every
+/// Nanos of a thread's CPU time, and is copied into every thread the
+/// calling thread (or a thread with a copy) starts after it. Two threads
+/// with copies switch on one core at no cost to them (the kernel swaps the
+/// copies), where two threads with events of their own have their timers
+/// stopped and started at each switch (some 9 us on a virtual machine
+/// whose timer is dear). A period may run on from one thread into the
+/// next: a signal stands for one period of the process's CPU time, as a
+/// sample of `perf record` does. Requires what openThreadClockEvent with
+/// Kernel does. Async-signal-safe.
+bool openProcessClockEvent(long Nanos, ClockEvent &E);
+/// Enables or disables the process's clock event and every copy of it.
+void switchProcessClockEvent(const ClockEvent &E, bool On);
 /// Whether this process may open clock events that sample kernel mode:
 /// the kernel allows it, and no debugger traces the process (it would stop
 /// the program at each of their SIGTRAPs). Not async-signal-safe.
@@ -607,6 +621,9 @@ bool isClockEventSignal(const siginfo_t *Info);
 /// True if Info is the SIGTRAP of a clock event that samples kernel mode
 /// (a TRAP_PERF with the runtime's cookie), not one of the program's.
 bool isClockEventTrap(const siginfo_t *Info);
+/// True if Info is the SIGTRAP of the process's clock event
+/// (openProcessClockEvent).
+bool isProcessClockEventTrap(const siginfo_t *Info);
 /// Waits until Signal, which the calling thread blocks, is pending, and
 /// takes it: its value (the timer's cookie); -1 on an error.
 int waitForSignal(int Signal);

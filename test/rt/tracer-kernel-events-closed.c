@@ -11,7 +11,7 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -O2 -g -pthread -fsanitize-metadata=all %S/Inputs/switching_events.c -o %t/prog
-// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_kernel_events=1:report_path=%t/r %t/prog 2 | FileCheck %s
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_kernel_events=1:trace_process_event=0:report_path=%t/r %t/prog 2 | FileCheck %s
 // The threads are sampled (in windows, with their events).
 // RUN: cat %t/r.* | FileCheck --check-prefix=REPORT %s
 

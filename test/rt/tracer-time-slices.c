@@ -14,6 +14,10 @@
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_kernel_events=1:report_path=%t/r %t/prog 200 > %t/on
 // RUN: cat %t/r.* | FileCheck %s
 // RUN: %python %S/Inputs/check_preemptions.py %t/off %t/on
+// The same with an event for each thread (trace_process_event=0),
+// RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_kernel_events=1:trace_process_event=0:report_path=%t/t %t/prog 200 > %t/thread
+// RUN: cat %t/t.* | FileCheck %s
+// RUN: %python %S/Inputs/check_preemptions.py %t/off %t/thread
 // The same with events that sample user mode alone (signalled by fasync),
 // whose handler timed itself by the thread's CPU clock.
 // RUN: env PCMAP_OPTIONS=trace_atomics=1:trace_kernel_events=0:report_path=%t/u %t/prog 200 > %t/user
