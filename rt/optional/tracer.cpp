@@ -270,11 +270,14 @@ unsigned ClockEvents, ClockEventBudget;
 /// The clock events sample kernel mode too (trace_kernel_events, where the
 /// kernel allows it; decided when sampling first starts).
 bool KernelEvents;
-/// With KernelEvents, in a process that had one thread when sampling
-/// started: one clock event for the process (openProcessClockEvent), which
-/// every thread started since holds a copy of, and no timer nor event of
-/// each thread's. Its signal stands for one period of the process's CPU
-/// time, wherever it comes, as perf's samples do.
+/// With KernelEvents, once a process of one thread starts another
+/// (startProcessEvent): one clock event for the process
+/// (openProcessClockEvent), which every thread started since holds a copy
+/// of, and no timer nor event of each thread's. Its signal stands for one
+/// period of the process's CPU time, wherever it comes, as perf's samples
+/// do. (A process of one thread keeps its own event and timer: it gains
+/// nothing by a copy, as it switches with other processes' threads only;
+/// the duty windows bound that cost.)
 bool ProcessEvents;
 ClockEvent ProcessEvent = {-1, 0};
 /// Held while the thread table changes: taken by spinning outside signal
@@ -2561,14 +2564,6 @@ void ensureScanThread() {
     startServiceThread(scanLoop, nullptr);
 }
 
-void countThread(int, void *Data) { ++*static_cast<unsigned *>(Data); }
-
-/// Whether the calling thread is the process's only one.
-bool onlyThread() {
-  unsigned N = 0;
-  return forEachThread(countThread, &N) && N == 1;
-}
-
 /// Gives every thread of the process a timer and starts sampling; the scan
 /// thread too if the process may have threads that the interceptor did not
 /// see start (MayHaveThreads), or its threads may start unseen. False (with
@@ -2607,10 +2602,6 @@ bool startSampling(bool MayHaveThreads) {
   }
   ClockEventBudget = Flags.trace_high_resolution ? clockEventBudget() : 0;
   chooseKernelEvents();
-  // Only threads started after it hold a copy of the process's event.
-  if (KernelEvents && ClockEventBudget && Flags.trace_process_event &&
-      !ProcessEvents && (!MayHaveThreads || onlyThread()))
-    ProcessEvents = openProcessClockEvent(intervalNanos(), ProcessEvent);
   if (!FallbackScanStack)
     FallbackScanStack =
         static_cast<char *>(reserveStack(kFallbackScanStackBytes));
@@ -2632,8 +2623,6 @@ bool startSampling(bool MayHaveThreads) {
     M.emit();
   }
   startSelf();
-  if (ProcessEvents)
-    Self.Timed = false;
   __atomic_store_n(&Running, true, __ATOMIC_RELAXED);
   discoverThreads();
   setRunning(true);
@@ -2642,12 +2631,57 @@ bool startSampling(bool MayHaveThreads) {
   return true;
 }
 
+void countProgramThread(int Tid, void *Data) {
+  if (!isServiceThreadOfTracer(Tid))
+    ++*static_cast<unsigned *>(Data);
+}
+
+/// Tried once a process: set at its first thread start.
+bool ProcessEventTried;
+
+/// With KernelEvents, the first time a process whose only thread (but the
+/// tracer's own) starts another: the process's clock event is opened on
+/// that thread, which gives up its own timer and event, and the threads it
+/// starts from now on hold copies (ProcessEvents). Before the clone, in
+/// the thread that makes it.
+void startProcessEvent() {
+  if (__atomic_exchange_n(&ProcessEventTried, true, __ATOMIC_ACQ_REL) ||
+      !KernelEvents || !ClockEventBudget || !Flags.trace_process_event ||
+      __atomic_load_n(&SteppedAside, __ATOMIC_RELAXED))
+    return;
+  unsigned N = 0;
+  if (!forEachThread(countProgramThread, &N) || N != 1)
+    return;
+  ClockEvent E;
+  if (!openProcessClockEvent(intervalNanos(), E))
+    return;
+  // No signal of the thread's own timer or event between its last count
+  // and the event's first period.
+  sigset_t Old;
+  holdAllSignals(Old);
+  lockTable();
+  if (ThreadSlot *T = ownSlot())
+    freeThreadSlot(*T); // its pending timer signal goes with its timer
+  Self.EventOn = false;
+  ProcessEvent = E;
+  __atomic_store_n(&ProcessEvents, true, __ATOMIC_RELEASE);
+  if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
+    switchProcessClockEvent(ProcessEvent, true);
+  unlockTable();
+  // Its periods not charged yet, as at its end.
+  chargeUnsignalledPeriods();
+  Self.Timed = false;
+  restoreSignals(Old);
+}
+
 /// The program is about to start a thread (pthread_create): from now on
 /// threads may also start unseen, and the scan thread costs the program
 /// nothing more.
 void onThreadCreate() {
-  if (__atomic_load_n(&Running, __ATOMIC_RELAXED))
-    ensureScanThread();
+  if (!__atomic_load_n(&Running, __ATOMIC_RELAXED))
+    return;
+  startProcessEvent();
+  ensureScanThread();
 }
 
 /// In a forked child: the parent's samples, timers (which the kernel does
@@ -2675,6 +2709,7 @@ void restartInChild() {
   if (ProcessEvents)
     closeClockEvent(ProcessEvent);
   ProcessEvents = false;
+  ProcessEventTried = false;
   for (ThreadSlot &T : Threads)
     if (T.Tid)
       memset(static_cast<void *>(&T), 0, sizeof(T));

@@ -443,6 +443,16 @@ int callPthreadSigmask(int How, const sigset_t *Set, sigset_t *Old) {
                                 : rawSigmask(How, Set, Old);
 }
 
+void holdAllSignals(sigset_t &Old) {
+  sigset_t All;
+  sigfillset(&All);
+  callPthreadSigmask(SIG_SETMASK, &All, &Old);
+}
+
+void restoreSignals(const sigset_t &Old) {
+  callPthreadSigmask(SIG_SETMASK, &Old, nullptr);
+}
+
 int callSigwaitinfo(const sigset_t *Set, siginfo_t *Info) {
   resolveAll();
   return Program.Sigwaitinfo ? Program.Sigwaitinfo(Set, Info)

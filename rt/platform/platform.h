@@ -591,6 +591,10 @@ bool openThreadClockEvent(int Tid, int Signal, bool Kernel, ClockEvent &E);
 /// sample of `perf record` does. Requires what openThreadClockEvent with
 /// Kernel does. Async-signal-safe.
 bool openProcessClockEvent(long Nanos, ClockEvent &E);
+/// Blocks every signal in the calling thread; restoreSignals(Old) ends it.
+/// Async-signal-safe.
+void holdAllSignals(sigset_t &Old);
+void restoreSignals(const sigset_t &Old);
 /// Enables or disables the process's clock event and every copy of it.
 void switchProcessClockEvent(const ClockEvent &E, bool On);
 /// Whether this process may open clock events that sample kernel mode:

@@ -1,5 +1,5 @@
-// With trace_kernel_events, a process that has one thread when sampling
-// starts is sampled by one task-clock event, which every thread started
+// With trace_kernel_events, a process of one thread that starts another is
+// sampled by one task-clock event from then on, which every thread started
 // after holds a copy of (trace_process_event). The kernel switches two
 // threads that hold copies of one event without stopping and starting its
 // timer; an event of each thread's own has its timer stopped and started at
@@ -27,7 +27,8 @@
 // RUN: cat %t/y.* | FileCheck --check-prefix=REPORT %s
 // RUN: %python %S/Inputs/check_process_event.py %t/y.*
 
-// No look sees an event beyond those open before the threads started.
-// CHECK: looks: 400, none: 100%, both: 0%
+// Every look sees one event beyond those open before the threads started:
+// the process's, never an event for each thread.
+// CHECK: looks: 400, none: 0%, both: 0%
 // REPORT: pcmap: resolution: {{.*}}(task-clock events)
 // REPORT-NOT: duty windows
