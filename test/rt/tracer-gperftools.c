@@ -14,7 +14,11 @@
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: %pcmap-clang -g -O2 -pthread -fsanitize-metadata=all %S/Inputs/unwind_prog.c -o %t/prog -lprofiler
-// RUN: env CPUPROFILE=%t/gperf.prof PCMAP_OPTIONS=trace_atomics=1:report_format=json:report_path=%t/trace %run %t/prog 2> %t/err
+// A sample that comes inside gperftools' handler, in libunwind under the
+// comparator's 24 calls of the C library's merge sort, is over 32 frames
+// deep: 64 keep it whole (at 32 it was cut short of _start, once in a CI
+// run).
+// RUN: env CPUPROFILE=%t/gperf.prof PCMAP_OPTIONS=trace_atomics=1:trace_stack_depth=64:report_format=json:report_path=%t/trace %run %t/prog 2> %t/err
 // RUN: FileCheck %s --check-prefix=QUIET < %t/err
 // QUIET-NOT: pcmap:
 // RUN: %pcmap-report trace --format=folded %t/trace.* -o %t/folded
