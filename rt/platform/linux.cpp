@@ -1341,56 +1341,18 @@ static void clockEventAttributes(bool Kernel, struct perf_event_attr &A) {
   }
 }
 
-bool openThreadClockEvent(int Tid, int Signal, bool Kernel, ClockEvent &E) {
+/// Opens the event A describes on thread Tid (0: the caller), its
+/// descriptor placed at clockEventBase or above, and its id: false if
+/// either fails (nothing left open).
+static bool openClockEvent(const struct perf_event_attr &A, int Tid,
+                           ClockEvent &E) {
   E = {-1, 0};
   long Limit = 0;
   long Base = clockEventBase(Limit);
   if (!Base)
     return false;
-  struct perf_event_attr A;
-  clockEventAttributes(Kernel, A);
   int Fd =
       int(syscall(SYS_perf_event_open, &A, Tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
-  if (Fd < 0)
-    return false;
-  int High = fcntl(Fd, F_DUPFD_CLOEXEC, int(Base));
-  close(Fd);
-  if (High < 0)
-    return false;
-  uint64_t Id = 0;
-  bool Ok = ioctl(High, PERF_EVENT_IOC_ID, &Id) == 0;
-  if (Ok && !Kernel) {
-    struct f_owner_ex Owner = {F_OWNER_TID, Tid};
-    Ok = fcntl(High, F_SETOWN_EX, &Owner) == 0 &&
-         fcntl(High, F_SETSIG, Signal) == 0 &&
-         fcntl(High, F_SETFL, O_ASYNC) == 0;
-  }
-  if (!Ok) {
-    close(High);
-    return false;
-  }
-  E = {High, Id};
-  return true;
-}
-
-bool openProcessClockEvent(long Nanos, ClockEvent &E) {
-  E = {-1, 0};
-  long Limit = 0;
-  long Base = clockEventBase(Limit);
-  if (!Base || Nanos <= 0)
-    return false;
-  struct perf_event_attr A;
-  clockEventAttributes(/*Kernel=*/true, A);
-  A.sample_period = uint64_t(Nanos);
-  // The threads the calling thread starts, and theirs, get a copy (not a
-  // forked child: inherit_thread). The kernel switches between two threads
-  // that hold copies of one event by swapping them, without stopping and
-  // starting their timers.
-  A.inherit = 1;
-  A.inherit_thread = 1;
-  A.sig_data = kProcessClockEventTrapCookie;
-  int Fd =
-      int(syscall(SYS_perf_event_open, &A, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
   if (Fd < 0)
     return false;
   int High = fcntl(Fd, F_DUPFD_CLOEXEC, int(Base));
@@ -1404,6 +1366,44 @@ bool openProcessClockEvent(long Nanos, ClockEvent &E) {
   }
   E = {High, Id};
   return true;
+}
+
+bool openThreadClockEvent(int Tid, int Signal, bool Kernel, ClockEvent &E) {
+  struct perf_event_attr A;
+  clockEventAttributes(Kernel, A);
+  if (!openClockEvent(A, Tid, E))
+    return false;
+  int High = E.Fd;
+  bool Ok = true;
+  if (!Kernel) {
+    struct f_owner_ex Owner = {F_OWNER_TID, Tid};
+    Ok = fcntl(High, F_SETOWN_EX, &Owner) == 0 &&
+         fcntl(High, F_SETSIG, Signal) == 0 &&
+         fcntl(High, F_SETFL, O_ASYNC) == 0;
+  }
+  if (!Ok) {
+    close(High);
+    E = {-1, 0};
+    return false;
+  }
+  return true;
+}
+
+bool openProcessClockEvent(long Nanos, ClockEvent &E) {
+  E = {-1, 0};
+  if (Nanos <= 0)
+    return false;
+  struct perf_event_attr A;
+  clockEventAttributes(/*Kernel=*/true, A);
+  A.sample_period = uint64_t(Nanos);
+  // The threads the calling thread starts, and theirs, get a copy (not a
+  // forked child: inherit_thread). The kernel switches between two threads
+  // that hold copies of one event by swapping them, without stopping and
+  // starting their timers.
+  A.inherit = 1;
+  A.inherit_thread = 1;
+  A.sig_data = kProcessClockEventTrapCookie;
+  return openClockEvent(A, 0, E);
 }
 
 void switchProcessClockEvent(const ClockEvent &E, bool On) {
@@ -1500,24 +1500,25 @@ bool isClockEventSignal(const siginfo_t *Info) {
   return Info->si_code == POLL_IN || isClockEventTrap(Info);
 }
 
-bool isClockEventTrap(const siginfo_t *Info) {
+/// The sig_data of a perf event's SIGTRAP (0 for any other signal).
+static uint64_t perfTrapData(const siginfo_t *Info) {
   if (Info->si_signo != SIGTRAP || Info->si_code != TRAP_PERF)
-    return false;
+    return 0;
   // si_perf_data, which the C library's siginfo_t does not name: the
   // word after si_addr (the kernel's _sigfault._perf._data).
   uint64_t Data;
   memcpy(&Data, reinterpret_cast<const char *>(&Info->si_addr) + sizeof(void *),
          sizeof(Data));
+  return Data;
+}
+
+bool isClockEventTrap(const siginfo_t *Info) {
+  uint64_t Data = perfTrapData(Info);
   return Data == kClockEventTrapCookie || Data == kProcessClockEventTrapCookie;
 }
 
 bool isProcessClockEventTrap(const siginfo_t *Info) {
-  if (Info->si_signo != SIGTRAP || Info->si_code != TRAP_PERF)
-    return false;
-  uint64_t Data;
-  memcpy(&Data, reinterpret_cast<const char *>(&Info->si_addr) + sizeof(void *),
-         sizeof(Data));
-  return Data == kProcessClockEventTrapCookie;
+  return perfTrapData(Info) == kProcessClockEventTrapCookie;
 }
 
 int waitForSignal(int Signal) {
