@@ -3,6 +3,8 @@
 #include "optional/data.h"
 
 #include "core/access.h"
+#include "core/pc_cache.h"
+#include "platform/hooks.h"
 #include "platform/platform.h"
 
 #include "pcmap/pcmap.h"
@@ -126,6 +128,28 @@ bool storedAfter(uintptr_t At, const AccessForm &Form) {
   return false;
 }
 
+/// instructionEndingAt's answers (the length of the instruction that ends
+/// at a PC; 0: none known), by PC: it decodes the function from its start,
+/// up to kMaxCodeScan bytes, which cost about 3 us a sample, more than the
+/// rest of the handler.
+PCCache Retired;
+
+void noteObjectsChanged() { Retired.newGeneration(); }
+
+PCMAP_SUBSCRIBE(DataHooks, 34, {{Event::ObjectsChanged, noteObjectsChanged}});
+
+/// The instruction that ends at PC in function F (instructionEndingAt),
+/// remembered.
+uintptr_t retiredInstruction(uintptr_t PC, const pcmap_function &F) {
+  unsigned Length;
+  if (Retired.find(PC, Length))
+    return Length ? PC - Length : 0;
+  uint64_t Generation = Retired.generation();
+  uintptr_t Before = instructionEndingAt(PC, F.start, F.start + F.size);
+  Retired.remember(PC, Before ? unsigned(PC - Before) : 0, Generation);
+  return Before;
+}
+
 } // namespace
 
 uintptr_t retiredAccess(const void *Context, uintptr_t PC, AccessForm &Form,
@@ -138,7 +162,7 @@ uintptr_t retiredAccess(const void *Context, uintptr_t PC, AccessForm &Form,
       (F.features & (PCMAP_FEATURE_FRAGMENTED | PCMAP_FEATURE_OPAQUE_ASM)) ||
       F.start != F.entry)
     return 0;
-  uintptr_t Before = instructionEndingAt(PC, F.start, F.start + F.size);
+  uintptr_t Before = retiredInstruction(PC, F);
   if (!Before ||
       accessEndingAtSignalContext(Context, Before, Form, Address) != AD_Memory)
     return 0;
