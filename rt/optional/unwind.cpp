@@ -10,6 +10,9 @@
 
 #include "optional/unwind.h"
 
+#include "core/mapped.h"
+#include "platform/hooks.h"
+
 namespace pcmap {
 namespace rt {
 
@@ -814,6 +817,117 @@ bool evaluate(const uint8_t *Block, const UnwindRegisters &Regs,
   return Expression(Block, Regs, Stack).evaluate(PushInitial, Initial, Result);
 }
 
+/// What a step from one PC needs of the call frame information: the rules
+/// of the row that holds it, where the FDE's function starts, the CIE's
+/// return column and signal-frame mark, and where the FDE's program is
+/// (the rules' DWARF expressions are offsets into it). Valid is false where
+/// the FDE was found but its program could not be followed.
+struct StepRules {
+  uintptr_t FunctionStart;
+  const uint8_t *Instructions;
+  FrameRules Rules;
+  uint8_t ReturnColumn;
+  bool SignalFrame;
+  bool Valid;
+};
+
+/// The rules of the FDE that holds PC in the object of Index; false where
+/// there is none (the step has no information).
+bool findStepRules(const uint8_t *Index, uintptr_t PC, StepRules &S) {
+  FrameDescription F;
+  if (!Index || !findFDE(Index, PC, F))
+    return false;
+  S.FunctionStart = F.Start;
+  S.Instructions = F.Instructions;
+  S.ReturnColumn = uint8_t(F.CIE.ReturnColumn);
+  S.SignalFrame = F.CIE.SignalFrame;
+  S.Valid = F.CIE.ReturnColumn < kDwarfRegisters && rulesAt(F, PC, S.Rules);
+  return true;
+}
+
+/// The rules of the PCs the walks stepped from, remembered: the binary
+/// search of the object's index, the parse of its FDE and CIE and the run
+/// of their CFI programs took most of a step (a sample's stack is a few
+/// dozen steps, most of them from the same return addresses at every
+/// sample). Direct-mapped; each entry under a sequence count, odd while
+/// it is written, which a reader checks before and after its copy (a
+/// writer claims the entry with a compare-exchange or leaves it: signal
+/// handlers of several threads, or nested on one, never wait). The
+/// entries are those of one generation of the loaded objects: dlopen and
+/// dlclose start a new one (the rules point into an object's .eh_frame,
+/// and another object may be mapped where one was). Mapped when a walk
+/// first remembers one (mapped.h).
+class StepCache {
+public:
+  bool find(uintptr_t PC, StepRules &Out) const {
+    Entry *Entries = Table.peek();
+    if (!Entries)
+      return false;
+    const Entry &E = Entries[slot(PC)];
+    uint64_t Before = __atomic_load_n(&E.Sequence, __ATOMIC_ACQUIRE);
+    if (Before & 1 || __atomic_load_n(&E.PC, __ATOMIC_RELAXED) != PC ||
+        __atomic_load_n(&E.Generation, __ATOMIC_RELAXED) != generation())
+      return false;
+    copyWords(&Out, &E.Rules);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return __atomic_load_n(&E.Sequence, __ATOMIC_RELAXED) == Before;
+  }
+  void remember(uintptr_t PC, const StepRules &Rules, uint64_t Generation) {
+    Entry *Entries = Table.get();
+    if (!Entries)
+      return;
+    Entry &E = Entries[slot(PC)];
+    uint64_t Sequence = __atomic_load_n(&E.Sequence, __ATOMIC_RELAXED);
+    if (Sequence & 1 ||
+        !__atomic_compare_exchange_n(&E.Sequence, &Sequence, Sequence + 1,
+                                     false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      return;
+    __atomic_store_n(&E.PC, PC, __ATOMIC_RELAXED);
+    __atomic_store_n(&E.Generation, Generation, __ATOMIC_RELAXED);
+    copyWords(&E.Rules, &Rules);
+    __atomic_store_n(&E.Sequence, Sequence + 2, __ATOMIC_RELEASE);
+  }
+  uint64_t generation() const {
+    return __atomic_load_n(&Generation, __ATOMIC_ACQUIRE);
+  }
+  void newGeneration() { __atomic_add_fetch(&Generation, 1, __ATOMIC_ACQ_REL); }
+
+private:
+  static constexpr unsigned kEntryBits = 10;
+  static_assert(sizeof(StepRules) % sizeof(uint64_t) == 0 &&
+                    alignof(StepRules) >= alignof(uint64_t),
+                "the rules are copied in words");
+  /// Copies the rules a word at a time, each word whole (relaxed atomics):
+  /// a reader may copy while a writer writes, then sees the sequence moved.
+  static void copyWords(StepRules *To, const StepRules *From) {
+    auto *T = reinterpret_cast<uint64_t *>(To);
+    auto *F = reinterpret_cast<const uint64_t *>(From);
+    for (size_t I = 0; I < sizeof(StepRules) / sizeof(uint64_t); ++I)
+      __atomic_store_n(&T[I], __atomic_load_n(&F[I], __ATOMIC_RELAXED),
+                       __ATOMIC_RELAXED);
+  }
+  struct Entry {
+    uint64_t Sequence;
+    uintptr_t PC;
+    uint64_t Generation;
+    StepRules Rules;
+  };
+  static size_t slot(uintptr_t PC) {
+    return size_t((uint64_t(PC) * 0x9e3779b97f4a7c15ull) >> (64 - kEntryBits));
+  }
+  mutable MappedArray<Entry, size_t(1) << kEntryBits> Table;
+  uint64_t Generation;
+};
+
+StepCache Steps;
+
+void noteObjectsChanged() { Steps.newGeneration(); }
+
+PCMAP_SUBSCRIBE(UnwindHooks, 33, {{Event::ObjectsChanged, noteObjectsChanged}});
+
+UnwindStep applyStepRules(const StepRules &S, UnwindRegisters &Regs,
+                          const StackMemory &Stack, uintptr_t *FunctionStart);
+
 } // namespace
 
 bool findFunctionInIndex(const uint8_t *Index, uintptr_t PC, uintptr_t &Start,
@@ -830,33 +944,46 @@ bool callFrameInfoCovers(uintptr_t PC, uintptr_t &Start, uintptr_t &End) {
   return findFunctionInIndex(unwindIndexFor(PC), PC, Start, End);
 }
 
-UnwindStep unwindStep(UnwindRegisters &Regs, const StackMemory &Stack,
-                      uintptr_t *FunctionStart) {
-  uintptr_t Lookup = Regs.PCIsReturnAddress ? Regs.PC - 1 : Regs.PC;
-  return unwindStepWithIndex(unwindIndexFor(Lookup), Regs, Stack,
-                             FunctionStart);
-}
-
 UnwindStep unwindStepWithIndex(const uint8_t *Index, UnwindRegisters &Regs,
                                const StackMemory &Stack,
                                uintptr_t *FunctionStart) {
   uintptr_t Lookup = Regs.PCIsReturnAddress ? Regs.PC - 1 : Regs.PC;
-  if (!Index)
+  StepRules S;
+  if (!findStepRules(Index, Lookup, S))
     return UnwindStep::NoInfo;
-  FrameDescription F;
-  if (!findFDE(Index, Lookup, F))
-    return UnwindStep::NoInfo;
+  return applyStepRules(S, Regs, Stack, FunctionStart);
+}
+
+UnwindStep unwindStep(UnwindRegisters &Regs, const StackMemory &Stack,
+                      uintptr_t *FunctionStart) {
+  uintptr_t Lookup = Regs.PCIsReturnAddress ? Regs.PC - 1 : Regs.PC;
+  StepRules S;
+  if (!Steps.find(Lookup, S)) {
+    // The generation before the index is looked up: rules from an object
+    // unloaded meanwhile are never current.
+    uint64_t Generation = Steps.generation();
+    if (!findStepRules(unwindIndexFor(Lookup), Lookup, S))
+      return UnwindStep::NoInfo;
+    Steps.remember(Lookup, S, Generation);
+  }
+  return applyStepRules(S, Regs, Stack, FunctionStart);
+}
+
+namespace {
+
+UnwindStep applyStepRules(const StepRules &S, UnwindRegisters &Regs,
+                          const StackMemory &Stack, uintptr_t *FunctionStart) {
   if (FunctionStart)
-    *FunctionStart = F.Start;
-  FrameRules Rules;
-  if (!rulesAt(F, Lookup, Rules) || F.CIE.ReturnColumn >= kDwarfRegisters)
+    *FunctionStart = S.FunctionStart;
+  if (!S.Valid)
     return UnwindStep::Failed;
-  const RegisterRule &RA = Rules.Regs[F.CIE.ReturnColumn];
+  const FrameRules &Rules = S.Rules;
+  const RegisterRule &RA = Rules.Regs[S.ReturnColumn];
   if (RA.K == RegisterRule::Undefined)
     return UnwindStep::Outermost;
   uintptr_t CFA;
   if (Rules.CFAIsExpression) {
-    if (!evaluate(F.Instructions + Rules.CFAOffset, Regs, Stack, false, 0, CFA))
+    if (!evaluate(S.Instructions + Rules.CFAOffset, Regs, Stack, false, 0, CFA))
       return UnwindStep::Failed;
   } else {
     if (!Regs.known(Rules.CFARegister))
@@ -890,7 +1017,7 @@ UnwindStep unwindStepWithIndex(const uint8_t *Index, UnwindRegisters &Regs,
     case RegisterRule::Expression:
     case RegisterRule::ValExpression: {
       uintptr_t At;
-      if (!evaluate(F.Instructions + Rule.Value, Regs, Stack, true, CFA, At))
+      if (!evaluate(S.Instructions + Rule.Value, Regs, Stack, true, CFA, At))
         break; // unknown in the caller, as a register no rule restores
       if (Rule.K == RegisterRule::ValExpression)
         Caller.set(I, At);
@@ -903,9 +1030,9 @@ UnwindStep unwindStepWithIndex(const uint8_t *Index, UnwindRegisters &Regs,
       break;
     }
   }
-  if (!Caller.known(F.CIE.ReturnColumn))
+  if (!Caller.known(S.ReturnColumn))
     return UnwindStep::Failed;
-  Caller.PC = Caller.Value[F.CIE.ReturnColumn];
+  Caller.PC = Caller.Value[S.ReturnColumn];
   if (Rules.ReturnAddressSigned)
     Caller.PC = stripPointerAuthentication(Caller.PC);
   // The caller's stack pointer is the CFA, by the definition of both ABIs,
@@ -914,10 +1041,12 @@ UnwindStep unwindStepWithIndex(const uint8_t *Index, UnwindRegisters &Regs,
       Rules.Regs[kDwarfSP].K == RegisterRule::SameValue)
     Caller.set(kDwarfSP, CFA);
   // Above a signal frame, the PC is where the signal interrupted the code.
-  Caller.PCIsReturnAddress = !F.CIE.SignalFrame;
+  Caller.PCIsReturnAddress = !S.SignalFrame;
   Regs = Caller;
   return UnwindStep::Caller;
 }
+
+} // namespace
 
 } // namespace rt
 } // namespace pcmap

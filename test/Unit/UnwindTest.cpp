@@ -10,6 +10,7 @@
 
 #include "optional/unwind.h"
 #include "optional/stacks.h"
+#include "platform/hooks.h"
 
 #include "gtest/gtest.h"
 
@@ -83,6 +84,31 @@ TEST(UnwindTest, WalksCodeWithoutFramePointersToTheThreadsStart) {
   // The test body, gtest, main, __libc_start_main, _start: the end.
   EXPECT_TRUE(Walk.ReachedStart);
   EXPECT_LT(Walk.Depth, 64u);
+}
+
+/// The walks remember the rules of the PCs they step from (unwind.cpp,
+/// StepCache): a second walk from the same place, taken from the
+/// remembered rules, finds the same frames as the first, which looked them
+/// up; and so does a third after a dlopen or dlclose forgot them.
+TEST(UnwindTest, WalksFromRememberedRulesFindTheSameFrames) {
+  noteUnwindIndexes();
+  struct sigaction Action = {}, Old;
+  Action.sa_sigaction = onSignal;
+  Action.sa_flags = SA_SIGINFO;
+  ASSERT_EQ(sigaction(SIGUSR2, &Action, &Old), 0);
+  std::vector<std::vector<uintptr_t>> Walks;
+  for (int I = 0; I < 3; ++I) {
+    if (I == 2)
+      announce(Event::ObjectsChanged);
+    Walk = {};
+    unwindTestOuter();
+    Walks.emplace_back(Walk.Frames, Walk.Frames + Walk.Depth);
+    EXPECT_TRUE(Walk.ReachedStart);
+  }
+  sigaction(SIGUSR2, &Old, nullptr);
+  ASSERT_GT(Walks[0].size(), 4u);
+  EXPECT_EQ(Walks[1], Walks[0]);
+  EXPECT_EQ(Walks[2], Walks[0]);
 }
 
 #if defined(__x86_64__)
