@@ -3,13 +3,18 @@
 (test/rt/Inputs/fork_server.c: a listener that forks a worker per
 connection; the workers contend on an atomic counter and a spinlock in
 shared memory while a client drives them), built with frame pointers:
-runs the server alternately without the tracer, with it at the default
+runs the server alternately without the tracer, without it under a
+task-clock event on each thread of each process that expires every
+millisecond of its CPU time and does nothing else
+(bench/clock_event_exec.c: the timer behind any sampler at 1000 Hz, the
+floor of the tracer's cost; left out where perf events are refused), with
+the tracer at the default
 1000 Hz without call stacks (trace_stack_depth=0), with its default stacks
 and data (JSON reports per process), with stacks but without the data
 each sample touches (trace_data=0), and with stacks and data on the
 kernel's tick alone (trace_high_resolution=0: no clock events, so no duty
 windows for the workers, which block at every request), RUNS rounds of the
-five in an order that
+six in an order that
 rotates from round to round, and prints the median
 throughput (requests/s) of each with its spread and the workers' CPU time
 per request, the overheads (median against median, the median of each
@@ -53,10 +58,17 @@ subprocess.run([os.path.join(build, "bin", "pcmap-clang"), "-O2", "-g",
                 os.path.join(root, "test", "rt", "Inputs", "fork_server.c"),
                 "-o", exe], check=True)
 
+CLOCK_EVENT = [os.path.join(work, "clock_event_exec")]
+subprocess.run(["cc", "-O2", os.path.join(root, "bench", "clock_event_exec.c"),
+                "-o", CLOCK_EVENT[0]], check=True)
+if subprocess.run(CLOCK_EVENT + ["true"], stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode:
+    CLOCK_EVENT = None
+
 SUMMARY = re.compile(r"requests/s: ([\d.]+), worker cpu ms: ([\d.]+)")
 
 
-def run(traced, index, stacks=True, data=True, tick=False):
+def run(traced, index, stacks=True, data=True, tick=False, timer=False):
     env = dict(os.environ)
     env.pop("PCMAP_OPTIONS", None)
     prefix = os.path.join(work, "trace%d" % index)
@@ -70,7 +82,8 @@ def run(traced, index, stacks=True, data=True, tick=False):
                                 # trace_high_resolution=0.
                                 (":" + os.environ["TRACER_OPTIONS"]
                                  if os.environ.get("TRACER_OPTIONS") else ""))
-    out = subprocess.run([exe, connections, seconds], env=env, check=True,
+    out = subprocess.run((CLOCK_EVENT if timer else []) +
+                         [exe, connections, seconds], env=env, check=True,
                          stdout=subprocess.PIPE, text=True,
                          preexec_fn=pinned(cpus)).stdout
     m = SUMMARY.search(out)
@@ -85,10 +98,15 @@ def run(traced, index, stacks=True, data=True, tick=False):
     return rate, cpu_ms, samples
 
 
-off, flat, on, nodata, ticked, ratios = [], [], [], [], [], []
-MODES = ((off, False, True, True, False), (flat, True, False, True, False),
-         (on, True, True, True, False), (nodata, True, True, False, False),
-         (ticked, True, True, True, True))
+off, timed, flat, on, nodata, ticked, ratios = [], [], [], [], [], [], []
+MODES = ((off, False, True, True, False, False),
+         (timed, False, True, True, False, True),
+         (flat, True, False, True, False, False),
+         (on, True, True, True, False, False),
+         (nodata, True, True, False, False, False),
+         (ticked, True, True, True, True, False))
+if not CLOCK_EVENT:
+    MODES = MODES[:1] + MODES[2:]
 for i in range(runs):
     # The modes in an order that rotates from round to round: a run that
     # always came first (after the previous round's last run, whose eight
@@ -96,9 +114,9 @@ for i in range(runs):
     # carry that position's bias into every ratio.
     for j in range(len(MODES)):
         k = (i + j) % len(MODES)
-        results, traced, stacks, data, tick = MODES[k]
+        results, traced, stacks, data, tick, timer = MODES[k]
         results.append(run(traced, len(MODES) * i + k, stacks=stacks,
-                           data=data, tick=tick))
+                           data=data, tick=tick, timer=timer))
     ratios.append(on[-1][2] / on[-1][1])  # at 1000 Hz, one sample per ms
 
 
@@ -123,14 +141,17 @@ print("fork_server, %s connections, %s s, %d runs each, alternating%s" %
       (connections, seconds, runs,
        ", on CPUs " + ",".join(map(str, sorted(cpus))) if cpus else ""))
 show("without tracing", off)
+if timed:
+    show("1000 Hz task-clock alone", timed)
 show("1000 Hz, no stacks", flat)
 show("1000 Hz, stacks, data", on)
 show("1000 Hz, stacks, no data", nodata)
 show("1000 Hz, stacks, tick only", ticked)
 # Each round's traced run against the untraced run beside it: the machine's
 # drift over the benchmark (other load, frequency) cancels out.
-for name, xs in (("no stacks", flat), ("stacks", on),
-                 ("stacks no data", nodata), ("stacks tick only", ticked)):
+for name, xs in ((("timer alone", timed),) if timed else ()) + (
+        ("no stacks", flat), ("stacks", on), ("stacks no data", nodata),
+        ("stacks tick only", ticked)):
     throughput = [1 - rate(t) / rate(o) for t, o in zip(xs, off)]
     cpu = [cpu_per_request(t) / cpu_per_request(o) - 1
            for t, o in zip(xs, off)]

@@ -6,6 +6,11 @@ Each round runs the demo once in each mode, in an order that rotates from
 round to round, so that a change of the machine's load falls on every mode:
 
   off       without the tracer
+  timer     without the tracer, a task-clock event on each thread that
+            expires every millisecond of its CPU time and does nothing else
+            (bench/clock_event_exec.c): the timer behind any sampler at
+            1000 Hz, alone, the floor of perf's cost and the tracer's on
+            this machine (left out where perf events are refused)
   perf      without the tracer, under `perf record -e task-clock -c 1000000`
             (a sample per millisecond of each thread's CPU time, no call
             graphs): what the sampler people use today costs at the same
@@ -68,11 +73,16 @@ subprocess.run([os.path.join(build, "bin", "pcmap-clang++"), "-O2", "-g",
                 os.path.join(root, "examples", "refcache.cpp"), "-o", exe],
                check=True)
 
+CLOCK_EVENT = [os.path.join(tmp, "clock_event_exec")]
+subprocess.run(["cc", "-O2", os.path.join(root, "bench", "clock_event_exec.c"),
+                "-o", CLOCK_EVENT[0]], check=True)
+
 JSON = ":report_format=json:report_path=" + os.path.join(tmp, "trace")
 PERF = ["perf", "record", "-q", "-e", "task-clock", "-c", "1000000", "-o",
         os.path.join(tmp, "perf.data"), "--", sys.executable,
         os.path.join(root, "bench", "child_cpu.py")]
 MODES = (("off", "tracer off", "trace_atomics=0"),
+         ("timer", "1000 Hz task-clock event alone", "trace_atomics=0"),
          ("perf", "perf record, 1000 Hz", "trace_atomics=0"),
          ("flat", "1000 Hz, no stacks", "trace_atomics=1:trace_stack_depth=0" +
           JSON),
@@ -87,6 +97,9 @@ try:
                    stderr=subprocess.DEVNULL)
 except (OSError, subprocess.CalledProcessError):
     MODES = tuple(m for m in MODES if m[0] != "perf")
+if subprocess.run(CLOCK_EVENT + ["true"], stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode:
+    MODES = tuple(m for m in MODES if m[0] != "timer")
 
 
 def run(key, options):
@@ -96,7 +109,8 @@ def run(key, options):
     command = [exe, "--lookups", str(lookups)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    out = subprocess.run(PERF + command if key == "perf" else command,
+    prefix = PERF if key == "perf" else CLOCK_EVENT if key == "timer" else []
+    out = subprocess.run(prefix + command,
                          env=env, check=True, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True,
                          preexec_fn=pinned(cpus))
@@ -144,7 +158,7 @@ for k, label, _ in MODES:
           (label, wall, cpu, 100 * (wall_ratio - 1), 100 * (cpu_ratio - 1),
            "%.3f" % statistics.median(accuracies) if accuracies else "-",
            "%.0f" % statistics.median(rates) if rates else "-"))
-    if k in ("perf", "flat", "stacks", "nodata", "tick"):
+    if k in ("timer", "perf", "flat", "stacks", "nodata", "tick"):
         # The rounds' CPU time ratios' geometric mean with its 95 %
         # confidence interval (bench/paired.py).
         mean, low, high = ratio_interval([r[1] for r in results[k]],
@@ -162,6 +176,17 @@ for k, label, _ in MODES:
         headline.add("accuracy", "samples against CPU time x rate, %s" %
                      label, statistics.median(accuracies), "", baseline=1.0,
                      baseline_label="CPU time x rate", digits=3)
+if "timer" in results:
+    # What each sampler adds to the timer it cannot do without, in points of
+    # the untraced CPU time: the median of the rounds' differences.
+    for k in ("perf", "stacks"):
+        if k in results:
+            print("%s beyond the timer alone: %+.1f points of CPU time (median "
+                  "of the rounds')" %
+                  ("perf record" if k == "perf" else "the tracer (stacks, data)",
+                   100 * statistics.median(
+                       (r[1] - t[1]) / o[1] for r, t, o in zip(
+                           results[k], results["timer"], results["off"]))))
 fixed = statistics.median(t[0] - s[0]
                           for t, s in zip(results["text"], results["stacks"]))
 fixed_cpu = statistics.median(t[1] - s[1]
