@@ -710,13 +710,19 @@ inline std::vector<CallerPath> rowCallers(const TraceReport &R,
                                           size_t N, uint64_t &Total) {
   return functionCallers(R, I, N, Total);
 }
+/// The root frame of a stack cut at its process's stack_depth in the
+/// folded, flame graph and pprof output: its outer frames are not known,
+/// and its outermost known one is no root of the program's.
+inline constexpr const char *kTruncatedRoot = "[truncated]";
 /// A stack's frames as names, outermost first, inline frames expanded
-/// (shortName'd with Short); "module+0xoffset" for a frame without a name.
+/// (shortName'd with Short); "module+0xoffset" for a frame without a name;
+/// kTruncatedRoot first if the stack is Truncated.
 std::vector<std::string> foldedFrames(const TraceReport &R,
                                       const MergedStack &S, bool Short);
 /// The same of the frames Frames (indices in R.Frames, innermost first).
-std::vector<std::string>
-foldedFrames(const TraceReport &R, llvm::ArrayRef<uint32_t> Frames, bool Short);
+std::vector<std::string> foldedFrames(const TraceReport &R,
+                                      llvm::ArrayRef<uint32_t> Frames,
+                                      bool Short, bool Truncated = false);
 /// " [atomic rmw add seq_cst 8 bytes]": what the innermost frame of a
 /// stack's atomic samples gets.
 std::string atomicSuffix(const TraceReport &R, const MergedStack &S);

@@ -569,9 +569,10 @@ void foldedWaits(raw_ostream &OS, const TraceReport &R, bool Holders) {
       int64_t Stack = Holders ? W.HolderStack : W.Stack;
       if (Stack < 0 || !W.WaitNs)
         continue;
-      std::string Line =
-          join(foldedFrames(R, R.WaitStacks[Stack].Frames, false), ";") +
-          Suffix;
+      std::string Line = join(foldedFrames(R, R.WaitStacks[Stack].Frames, false,
+                                           R.WaitStacks[Stack].Truncated),
+                              ";") +
+                         Suffix;
       auto [It, New] = Index.try_emplace(Line, Lines.size());
       if (New)
         Lines.push_back({Line, 0});

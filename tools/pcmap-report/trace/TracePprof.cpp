@@ -111,6 +111,9 @@ private:
                     uint64_t Offset);
   uint64_t location(uint32_t Module, uint64_t Offset,
                     ArrayRef<TraceSourceFrame> Lines);
+  uint64_t truncatedLocation();
+  std::vector<uint64_t> stackLocations(ArrayRef<uint32_t> Frames,
+                                       bool Truncated);
   using Labels = std::vector<std::pair<StringRef, std::string>>;
   void sample(ArrayRef<uint64_t> Locations, uint64_t Samples, bool Atomic,
               const TraceSite *Site, const DataLabels *Data = nullptr);
@@ -188,6 +191,40 @@ uint64_t ProfileBuilder::location(uint32_t Module, uint64_t Offset,
   return It->second;
 }
 
+/// The root of the stacks cut at their process's stack_depth: a Location
+/// of no mapping whose one line is the function kTruncatedRoot, so that
+/// pprof shows them under it rather than under their outermost known frame.
+uint64_t ProfileBuilder::truncatedLocation() {
+  // Keyed by a module index no module has: its id is one of the map's.
+  auto [It, New] =
+      Locations.try_emplace({~uint32_t(0), 0}, Locations.size() + 1);
+  if (!New)
+    return It->second;
+  TraceSourceFrame Root;
+  Root.Function = kTruncatedRoot;
+  ProtoWriter L;
+  L.varint(1, It->second);
+  ProtoWriter Line;
+  Line.varint(1, function(Root, 0, 0));
+  L.message(4, Line);
+  Out.message(LocationField, L);
+  return It->second;
+}
+
+/// The Locations of a stack's frames, innermost first, the truncated root
+/// last if it was cut.
+std::vector<uint64_t> ProfileBuilder::stackLocations(ArrayRef<uint32_t> Frames,
+                                                     bool Truncated) {
+  std::vector<uint64_t> Locs;
+  for (uint32_t F : Frames) {
+    const TraceFrame &Frame = R.Frames[F];
+    Locs.push_back(location(Frame.Module, Frame.Offset, Frame.Lines));
+  }
+  if (Truncated)
+    Locs.push_back(truncatedLocation());
+  return Locs;
+}
+
 /// Nanoseconds of CPU time that N samples stand for.
 uint64_t nanoseconds(uint64_t N, uint64_t Hz) {
   return uint64_t(double(N) * 1e9 / double(Hz) + 0.5);
@@ -248,10 +285,8 @@ void ProfileBuilder::addWaits() {
     return;
   std::vector<std::vector<uint64_t>> Stacks(R.WaitStacks.size());
   for (size_t I = 0; I < R.WaitStacks.size(); ++I)
-    for (uint32_t F : R.WaitStacks[I].Frames) {
-      const TraceFrame &Frame = R.Frames[F];
-      Stacks[I].push_back(location(Frame.Module, Frame.Offset, Frame.Lines));
-    }
+    Stacks[I] =
+        stackLocations(R.WaitStacks[I].Frames, R.WaitStacks[I].Truncated);
   for (const WaitObject &O : R.WaitObjects)
     for (uint32_t I : O.Rows) {
       const WaitRow &W = R.Waits[I];
@@ -296,14 +331,10 @@ void ProfileBuilder::addStacks() {
     for (const DataAccess &A : L.Accesses)
       if (A.Stack >= 0)
         Accesses[A.Stack].push_back({&L, &A});
-  for (size_t I = 0; I < R.Stacks.size(); ++I) {
-    std::vector<uint64_t> Locs;
-    for (uint32_t F : R.Stacks[I].Frames) {
-      const TraceFrame &Frame = R.Frames[F];
-      Locs.push_back(location(Frame.Module, Frame.Offset, Frame.Lines));
-    }
-    stackSample(R.Stacks[I], Locs, Accesses[I]);
-  }
+  for (size_t I = 0; I < R.Stacks.size(); ++I)
+    stackSample(R.Stacks[I],
+                stackLocations(R.Stacks[I].Frames, R.Stacks[I].Truncated),
+                Accesses[I]);
 }
 
 /// The processes without stacks: a site's samples at the site, a

@@ -176,12 +176,15 @@ std::string frameWhere(const TraceReport &R, const TraceFrame &F,
 
 std::vector<std::string> foldedFrames(const TraceReport &R,
                                       const MergedStack &S, bool Short) {
-  return foldedFrames(R, S.Frames, Short);
+  return foldedFrames(R, S.Frames, Short, S.Truncated);
 }
 
 std::vector<std::string> foldedFrames(const TraceReport &R,
-                                      ArrayRef<uint32_t> Frames, bool Short) {
+                                      ArrayRef<uint32_t> Frames, bool Short,
+                                      bool Truncated) {
   std::vector<std::string> Out;
+  if (Truncated)
+    Out.push_back(kTruncatedRoot);
   for (uint32_t Index : reverse(Frames)) {
     const TraceFrame &F = R.Frames[Index];
     if (F.Lines.empty()) {
