@@ -6,8 +6,10 @@ shared memory while a client drives them), built with frame pointers:
 runs the server alternately without the tracer, without it under a
 task-clock event on each thread of each process that expires every
 millisecond of its CPU time and does nothing else
-(bench/clock_event_exec.c: the timer behind any sampler at 1000 Hz, the
-floor of the tracer's cost; left out where perf events are refused), with
+(bench/clock_event_exec.c: the timer behind any sampler at 1000 Hz,
+always on; the workers switch at every request, and an event of a
+thread's own makes each switch dearer, which the tracer's duty windows
+bound; left out where perf events are refused), with
 the tracer at the default
 1000 Hz without call stacks (trace_stack_depth=0), with its default stacks
 and data (JSON reports per process), with stacks but without the data
